@@ -1,0 +1,113 @@
+package io.jfabric;
+
+import io.jfabric.spi.FabricProvider;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.ServiceLoader;
+
+/**
+ * The entry point: {@code fi_getinfo} over every provider found with {@link ServiceLoader}, and {@code fi_fabric}.
+ * <p>
+ * Thread safe. Providers are discovered once, on first use.
+ */
+public final class Fabrics
+{
+    private static volatile List<FabricProvider> providers;
+
+    private Fabrics()
+    {
+    }
+
+    /**
+     * @return the providers found on the class path or module path, in discovery order.
+     */
+    public static List<FabricProvider> providers()
+    {
+        List<FabricProvider> list = providers;
+        if (list == null)
+        {
+            final List<FabricProvider> found = new ArrayList<>();
+            for (final FabricProvider provider : ServiceLoader.load(FabricProvider.class, Fabrics.class.getClassLoader()))
+            {
+                found.add(provider);
+            }
+            list = Collections.unmodifiableList(found);
+            providers = list;
+        }
+        return list;
+    }
+
+    /**
+     * {@code fi_getinfo}: the configurations of every provider that satisfy the hints, in provider order.
+     *
+     * @param version the API version the application was written to, {@code Versions.version(1, x)}.
+     * @param node    a node name, or null.
+     * @param service a service name, or null.
+     * @param flags   getinfo flags: {@link Flags#FI_NUMERICHOST}, {@link Flags#FI_SOURCE},
+     *                {@link Flags#FI_PROV_ATTR_ONLY}; other bits give {@link Errno#FI_EBADFLAGS}.
+     * @param hints   the hints, or null for none; never changed.
+     * @return the matching infos, never empty; each a fresh copy the caller owns.
+     * @throws FabricException {@link Errno#FI_ENODATA} when nothing matches, {@link Errno#FI_ENOSYS} for an API
+     *                         version newer than this library, {@link Errno#FI_EBADFLAGS} or {@link Errno#FI_EINVAL}
+     *                         for bad arguments.
+     */
+    public static List<Info> getInfo(
+        final int version, final String node, final String service, final long flags, final Info hints)
+    {
+        if (Versions.major(version) != Versions.FI_MAJOR_VERSION || version > Versions.FI_CURRENT_VERSION)
+        {
+            throw new FabricException(Errno.FI_ENOSYS, "fi_getinfo: API version " + Versions.major(version) + "." +
+                Versions.minor(version) + " is not supported; this library implements up to " +
+                Versions.FI_MAJOR_VERSION + "." + Versions.FI_MINOR_VERSION);
+        }
+        final long known = Flags.FI_NUMERICHOST | Flags.FI_SOURCE | Flags.FI_PROV_ATTR_ONLY;
+        if ((flags & ~known) != 0)
+        {
+            throw new FabricException(Errno.FI_EBADFLAGS,
+                "fi_getinfo: unsupported flags 0x" + Long.toHexString(flags & ~known));
+        }
+        final String wanted = hints != null && hints.fabricAttr() != null ? hints.fabricAttr().provName() : null;
+        final List<Info> result = new ArrayList<>();
+        for (final FabricProvider provider : providers())
+        {
+            if (wanted == null || ProviderNames.matches(wanted, provider.name()))
+            {
+                result.addAll(provider.getInfo(version, node, service, flags, hints));
+            }
+        }
+        if (result.isEmpty())
+        {
+            throw new FabricException(Errno.FI_ENODATA, "fi_getinfo: no provider matches the hints" +
+                (wanted != null ? " (prov_name=" + wanted + ")" : "") + (node != null ? " (node=" + node + ")" : ""));
+        }
+        return result;
+    }
+
+    /**
+     * {@code fi_fabric}: open the fabric of the provider named in the attributes.
+     *
+     * @param attr    fabric attributes, usually from an info getinfo returned; {@code prov_name} selects the
+     *                provider (the first that accepts the attributes when null).
+     * @param context the application's context for the fabric.
+     * @return the open fabric.
+     * @throws FabricException {@link Errno#FI_EINVAL} for null attributes, {@link Errno#FI_ENODATA} when no
+     *                         provider has that name.
+     */
+    public static Fabric fabric(final FabricAttr attr, final long context)
+    {
+        if (attr == null)
+        {
+            throw new FabricException(Errno.FI_EINVAL, "fi_fabric: attr must not be null");
+        }
+        for (final FabricProvider provider : providers())
+        {
+            if (attr.provName() == null || ProviderNames.matches(attr.provName(), provider.name()))
+            {
+                return provider.fabric(attr, context);
+            }
+        }
+        throw new FabricException(Errno.FI_ENODATA, "fi_fabric: no provider named '" + attr.provName() + "'");
+    }
+}

@@ -1,0 +1,46 @@
+package io.jfabric;
+
+import java.nio.ByteBuffer;
+
+/**
+ * The HMEM override of fi_domain(3) ({@code struct fi_hmem_override_ops}): memory-movement callbacks the provider
+ * uses, in place of its own copies, whenever it reads or writes a user buffer. Installed with
+ * {@link Domain#setOps(String, long, Object, long)} under {@link #FI_SET_OPS_HMEM_OVERRIDE}; every object
+ * allocated against the domain afterwards inherits it.
+ * <p>
+ * Both callbacks are called on the data path, from whichever thread drives progress; they must not block.
+ */
+public interface HmemOverrideOps
+{
+    /** The name of this override: {@code FI_SET_OPS_HMEM_OVERRIDE}. */
+    String FI_SET_OPS_HMEM_OVERRIDE = "hmem_override_ops";
+
+    /** {@code FI_HMEM_SYSTEM}: ordinary host memory, the only interface the shm provider reports. */
+    int FI_HMEM_SYSTEM = 0;
+
+    /**
+     * Copy from a user buffer described by an iov into {@code dest}.
+     *
+     * @param dest          destination, from its position, at most {@code size} bytes.
+     * @param size          bytes to copy.
+     * @param iface         the memory interface of the iov ({@link #FI_HMEM_SYSTEM}).
+     * @param device        the device of the iov.
+     * @param hmemIov       the source iov.
+     * @param hmemIovOffset byte offset into the iov to start from.
+     * @return bytes copied, or a negated libfabric errno.
+     */
+    long copyFromHmemIov(ByteBuffer dest, long size, int iface, long device, ByteBuffer[] hmemIov, long hmemIovOffset);
+
+    /**
+     * Copy {@code size} bytes from {@code src} into a user buffer described by an iov.
+     *
+     * @param iface         the memory interface of the iov.
+     * @param device        the device of the iov.
+     * @param hmemIov       the destination iov.
+     * @param hmemIovOffset byte offset into the iov to start at.
+     * @param src           source, from its position.
+     * @param size          bytes to copy.
+     * @return bytes copied, or a negated libfabric errno.
+     */
+    long copyToHmemIov(int iface, long device, ByteBuffer[] hmemIov, long hmemIovOffset, ByteBuffer src, long size);
+}

@@ -1,0 +1,50 @@
+package io.jfabric.spi;
+
+import io.jfabric.Fabric;
+import io.jfabric.FabricAttr;
+import io.jfabric.Info;
+
+import java.util.List;
+
+/**
+ * The provider SPI: what a provider implements so that {@link io.jfabric.Fabrics} can find it with
+ * {@link java.util.ServiceLoader} (a {@code META-INF/services/io.jfabric.spi.FabricProvider} entry or a module
+ * {@code provides} clause).
+ * <p>
+ * Implementations must be thread safe and cheap to construct; heavy work belongs in {@link #fabric}.
+ */
+public interface FabricProvider
+{
+    /**
+     * @return the provider's name as {@code prov_name} reports it, such as {@code "shm"}.
+     */
+    String name();
+
+    /**
+     * @return the provider's version, as {@code FI_VERSION(major, minor)}.
+     */
+    int version();
+
+    /**
+     * The provider's part of {@code fi_getinfo}: every configuration of this provider that satisfies the hints,
+     * each a fresh copy.
+     *
+     * @param version the API version the application was written to.
+     * @param node    a node name or address, or null.
+     * @param service a service name, or null.
+     * @param flags   getinfo flags ({@code FI_NUMERICHOST}, {@code FI_SOURCE}, {@code FI_PROV_ATTR_ONLY}).
+     * @param hints   the hints, or null for none.
+     * @return the matching infos, empty when none match.
+     * @throws io.jfabric.FabricException for arguments that are invalid rather than unmatched.
+     */
+    List<Info> getInfo(int version, String node, String service, long flags, Info hints);
+
+    /**
+     * {@code fi_fabric} for this provider.
+     *
+     * @param attr    fabric attributes from one of this provider's infos.
+     * @param context the application's context.
+     * @return the open fabric.
+     */
+    Fabric fabric(FabricAttr attr, long context);
+}
