@@ -1,0 +1,272 @@
+package io.jfabric.shm;
+
+import io.jfabric.Errno;
+import io.jfabric.FabricException;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.function.UnaryOperator;
+
+/**
+ * The one place where the shm provider's sizes, limits and root directory are configured.
+ * <p>
+ * Each setting is read from a system property, else from an environment variable, else a default:
+ * <table>
+ *   <caption>settings</caption>
+ *   <tr><th>property</th><th>environment</th><th>default</th><th>meaning</th></tr>
+ *   <tr><td>jfabric.shm.dir</td><td>JFABRIC_SHM_DIR</td><td>/dev/shm/jfabric-USER</td>
+ *       <td>root directory of every shared file (domain regions, AVs, segments)</td></tr>
+ *   <tr><td>jfabric.shm.group.access</td><td>JFABRIC_SHM_GROUP_ACCESS</td><td>false</td>
+ *       <td>create files 0660 instead of 0600</td></tr>
+ *   <tr><td>jfabric.shm.ep.count</td><td>JFABRIC_SHM_EP_COUNT</td><td>64</td>
+ *       <td>endpoint slots per domain region: ep_cnt, tx_ctx_cnt and rx_ctx_cnt</td></tr>
+ *   <tr><td>jfabric.shm.cq.count</td><td>JFABRIC_SHM_CQ_COUNT</td><td>64</td><td>cq_cnt</td></tr>
+ *   <tr><td>jfabric.shm.cntr.count</td><td>JFABRIC_SHM_CNTR_COUNT</td><td>128</td><td>cntr_cnt</td></tr>
+ *   <tr><td>jfabric.shm.mr.count</td><td>JFABRIC_SHM_MR_COUNT</td><td>4096</td>
+ *       <td>mr_cnt: entries of the region's key table</td></tr>
+ *   <tr><td>jfabric.shm.mr.iov.limit</td><td>JFABRIC_SHM_MR_IOV_LIMIT</td><td>8</td><td>mr_iov_limit</td></tr>
+ *   <tr><td>jfabric.shm.rx.size</td><td>JFABRIC_SHM_RX_SIZE</td><td>1024</td><td>rx_attr.size: posted receives</td></tr>
+ *   <tr><td>jfabric.shm.tx.size</td><td>JFABRIC_SHM_TX_SIZE</td><td>1024</td><td>tx_attr.size: outstanding sends</td></tr>
+ *   <tr><td>jfabric.shm.cq.size</td><td>JFABRIC_SHM_CQ_SIZE</td><td>1024</td><td>default and largest CQ depth</td></tr>
+ *   <tr><td>jfabric.shm.inject.size</td><td>JFABRIC_SHM_INJECT_SIZE</td><td>4096</td><td>tx_attr.inject_size</td></tr>
+ *   <tr><td>jfabric.shm.rx.ring.bytes</td><td>JFABRIC_SHM_RX_RING_BYTES</td><td>1048576</td>
+ *       <td>capacity of each endpoint's receive ring (power of two)</td></tr>
+ *   <tr><td>jfabric.shm.tx.ring.bytes</td><td>JFABRIC_SHM_TX_RING_BYTES</td><td>262144</td>
+ *       <td>capacity of each endpoint's transmit-context ring (power of two)</td></tr>
+ *   <tr><td>jfabric.shm.cq.ring.bytes</td><td>JFABRIC_SHM_CQ_RING_BYTES</td><td>262144</td>
+ *       <td>capacity of each endpoint's completion ring (power of two)</td></tr>
+ *   <tr><td>jfabric.shm.max.msg.size</td><td>JFABRIC_SHM_MAX_MSG_SIZE</td><td>1073741824</td><td>ep_attr.max_msg_size</td></tr>
+ *   <tr><td>jfabric.shm.eq.size</td><td>JFABRIC_SHM_EQ_SIZE</td><td>1024</td><td>default and largest EQ depth</td></tr>
+ *   <tr><td>jfabric.shm.max.err.data</td><td>JFABRIC_SHM_MAX_ERR_DATA</td><td>64</td><td>max_err_data</td></tr>
+ * </table>
+ * A value that does not parse, or is out of its range, is refused with {@link Errno#FI_EINVAL} naming the
+ * setting, rather than silently replaced by the default.
+ * <p>
+ * Immutable and thread safe.
+ */
+public final class ShmConfig
+{
+    /** Property prefix of every setting. */
+    public static final String PREFIX = "jfabric.shm.";
+
+    private final Path rootDir;
+    private final boolean groupAccess;
+    private final int epCount;
+    private final int cqCount;
+    private final int counterCount;
+    private final int mrCount;
+    private final int mrIovLimit;
+    private final int rxSize;
+    private final int txSize;
+    private final int cqSize;
+    private final int injectSize;
+    private final int rxRingBytes;
+    private final int txRingBytes;
+    private final int cqRingBytes;
+    private final long maxMsgSize;
+    private final int eqSize;
+    private final int maxErrData;
+
+    private ShmConfig(final UnaryOperator<String> lookup)
+    {
+        final String dir = lookup.apply("dir");
+        rootDir = dir != null && !dir.isBlank() ? Path.of(dir) : defaultRootDir();
+        groupAccess = Boolean.parseBoolean(lookup.apply("group.access"));
+        epCount = intSetting(lookup, "ep.count", 64, 1, 1 << 16);
+        cqCount = intSetting(lookup, "cq.count", 64, 1, 1 << 16);
+        counterCount = intSetting(lookup, "cntr.count", 128, 1, 1 << 20);
+        mrCount = intSetting(lookup, "mr.count", 4096, 1, 1 << 24);
+        mrIovLimit = intSetting(lookup, "mr.iov.limit", 8, 1, 1024);
+        rxSize = intSetting(lookup, "rx.size", 1024, 1, 1 << 20);
+        txSize = intSetting(lookup, "tx.size", 1024, 1, 1 << 20);
+        cqSize = intSetting(lookup, "cq.size", 1024, 1, 1 << 24);
+        injectSize = intSetting(lookup, "inject.size", 4096, 0, 1 << 16);
+        rxRingBytes = powerOfTwo("rx.ring.bytes", intSetting(lookup, "rx.ring.bytes", 1 << 20, 1 << 12, 1 << 30));
+        txRingBytes = powerOfTwo("tx.ring.bytes", intSetting(lookup, "tx.ring.bytes", 1 << 18, 1 << 12, 1 << 30));
+        cqRingBytes = powerOfTwo("cq.ring.bytes", intSetting(lookup, "cq.ring.bytes", 1 << 18, 1 << 12, 1 << 30));
+        maxMsgSize = longSetting(lookup, "max.msg.size", 1L << 30, 1, Long.MAX_VALUE);
+        eqSize = intSetting(lookup, "eq.size", 1024, 1, 1 << 24);
+        maxErrData = intSetting(lookup, "max.err.data", 64, 0, 1 << 16);
+    }
+
+    /**
+     * @return the configuration from system properties and environment variables.
+     */
+    public static ShmConfig load()
+    {
+        return new ShmConfig(ShmConfig::systemLookup);
+    }
+
+    /**
+     * A configuration from explicit settings (keys without the {@link #PREFIX}), for tests and embedding; a
+     * setting the lookup does not know (returns null for) takes its default.
+     *
+     * @param lookup setting name, such as {@code "ep.count"}, to value or null.
+     * @return the configuration.
+     */
+    public static ShmConfig of(final UnaryOperator<String> lookup)
+    {
+        return new ShmConfig(lookup);
+    }
+
+    /** @return root directory of every shared file. */
+    public Path rootDir()
+    {
+        return rootDir;
+    }
+
+    /** @return true when files are created group readable and writable (0660). */
+    public boolean groupAccess()
+    {
+        return groupAccess;
+    }
+
+    /** @return endpoint slots per domain region. */
+    public int epCount()
+    {
+        return epCount;
+    }
+
+    /** @return completion queues per domain. */
+    public int cqCount()
+    {
+        return cqCount;
+    }
+
+    /** @return counters per domain. */
+    public int counterCount()
+    {
+        return counterCount;
+    }
+
+    /** @return memory regions per domain. */
+    public int mrCount()
+    {
+        return mrCount;
+    }
+
+    /** @return iov entries per registration. */
+    public int mrIovLimit()
+    {
+        return mrIovLimit;
+    }
+
+    /** @return receive context depth. */
+    public int rxSize()
+    {
+        return rxSize;
+    }
+
+    /** @return transmit context depth. */
+    public int txSize()
+    {
+        return txSize;
+    }
+
+    /** @return default and largest CQ depth. */
+    public int cqSize()
+    {
+        return cqSize;
+    }
+
+    /** @return the largest inject. */
+    public int injectSize()
+    {
+        return injectSize;
+    }
+
+    /** @return bytes of each receive ring. */
+    public int rxRingBytes()
+    {
+        return rxRingBytes;
+    }
+
+    /** @return bytes of each transmit-context ring. */
+    public int txRingBytes()
+    {
+        return txRingBytes;
+    }
+
+    /** @return bytes of each completion ring. */
+    public int cqRingBytes()
+    {
+        return cqRingBytes;
+    }
+
+    /** @return the largest message. */
+    public long maxMsgSize()
+    {
+        return maxMsgSize;
+    }
+
+    /** @return default and largest EQ depth. */
+    public int eqSize()
+    {
+        return eqSize;
+    }
+
+    /** @return the most bytes of error data a completion carries. */
+    public int maxErrData()
+    {
+        return maxErrData;
+    }
+
+    private static String systemLookup(final String key)
+    {
+        final String property = System.getProperty(PREFIX + key);
+        if (property != null)
+        {
+            return property;
+        }
+        return System.getenv("JFABRIC_SHM_" + key.replace('.', '_').toUpperCase(Locale.ROOT));
+    }
+
+    private static Path defaultRootDir()
+    {
+        final String user = System.getProperty("user.name", "user").replaceAll("[^A-Za-z0-9._-]", "_");
+        final Path shm = Path.of("/dev/shm");
+        final Path base = Files.isDirectory(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir"));
+        return base.resolve("jfabric-" + user);
+    }
+
+    private static int intSetting(
+        final UnaryOperator<String> lookup, final String key, final int dflt, final int min, final int max)
+    {
+        return (int)longSetting(lookup, key, dflt, min, max);
+    }
+
+    private static long longSetting(
+        final UnaryOperator<String> lookup, final String key, final long dflt, final long min, final long max)
+    {
+        final String text = lookup.apply(key);
+        if (text == null || text.isBlank())
+        {
+            return dflt;
+        }
+        final long value;
+        try
+        {
+            value = Long.parseLong(text.trim());
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new FabricException(Errno.FI_EINVAL, "shm config " + PREFIX + key + "='" + text + "' is not a number");
+        }
+        if (value < min || value > max)
+        {
+            throw new FabricException(Errno.FI_EINVAL,
+                "shm config " + PREFIX + key + "=" + value + " is outside [" + min + ", " + max + "]");
+        }
+        return value;
+    }
+
+    private static int powerOfTwo(final String key, final int value)
+    {
+        if (Integer.bitCount(value) != 1)
+        {
+            throw new FabricException(Errno.FI_EINVAL, "shm config " + PREFIX + key + "=" + value + " is not a power of two");
+        }
+        return value;
+    }
+}
