@@ -47,7 +47,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * sread, which returns {@code -FI_EBADF}, and releases the fabric. Every later call returns {@code -FI_EBADF}.
  * <p>
  * Thread safe: every method may be called from any thread. One lock guards the queue; reads, writes and posts
- * hold it for a few field copies and allocate nothing.
+ * hold it for a few field copies and, uncontended, allocate nothing (a contended {@link ReentrantLock} queues the
+ * waiting thread on a node of its own).
  */
 public final class ShmEventQueue extends FidLifecycle implements EventQueue
 {
