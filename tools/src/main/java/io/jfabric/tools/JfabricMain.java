@@ -1,0 +1,99 @@
+package io.jfabric.tools;
+
+import io.jfabric.Versions;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.nio.charset.Charset;
+
+/**
+ * The {@code jfabric} command line: {@code info} (libfabric's fi_info) and {@code strerror}. {@link #main} is
+ * what {@code bin/jfabric} and {@code java -jar jfabric-tools.jar} run; {@link #execute} runs the same in-process
+ * with the caller's streams and returns the exit status, for tests and embedding.
+ * <p>
+ * Each call builds a fresh command line, so concurrent calls on different threads do not interfere.
+ */
+@Command(
+    name = "jfabric",
+    mixinStandardHelpOptions = true,
+    exitCodeOnInvalidInput = 1,
+    versionProvider = JfabricMain.VersionProvider.class,
+    subcommands = {InfoCommand.class, StrerrorCommand.class, CommandLine.HelpCommand.class},
+    description = "jfabric tools: the libfabric object model on the JVM, with a shared-memory provider.")
+public final class JfabricMain implements Runnable
+{
+    @Spec
+    private CommandSpec spec;
+
+    /**
+     * Not for use: picocli instantiates the command.
+     */
+    public JfabricMain()
+    {
+    }
+
+    /**
+     * Without a subcommand there is nothing to do: a usage error.
+     */
+    @Override
+    public void run()
+    {
+        throw new ParameterException(spec.commandLine(), "Missing required subcommand");
+    }
+
+    /**
+     * @param args the command line.
+     */
+    public static void main(final String[] args)
+    {
+        final Charset charset = Charset.defaultCharset();
+        final int status = execute(
+            new PrintWriter(new java.io.OutputStreamWriter(System.out, charset), true),
+            new PrintWriter(new java.io.OutputStreamWriter(System.err, charset), true),
+            args);
+        System.exit(status);
+    }
+
+    /**
+     * Run a command line in-process.
+     *
+     * @param out  where the command's output goes.
+     * @param err  where errors and usage go.
+     * @param args the command line, such as {@code "info", "-p", "shm"}.
+     * @return the exit status.
+     */
+    public static int execute(final PrintWriter out, final PrintWriter err, final String... args)
+    {
+        final CommandLine commandLine = new CommandLine(new JfabricMain());
+        commandLine.setOut(out);
+        commandLine.setErr(err);
+        commandLine.setOverwrittenOptionsAllowed(true); // fi_info: the last -t, -p, ... wins
+        // strerror takes negated names too (-FI_EAGAIN), which would otherwise read as unknown options.
+        commandLine.getSubcommands().get("strerror").setUnmatchedOptionsArePositionalParams(true);
+        final int status = commandLine.execute(args);
+        out.flush();
+        err.flush();
+        return status;
+    }
+
+    /**
+     * {@code --version}: the tools' version and the libfabric API they follow.
+     */
+    static final class VersionProvider implements CommandLine.IVersionProvider
+    {
+        @Override
+        public String[] getVersion()
+        {
+            final String version = JfabricMain.class.getPackage().getImplementationVersion();
+            return new String[]
+            {
+                "jfabric: " + (version == null ? "development build" : version),
+                "libfabric api: " + Versions.FI_MAJOR_VERSION + "." + Versions.FI_MINOR_VERSION,
+            };
+        }
+    }
+}

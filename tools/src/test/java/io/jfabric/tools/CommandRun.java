@@ -1,0 +1,35 @@
+package io.jfabric.tools;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+
+/**
+ * One in-process run of the jfabric command line: its exit status and everything it printed.
+ */
+final class CommandRun
+{
+    final int status;
+    final String out;
+    final String err;
+
+    private CommandRun(final int status, final String out, final String err)
+    {
+        this.status = status;
+        this.out = out;
+        this.err = err;
+    }
+
+    static CommandRun run(final String... args)
+    {
+        final StringWriter out = new StringWriter();
+        final StringWriter err = new StringWriter();
+        final int status = JfabricMain.execute(new PrintWriter(out), new PrintWriter(err), args);
+        return new CommandRun(status, out.toString(), err.toString());
+    }
+
+    @Override
+    public String toString()
+    {
+        return "status " + status + "\n--- out\n" + out + "--- err\n" + err;
+    }
+}

@@ -1,0 +1,91 @@
+package io.jfabric.tools;
+
+import io.jfabric.Errno;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code jfabric strerror}: the same text as {@code fi_strerror} ({@link Errno#strerror}) for every way of
+ * naming an error, and a clear failure for anything else.
+ */
+class StrerrorCommandTest
+{
+    @Test
+    void shouldPrintFiStrerrorTextForEveryErrnoNameAndNumber()
+    {
+        int names = 0;
+        for (int errno = 0; errno < Errno.FI_ERRNO_MAX; errno++)
+        {
+            final String name = Errno.name(errno);
+            if (name == null)
+            {
+                continue;
+            }
+            names++;
+            final String expected = Errno.strerror(errno) + "\n";
+            for (final String arg : new String[] {name, name.substring(3), name.toLowerCase(), "" + errno, "-" + errno})
+            {
+                final CommandRun run = CommandRun.run("strerror", arg);
+                assertEquals(0, run.status, run::toString);
+                assertEquals(expected, run.out, arg);
+                assertEquals("", run.err);
+            }
+        }
+        assertTrue(names > 50, "only " + names + " names");
+    }
+
+    @Test
+    void shouldPrintLibfabricsOwnAndSystemTexts()
+    {
+        assertEquals("Resource temporarily unavailable\n", CommandRun.run("strerror", "FI_EAGAIN").out);
+        assertEquals("Resource temporarily unavailable\n", CommandRun.run("strerror", "-11").out);
+        assertEquals("Resource temporarily unavailable\n", CommandRun.run("strerror", "FI_EWOULDBLOCK").out);
+        assertEquals("Receiver not ready, no receive buffers available\n", CommandRun.run("strerror", "269").out);
+        assertEquals("Truncation error\n", CommandRun.run("strerror", "-FI_ETRUNC").out);
+    }
+
+    @Test
+    void shouldPrintOneLinePerArgument()
+    {
+        final CommandRun run = CommandRun.run("strerror", "11", "FI_ENODATA", "256");
+        assertEquals("Resource temporarily unavailable\nNo data available\nUnspecified error\n", run.out);
+    }
+
+    @Test
+    void shouldPrintUnspecifiedErrorForNumbersPastFiErrnoMaxAsFiStrerrorDoes()
+    {
+        assertEquals("Unspecified error\n", CommandRun.run("strerror", "99999").out);
+        assertEquals("Unknown error 41\n", CommandRun.run("strerror", "41").out);
+    }
+
+    @Test
+    void shouldRejectWhatIsNeitherANumberNorAName()
+    {
+        for (final String bad : new String[] {"FI_ENOPE", "eleven", "99999999999", "", "0x0b"})
+        {
+            final CommandRun run = CommandRun.run("strerror", bad);
+            assertEquals(Errno.FI_EINVAL, run.status, run::toString);
+            assertEquals("", run.out);
+            assertEquals("jfabric strerror: not a libfabric error number or name: '" + bad + "'\n", run.err);
+        }
+    }
+
+    @Test
+    void shouldPrintNothingWhenAnyArgumentIsBad()
+    {
+        final CommandRun run = CommandRun.run("strerror", "11", "nope");
+        assertEquals(Errno.FI_EINVAL, run.status);
+        assertEquals("", run.out);
+    }
+
+    @Test
+    void shouldFailWithUsageWithoutArguments()
+    {
+        final CommandRun run = CommandRun.run("strerror");
+        assertNotEquals(0, run.status);
+        assertTrue(run.err.contains("Missing required parameter"), run::toString);
+    }
+}
