@@ -1,0 +1,390 @@
+package io.jfabric.shm.region;
+
+import org.agrona.BitUtil;
+import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
+
+/**
+ * Layout version 1 of a named domain's region file, {@code <rootDir>/<domain name>.domain}: the only class that
+ * computes offsets into it.
+ * <p>
+ * The file is a header page, then one slot per endpoint, then the memory region key table and the counter table.
+ * Every part starts on a {@link #PAGE_LENGTH} boundary, so the file can be mapped in pieces later:
+ * <pre>
+ *   +------------------------------+  0
+ *   |  Header (HEADER_LENGTH)      |
+ *   +------------------------------+  SLOT_AREA_OFFSET = slotOffset(g, 0)
+ *   |  Slot 0 (slotLength(g))      |
+ *   +------------------------------+  slotOffset(g, 1)
+ *   |  ...                         |
+ *   +------------------------------+  slotOffset(g, slotCount - 1)
+ *   |  Slot slotCount - 1          |
+ *   +------------------------------+  mrTableOffset(g)
+ *   |  MR key table                |  mrTableEntries x MR_ENTRY_LENGTH, page aligned
+ *   +------------------------------+  counterTableOffset(g)
+ *   |  Counter table               |  counterEntries x COUNTER_ENTRY_LENGTH, page aligned
+ *   +------------------------------+  regionLength(g)
+ * </pre>
+ * The header, one page; each group starts a cache line so the two fields other processes write (ready and attach
+ * count) share no line with anything else:
+ * <pre>
+ *    0                   1                   2                   3
+ *    0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *   +---------------------------------------------------------------+  0 identity
+ *   |                      Magic "JFABRIC" + 1                      |
+ *   |                                                               |
+ *   +---------------------------------------------------------------+  8
+ *   |                        Layout Version                         |
+ *   +---------------------------------------------------------------+  12
+ *   |                        Header Length                          |
+ *   +---------------------------------------------------------------+  16
+ *   |                   Region (file) Length                        |
+ *   |                                                               |
+ *   +---------------------------------------------------------------+  24
+ *   |                     Reserved up to 64                        ...
+ *   +---------------------------------------------------------------+  64 geometry
+ *   |                          Slot Count                           |
+ *   +---------------------------------------------------------------+  68
+ *   |                      Rx Ring Capacity                         |
+ *   +---------------------------------------------------------------+  72
+ *   |                      Tx Ring Capacity                         |
+ *   +---------------------------------------------------------------+  76
+ *   |                      CQ Ring Capacity                         |
+ *   +---------------------------------------------------------------+  80
+ *   |                      MR Table Entries                         |
+ *   +---------------------------------------------------------------+  84
+ *   |                      Counter Entries                          |
+ *   +---------------------------------------------------------------+  88
+ *   |                     Reserved up to 128                       ...
+ *   +---------------------------------------------------------------+  128 creator
+ *   |                Creator Pid (ProcessHandle.pid)                |
+ *   |                                                               |
+ *   +---------------------------------------------------------------+  136
+ *   |        Creator Process Start Time (epoch ms, 0 if unknown)    |
+ *   |                                                               |
+ *   +---------------------------------------------------------------+  144
+ *   |                  Creation Time (epoch ms)                     |
+ *   |                                                               |
+ *   +---------------------------------------------------------------+  152
+ *   |                     Reserved up to 192                       ...
+ *   +---------------------------------------------------------------+  192 name
+ *   |                  Domain Name Length (bytes)                   |
+ *   +---------------------------------------------------------------+  196
+ *   |       Domain Name, US-ASCII, up to NAME_CAPACITY bytes       ...
+ *   +---------------------------------------------------------------+  448 checksum
+ *   |       Header Checksum: CRC32C of bytes [0, CHECKSUM_OFFSET)   |
+ *   +---------------------------------------------------------------+  452
+ *   |                     Reserved up to 512                       ...
+ *   +---------------------------------------------------------------+  512 ready
+ *   |  Ready: READY_VALUE, written last with release by the creator |
+ *   +---------------------------------------------------------------+  516
+ *   |                     Reserved up to 576                       ...
+ *   +---------------------------------------------------------------+  576 attach
+ *   |   Attach Count: every open adds one atomically (getAndAdd)    |
+ *   |                                                               |
+ *   +---------------------------------------------------------------+  584
+ *   |                  Reserved up to HEADER_LENGTH                ...
+ *   +---------------------------------------------------------------+  4096
+ * </pre>
+ * Every field is in the platform's native byte order, as Agrona's rings are; the magic reads back wrong on a host
+ * of the other order, so such a file is refused rather than misread. The creator writes everything before the
+ * checksum, then the checksum, then the ready field with release semantics; a reader acquire-reads the ready field
+ * first and checks magic, version, checksum and lengths before trusting any other field.
+ * <p>
+ * One slot, {@code slotLength(g)} bytes; reserved for the endpoint work and all zero until then:
+ * <pre>
+ *   +------------------------------+  slotOffset(g, i)
+ *   |  Slot header (SLOT_HEADER_LENGTH):                     |
+ *   |    +0   owner pid (long)                               |
+ *   |    +8   owner process start time, epoch ms (long)      |
+ *   |    +64  heartbeat, epoch ms (long), own cache line     |
+ *   |    +128 state (int), own cache line                    |
+ *   +------------------------------+  rxRingOffset(g, i)
+ *   |  Rx ring: rxRingBytes + ring trailer, page aligned     |  many senders, one receiver
+ *   +------------------------------+  txRingOffset(g, i)
+ *   |  Tx ring: txRingBytes + ring trailer, page aligned     |  what peers return to the transmit side
+ *   +------------------------------+  cqRingOffset(g, i)
+ *   |  CQ ring: cqRingBytes + ring trailer, page aligned     |  completions
+ *   +------------------------------+  slotOffset(g, i + 1)
+ * </pre>
+ * A ring occupies {@code capacity + RingBufferDescriptor.TRAILER_LENGTH} bytes ({@link #ringLength(int)}) from its
+ * offset; the rest up to the next page is padding. Key table and counter table entries are
+ * {@link #MR_ENTRY_LENGTH} and {@link #COUNTER_ENTRY_LENGTH} bytes, reserved for the memory region and counter work.
+ * <p>
+ * Stateless; any thread.
+ */
+public final class RegionDescriptor
+{
+    /** Magic number at offset 0: the bytes {@code "JFABRIC"} followed by a 1 byte, read as a little-endian long. */
+    public static final long MAGIC = 0x01_43_49_52_42_41_46_4AL;
+
+    /** The layout this class describes. */
+    public static final int LAYOUT_VERSION = 1;
+
+    /** Alignment of every part of the file. */
+    public static final int PAGE_LENGTH = 4096;
+
+    /** Length of the header. */
+    public static final int HEADER_LENGTH = PAGE_LENGTH;
+
+    /** Largest region: one {@link org.agrona.concurrent.UnsafeBuffer} (int indexed) must cover it. */
+    public static final long MAX_REGION_LENGTH = (Integer.MAX_VALUE / PAGE_LENGTH) * (long)PAGE_LENGTH;
+
+    /** Offset of the magic number (long). */
+    public static final int MAGIC_OFFSET = 0;
+
+    /** Offset of the layout version (int). */
+    public static final int LAYOUT_VERSION_OFFSET = 8;
+
+    /** Offset of the header length (int). */
+    public static final int HEADER_LENGTH_OFFSET = 12;
+
+    /** Offset of the region length (long): the length the file must have. */
+    public static final int REGION_LENGTH_OFFSET = 16;
+
+    /** Offset of the geometry group. */
+    public static final int GEOMETRY_OFFSET = BitUtil.CACHE_LINE_LENGTH;
+
+    /** Offset of the slot count (int). */
+    public static final int SLOT_COUNT_OFFSET = GEOMETRY_OFFSET;
+
+    /** Offset of the rx ring capacity (int). */
+    public static final int RX_RING_BYTES_OFFSET = GEOMETRY_OFFSET + 4;
+
+    /** Offset of the tx ring capacity (int). */
+    public static final int TX_RING_BYTES_OFFSET = GEOMETRY_OFFSET + 8;
+
+    /** Offset of the CQ ring capacity (int). */
+    public static final int CQ_RING_BYTES_OFFSET = GEOMETRY_OFFSET + 12;
+
+    /** Offset of the MR table entry count (int). */
+    public static final int MR_TABLE_ENTRIES_OFFSET = GEOMETRY_OFFSET + 16;
+
+    /** Offset of the counter table entry count (int). */
+    public static final int COUNTER_ENTRIES_OFFSET = GEOMETRY_OFFSET + 20;
+
+    /** Offset of the creator's pid (long). */
+    public static final int CREATOR_PID_OFFSET = 2 * BitUtil.CACHE_LINE_LENGTH;
+
+    /** Offset of the creator's process start time, epoch ms (long); 0 when the platform does not say. */
+    public static final int CREATOR_START_TIME_OFFSET = CREATOR_PID_OFFSET + 8;
+
+    /** Offset of the creation time, epoch ms (long). */
+    public static final int CREATION_TIME_OFFSET = CREATOR_PID_OFFSET + 16;
+
+    /** Offset of the domain name length in bytes (int). */
+    public static final int NAME_LENGTH_OFFSET = 3 * BitUtil.CACHE_LINE_LENGTH;
+
+    /** Offset of the domain name bytes. */
+    public static final int NAME_OFFSET = NAME_LENGTH_OFFSET + 4;
+
+    /** Offset of the header checksum (int): CRC32C of bytes {@code [0, CHECKSUM_OFFSET)}. */
+    public static final int CHECKSUM_OFFSET = 7 * BitUtil.CACHE_LINE_LENGTH;
+
+    /** Most bytes the name field holds. */
+    public static final int NAME_CAPACITY = CHECKSUM_OFFSET - NAME_OFFSET;
+
+    /** Offset of the ready field (int), written last with release. */
+    public static final int READY_OFFSET = 8 * BitUtil.CACHE_LINE_LENGTH;
+
+    /** Value of the ready field once the header is complete; anything else means not ready. */
+    public static final int READY_VALUE = 1;
+
+    /** Offset of the attach count (long). */
+    public static final int ATTACH_COUNT_OFFSET = 9 * BitUtil.CACHE_LINE_LENGTH;
+
+    /** Offset of the slot area: the first slot. */
+    public static final int SLOT_AREA_OFFSET = HEADER_LENGTH;
+
+    /** Length of a slot's header. */
+    public static final int SLOT_HEADER_LENGTH = PAGE_LENGTH;
+
+    /** Offset in a slot of the owner's pid (long). */
+    public static final int SLOT_OWNER_PID_OFFSET = 0;
+
+    /** Offset in a slot of the owner's process start time, epoch ms (long). */
+    public static final int SLOT_OWNER_START_TIME_OFFSET = 8;
+
+    /** Offset in a slot of the owner's heartbeat, epoch ms (long). */
+    public static final int SLOT_HEARTBEAT_OFFSET = BitUtil.CACHE_LINE_LENGTH;
+
+    /** Offset in a slot of its state (int). */
+    public static final int SLOT_STATE_OFFSET = 2 * BitUtil.CACHE_LINE_LENGTH;
+
+    /** Length of a memory region key table entry. */
+    public static final int MR_ENTRY_LENGTH = 64;
+
+    /** Length of a counter table entry. */
+    public static final int COUNTER_ENTRY_LENGTH = 64;
+
+    private RegionDescriptor()
+    {
+    }
+
+    /**
+     * @param capacity ring capacity, a power of two.
+     * @return bytes a ring of that capacity occupies: capacity plus Agrona's ring trailer.
+     */
+    public static int ringLength(final int capacity)
+    {
+        return capacity + RingBufferDescriptor.TRAILER_LENGTH;
+    }
+
+    /**
+     * @param g geometry.
+     * @return length of one slot: its header and three page aligned rings.
+     */
+    public static int slotLength(final RegionGeometry g)
+    {
+        return (int)slotLengthLong(g);
+    }
+
+    /**
+     * @param g     geometry.
+     * @param index slot index in {@code [0, slotCount)}.
+     * @return offset of that slot.
+     */
+    public static int slotOffset(final RegionGeometry g, final int index)
+    {
+        checkSlotIndex(g, index);
+        return (int)(SLOT_AREA_OFFSET + index * slotLengthLong(g));
+    }
+
+    /**
+     * @param g     geometry.
+     * @param index slot index.
+     * @return offset of that slot's receive ring ({@link #ringLength(int)} of {@code rxRingBytes}).
+     */
+    public static int rxRingOffset(final RegionGeometry g, final int index)
+    {
+        return slotOffset(g, index) + SLOT_HEADER_LENGTH;
+    }
+
+    /**
+     * @param g     geometry.
+     * @param index slot index.
+     * @return offset of that slot's transmit-context ring ({@link #ringLength(int)} of {@code txRingBytes}).
+     */
+    public static int txRingOffset(final RegionGeometry g, final int index)
+    {
+        return rxRingOffset(g, index) + ringSpan(g.rxRingBytes());
+    }
+
+    /**
+     * @param g     geometry.
+     * @param index slot index.
+     * @return offset of that slot's completion ring ({@link #ringLength(int)} of {@code cqRingBytes}).
+     */
+    public static int cqRingOffset(final RegionGeometry g, final int index)
+    {
+        return txRingOffset(g, index) + ringSpan(g.txRingBytes());
+    }
+
+    /**
+     * @param g geometry.
+     * @return offset of the memory region key table.
+     */
+    public static int mrTableOffset(final RegionGeometry g)
+    {
+        return (int)mrTableOffsetLong(g);
+    }
+
+    /**
+     * @param g geometry.
+     * @return length of the key table, page aligned.
+     */
+    public static int mrTableLength(final RegionGeometry g)
+    {
+        return (int)tableLength(g.mrTableEntries(), MR_ENTRY_LENGTH);
+    }
+
+    /**
+     * @param g     geometry.
+     * @param index entry index in {@code [0, mrTableEntries)}.
+     * @return offset of that key table entry.
+     */
+    public static int mrEntryOffset(final RegionGeometry g, final int index)
+    {
+        if (index < 0 || index >= g.mrTableEntries())
+        {
+            throw new IndexOutOfBoundsException("mr entry " + index + " not in [0, " + g.mrTableEntries() + ")");
+        }
+        return mrTableOffset(g) + index * MR_ENTRY_LENGTH;
+    }
+
+    /**
+     * @param g geometry.
+     * @return offset of the counter table.
+     */
+    public static int counterTableOffset(final RegionGeometry g)
+    {
+        return (int)counterTableOffsetLong(g);
+    }
+
+    /**
+     * @param g geometry.
+     * @return length of the counter table, page aligned.
+     */
+    public static int counterTableLength(final RegionGeometry g)
+    {
+        return (int)tableLength(g.counterEntries(), COUNTER_ENTRY_LENGTH);
+    }
+
+    /**
+     * @param g     geometry.
+     * @param index entry index in {@code [0, counterEntries)}.
+     * @return offset of that counter table entry.
+     */
+    public static int counterEntryOffset(final RegionGeometry g, final int index)
+    {
+        if (index < 0 || index >= g.counterEntries())
+        {
+            throw new IndexOutOfBoundsException("counter entry " + index + " not in [0, " + g.counterEntries() + ")");
+        }
+        return counterTableOffset(g) + index * COUNTER_ENTRY_LENGTH;
+    }
+
+    /**
+     * Computed in long arithmetic, so it is safe to call on a geometry whose region would be too large.
+     *
+     * @param g geometry.
+     * @return length of the whole file.
+     */
+    public static long regionLength(final RegionGeometry g)
+    {
+        return counterTableOffsetLong(g) + tableLength(g.counterEntries(), COUNTER_ENTRY_LENGTH);
+    }
+
+    private static int ringSpan(final int capacity)
+    {
+        return BitUtil.align(ringLength(capacity), PAGE_LENGTH);
+    }
+
+    private static long slotLengthLong(final RegionGeometry g)
+    {
+        return (long)SLOT_HEADER_LENGTH + ringSpan(g.rxRingBytes()) + ringSpan(g.txRingBytes()) +
+            ringSpan(g.cqRingBytes());
+    }
+
+    private static long mrTableOffsetLong(final RegionGeometry g)
+    {
+        return SLOT_AREA_OFFSET + g.slotCount() * slotLengthLong(g);
+    }
+
+    private static long counterTableOffsetLong(final RegionGeometry g)
+    {
+        return mrTableOffsetLong(g) + tableLength(g.mrTableEntries(), MR_ENTRY_LENGTH);
+    }
+
+    private static long tableLength(final int entries, final int entryLength)
+    {
+        return BitUtil.align((long)entries * entryLength, PAGE_LENGTH);
+    }
+
+    private static void checkSlotIndex(final RegionGeometry g, final int index)
+    {
+        if (index < 0 || index >= g.slotCount())
+        {
+            throw new IndexOutOfBoundsException("slot " + index + " not in [0, " + g.slotCount() + ")");
+        }
+    }
+}

@@ -1,0 +1,285 @@
+package io.jfabric.shm.region;
+
+import io.jfabric.Errno;
+import io.jfabric.FabricException;
+import org.agrona.concurrent.AtomicBuffer;
+
+import java.nio.charset.StandardCharsets;
+import java.util.zip.CRC32C;
+
+import static io.jfabric.shm.region.RegionDescriptor.*;
+
+/**
+ * Flyweight that writes and reads the header of a domain region (layout in {@link RegionDescriptor}) in a buffer
+ * that starts at the region's first byte and holds at least {@link RegionDescriptor#HEADER_LENGTH} bytes.
+ * <p>
+ * Publication protocol: the creator calls {@link #write} and then {@link #publishReady()}, whose release store is
+ * the last write; a reader calls {@link #isReady()} (acquire) first and, once it is true, {@link #verify(String)}
+ * before trusting any other getter.
+ * <p>
+ * Threads: {@link #write} and {@link #publishReady()} belong to the one creating thread, before the file is
+ * published. Once ready, the getters and {@link #incrementAttachCount()} are safe from any thread of any process
+ * mapping the region; the flyweight itself is not thread safe to {@link #wrap re-wrap}.
+ */
+public final class RegionHeader
+{
+    private AtomicBuffer buffer;
+
+    /**
+     * @param buffer the region's first {@link RegionDescriptor#HEADER_LENGTH} bytes, or more.
+     */
+    public RegionHeader(final AtomicBuffer buffer)
+    {
+        wrap(buffer);
+    }
+
+    /**
+     * @param buffer the region's first {@link RegionDescriptor#HEADER_LENGTH} bytes, or more.
+     * @return this.
+     */
+    public RegionHeader wrap(final AtomicBuffer buffer)
+    {
+        if (buffer.capacity() < HEADER_LENGTH)
+        {
+            throw new IllegalArgumentException(
+                "buffer of " + buffer.capacity() + " bytes cannot hold the " + HEADER_LENGTH + " byte region header");
+        }
+        this.buffer = buffer;
+        return this;
+    }
+
+    /**
+     * Write every field before the ready field, checksum last. Does not publish: call {@link #publishReady()}.
+     *
+     * @param geometry         the region's geometry.
+     * @param domainName       the domain's name, already validated (US-ASCII, at most {@link
+     *                         RegionDescriptor#NAME_CAPACITY} bytes).
+     * @param creatorPid       pid of the creating process.
+     * @param creatorStartTime start time of the creating process, epoch ms, or 0 when unknown.
+     * @param creationTime     now, epoch ms.
+     */
+    public void write(
+        final RegionGeometry geometry,
+        final String domainName,
+        final long creatorPid,
+        final long creatorStartTime,
+        final long creationTime)
+    {
+        final byte[] name = domainName.getBytes(StandardCharsets.US_ASCII);
+        if (name.length > NAME_CAPACITY)
+        {
+            throw new IllegalArgumentException("domain name of " + name.length + " bytes exceeds " + NAME_CAPACITY);
+        }
+
+        buffer.putLong(MAGIC_OFFSET, MAGIC);
+        buffer.putInt(LAYOUT_VERSION_OFFSET, LAYOUT_VERSION);
+        buffer.putInt(HEADER_LENGTH_OFFSET, HEADER_LENGTH);
+        buffer.putLong(REGION_LENGTH_OFFSET, RegionDescriptor.regionLength(geometry));
+
+        buffer.putInt(SLOT_COUNT_OFFSET, geometry.slotCount());
+        buffer.putInt(RX_RING_BYTES_OFFSET, geometry.rxRingBytes());
+        buffer.putInt(TX_RING_BYTES_OFFSET, geometry.txRingBytes());
+        buffer.putInt(CQ_RING_BYTES_OFFSET, geometry.cqRingBytes());
+        buffer.putInt(MR_TABLE_ENTRIES_OFFSET, geometry.mrTableEntries());
+        buffer.putInt(COUNTER_ENTRIES_OFFSET, geometry.counterEntries());
+
+        buffer.putLong(CREATOR_PID_OFFSET, creatorPid);
+        buffer.putLong(CREATOR_START_TIME_OFFSET, creatorStartTime);
+        buffer.putLong(CREATION_TIME_OFFSET, creationTime);
+
+        buffer.putInt(NAME_LENGTH_OFFSET, name.length);
+        buffer.putBytes(NAME_OFFSET, name);
+        buffer.setMemory(NAME_OFFSET + name.length, NAME_CAPACITY - name.length, (byte)0);
+
+        buffer.putInt(CHECKSUM_OFFSET, computeChecksum());
+    }
+
+    /**
+     * Mark the header complete: a release store of {@link RegionDescriptor#READY_VALUE}, after every other write.
+     */
+    public void publishReady()
+    {
+        buffer.putIntRelease(READY_OFFSET, READY_VALUE);
+    }
+
+    /**
+     * @return true when the ready field holds {@link RegionDescriptor#READY_VALUE}; an acquire load, so every
+     * field the creator wrote before publishing is visible after it returns true.
+     */
+    public boolean isReady()
+    {
+        return buffer.getIntAcquire(READY_OFFSET) == READY_VALUE;
+    }
+
+    /**
+     * Check that the header is a jfabric region header of this layout version, without waiting for ready.
+     *
+     * @param source what the header was read from, such as the file's path, for messages.
+     * @throws FabricException {@link Errno#FI_EINVAL} for a foreign magic number or another layout version.
+     */
+    public void verifyIdentity(final String source)
+    {
+        final long magic = magic();
+        if (magic != MAGIC)
+        {
+            throw new FabricException(Errno.FI_EINVAL, source + " is not a jfabric domain region: magic 0x" +
+                Long.toHexString(magic) + ", expected 0x" + Long.toHexString(MAGIC));
+        }
+        final int version = layoutVersion();
+        if (version != LAYOUT_VERSION)
+        {
+            throw new FabricException(Errno.FI_EINVAL, source + " has region layout version " + version +
+                " but this jfabric reads layout version " + LAYOUT_VERSION + ": open it with a matching jfabric, " +
+                "or remove it once no process uses it");
+        }
+    }
+
+    /**
+     * Check every field of a ready header: identity, header length, checksum, name length, geometry and region
+     * length. Call after {@link #isReady()} returned true.
+     *
+     * @param source what the header was read from, such as the file's path, for messages.
+     * @throws FabricException {@link Errno#FI_EINVAL} for a foreign or other-version header or a field out of range;
+     *                         {@link Errno#FI_ECRC} when the checksum does not match the fields it covers.
+     */
+    public void verify(final String source)
+    {
+        verifyIdentity(source);
+
+        final int headerLength = headerLength();
+        if (headerLength != HEADER_LENGTH)
+        {
+            throw new FabricException(Errno.FI_EINVAL,
+                source + " is damaged: header length " + headerLength + ", layout version 1 has " + HEADER_LENGTH);
+        }
+
+        final int stored = storedChecksum();
+        final int computed = computeChecksum();
+        if (stored != computed)
+        {
+            throw new FabricException(Errno.FI_ECRC, source + " is damaged: header checksum 0x" +
+                Integer.toHexString(stored) + " but its fields sum to 0x" + Integer.toHexString(computed));
+        }
+
+        final int nameLength = buffer.getInt(NAME_LENGTH_OFFSET);
+        if (nameLength < 0 || nameLength > NAME_CAPACITY)
+        {
+            throw new FabricException(Errno.FI_EINVAL,
+                source + " is damaged: domain name length " + nameLength + " not in [0, " + NAME_CAPACITY + "]");
+        }
+
+        final RegionGeometry geometry;
+        try
+        {
+            geometry = geometry();
+        }
+        catch (final FabricException ex)
+        {
+            throw new FabricException(Errno.FI_EINVAL, source + " is damaged: " + ex.getMessage(), ex);
+        }
+
+        final long regionLength = regionLength();
+        final long expected = RegionDescriptor.regionLength(geometry);
+        if (regionLength != expected)
+        {
+            throw new FabricException(Errno.FI_EINVAL, source + " is damaged: region length " + regionLength +
+                " but its geometry " + geometry + " needs " + expected);
+        }
+    }
+
+    /** @return the magic number field. */
+    public long magic()
+    {
+        return buffer.getLong(MAGIC_OFFSET);
+    }
+
+    /** @return the layout version field. */
+    public int layoutVersion()
+    {
+        return buffer.getInt(LAYOUT_VERSION_OFFSET);
+    }
+
+    /** @return the header length field. */
+    public int headerLength()
+    {
+        return buffer.getInt(HEADER_LENGTH_OFFSET);
+    }
+
+    /** @return the region length field: the length the file must have. */
+    public long regionLength()
+    {
+        return buffer.getLong(REGION_LENGTH_OFFSET);
+    }
+
+    /**
+     * @return the geometry fields as a geometry.
+     * @throws FabricException {@link Errno#FI_EINVAL} when the fields do not form a valid geometry.
+     */
+    public RegionGeometry geometry()
+    {
+        return new RegionGeometry(
+            buffer.getInt(SLOT_COUNT_OFFSET),
+            buffer.getInt(RX_RING_BYTES_OFFSET),
+            buffer.getInt(TX_RING_BYTES_OFFSET),
+            buffer.getInt(CQ_RING_BYTES_OFFSET),
+            buffer.getInt(MR_TABLE_ENTRIES_OFFSET),
+            buffer.getInt(COUNTER_ENTRIES_OFFSET));
+    }
+
+    /** @return pid of the process that created the region. */
+    public long creatorPid()
+    {
+        return buffer.getLong(CREATOR_PID_OFFSET);
+    }
+
+    /** @return start time of the process that created the region, epoch ms, or 0 when unknown. */
+    public long creatorStartTime()
+    {
+        return buffer.getLong(CREATOR_START_TIME_OFFSET);
+    }
+
+    /** @return when the region was created, epoch ms. */
+    public long creationTime()
+    {
+        return buffer.getLong(CREATION_TIME_OFFSET);
+    }
+
+    /** @return the domain name recorded in the header; call only on a {@link #verify verified} header. */
+    public String domainName()
+    {
+        final int length = buffer.getInt(NAME_LENGTH_OFFSET);
+        return buffer.getStringWithoutLengthAscii(NAME_OFFSET, length);
+    }
+
+    /** @return the checksum field. */
+    public int storedChecksum()
+    {
+        return buffer.getInt(CHECKSUM_OFFSET);
+    }
+
+    /** @return CRC32C of bytes {@code [0, CHECKSUM_OFFSET)} as they are now. */
+    public int computeChecksum()
+    {
+        final byte[] covered = new byte[CHECKSUM_OFFSET];
+        buffer.getBytes(0, covered);
+        final CRC32C crc = new CRC32C();
+        crc.update(covered, 0, covered.length);
+        return (int)crc.getValue();
+    }
+
+    /** @return the attach count, a volatile read. */
+    public long attachCount()
+    {
+        return buffer.getLongVolatile(ATTACH_COUNT_OFFSET);
+    }
+
+    /**
+     * Count one more open of the region, atomically across processes.
+     *
+     * @return the count after this open.
+     */
+    public long incrementAttachCount()
+    {
+        return buffer.getAndAddLong(ATTACH_COUNT_OFFSET, 1) + 1;
+    }
+}

@@ -1,0 +1,94 @@
+package io.jfabric.shm.region;
+
+import org.agrona.BitUtil;
+import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+
+import static io.jfabric.shm.region.RegionDescriptor.*;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class RegionDescriptorTest
+{
+    private static final RegionGeometry GEOMETRY = new RegionGeometry(3, 8192, 4096, 16384, 100, 10);
+
+    @Test
+    void shouldSpellJfabricInTheMagicOnALittleEndianHost()
+    {
+        if (ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN)
+        {
+            final byte[] bytes = new byte[8];
+            for (int i = 0; i < 8; i++)
+            {
+                bytes[i] = (byte)(MAGIC >>> (8 * i));
+            }
+            assertEquals("JFABRIC", new String(bytes, 0, 7, StandardCharsets.US_ASCII));
+            assertEquals(1, bytes[7]);
+        }
+    }
+
+    @Test
+    void shouldKeepTheFieldsOtherProcessesWriteOnTheirOwnCacheLines()
+    {
+        final int[] groupStarts = {
+            MAGIC_OFFSET, GEOMETRY_OFFSET, CREATOR_PID_OFFSET, NAME_LENGTH_OFFSET, CHECKSUM_OFFSET, READY_OFFSET,
+            ATTACH_COUNT_OFFSET };
+        for (final int offset : groupStarts)
+        {
+            assertEquals(0, offset % BitUtil.CACHE_LINE_LENGTH, "group at " + offset);
+        }
+        assertTrue(READY_OFFSET / BitUtil.CACHE_LINE_LENGTH != CHECKSUM_OFFSET / BitUtil.CACHE_LINE_LENGTH);
+        assertTrue(ATTACH_COUNT_OFFSET / BitUtil.CACHE_LINE_LENGTH != READY_OFFSET / BitUtil.CACHE_LINE_LENGTH);
+        assertTrue(ATTACH_COUNT_OFFSET + 8 <= HEADER_LENGTH);
+        assertEquals(0, ATTACH_COUNT_OFFSET % 8);
+        assertEquals(NAME_OFFSET + NAME_CAPACITY, CHECKSUM_OFFSET);
+        assertTrue(NAME_CAPACITY >= RegionFile.MAX_NAME_LENGTH);
+    }
+
+    @Test
+    void shouldLayOutSlotsRingsAndTablesPageAlignedWithoutOverlap()
+    {
+        int end = HEADER_LENGTH;
+        for (int i = 0; i < GEOMETRY.slotCount(); i++)
+        {
+            assertEquals(end, slotOffset(GEOMETRY, i));
+            assertEquals(slotOffset(GEOMETRY, i) + SLOT_HEADER_LENGTH, rxRingOffset(GEOMETRY, i));
+            assertTrue(txRingOffset(GEOMETRY, i) >= rxRingOffset(GEOMETRY, i) + ringLength(GEOMETRY.rxRingBytes()));
+            assertTrue(cqRingOffset(GEOMETRY, i) >= txRingOffset(GEOMETRY, i) + ringLength(GEOMETRY.txRingBytes()));
+            end = slotOffset(GEOMETRY, i) + slotLength(GEOMETRY);
+            assertTrue(end >= cqRingOffset(GEOMETRY, i) + ringLength(GEOMETRY.cqRingBytes()));
+            for (final int offset : new int[]{
+                slotOffset(GEOMETRY, i), rxRingOffset(GEOMETRY, i), txRingOffset(GEOMETRY, i), cqRingOffset(GEOMETRY, i) })
+            {
+                assertEquals(0, offset % PAGE_LENGTH);
+            }
+        }
+        assertEquals(end, mrTableOffset(GEOMETRY));
+        assertEquals(BitUtil.align(100 * MR_ENTRY_LENGTH, PAGE_LENGTH), mrTableLength(GEOMETRY));
+        assertEquals(mrTableOffset(GEOMETRY) + mrTableLength(GEOMETRY), counterTableOffset(GEOMETRY));
+        assertEquals(counterTableOffset(GEOMETRY) + counterTableLength(GEOMETRY), regionLength(GEOMETRY));
+        assertEquals(0, regionLength(GEOMETRY) % PAGE_LENGTH);
+        assertEquals(mrTableOffset(GEOMETRY) + 99 * MR_ENTRY_LENGTH, mrEntryOffset(GEOMETRY, 99));
+        assertEquals(counterTableOffset(GEOMETRY) + 9 * COUNTER_ENTRY_LENGTH, counterEntryOffset(GEOMETRY, 9));
+    }
+
+    @Test
+    void shouldGiveEachRingItsCapacityPlusTheAgronaTrailer()
+    {
+        assertEquals(8192 + RingBufferDescriptor.TRAILER_LENGTH, ringLength(8192));
+        assertEquals(SLOT_HEADER_LENGTH + 3 * PAGE_LENGTH + 2 * PAGE_LENGTH + 5 * PAGE_LENGTH, slotLength(GEOMETRY));
+    }
+
+    @Test
+    void shouldRefuseIndexesOutsideTheGeometry()
+    {
+        assertThrows(IndexOutOfBoundsException.class, () -> slotOffset(GEOMETRY, 3));
+        assertThrows(IndexOutOfBoundsException.class, () -> slotOffset(GEOMETRY, -1));
+        assertThrows(IndexOutOfBoundsException.class, () -> mrEntryOffset(GEOMETRY, 100));
+        assertThrows(IndexOutOfBoundsException.class, () -> counterEntryOffset(GEOMETRY, 10));
+    }
+}
