@@ -13,6 +13,7 @@ public final class FabricException extends RuntimeException
     private static final long serialVersionUID = 1L;
 
     private final int errno;
+    private final String reason;
 
     /**
      * @param errno   libfabric error number, positive (as {@link Errno#FI_EINVAL}); a negated one is accepted.
@@ -22,6 +23,7 @@ public final class FabricException extends RuntimeException
     {
         super(format(errno, message));
         this.errno = Math.abs(errno);
+        this.reason = message;
     }
 
     /**
@@ -33,6 +35,7 @@ public final class FabricException extends RuntimeException
     {
         super(format(errno, message), cause);
         this.errno = Math.abs(errno);
+        this.reason = message;
     }
 
     /**
@@ -41,6 +44,14 @@ public final class FabricException extends RuntimeException
     public int errno()
     {
         return errno;
+    }
+
+    /**
+     * @return what was wrong, without the errno suffix {@link #getMessage()} adds.
+     */
+    public String reason()
+    {
+        return reason;
     }
 
     private static String format(final int errno, final String message)

@@ -70,17 +70,30 @@ public final class Fabrics
         }
         final String wanted = hints != null && hints.fabricAttr() != null ? hints.fabricAttr().provName() : null;
         final List<Info> result = new ArrayList<>();
+        final StringBuilder reasons = new StringBuilder();
         for (final FabricProvider provider : providers())
         {
             if (wanted == null || ProviderNames.matches(wanted, provider.name()))
             {
-                result.addAll(provider.getInfo(version, node, service, flags, hints));
+                try
+                {
+                    result.addAll(provider.getInfo(version, node, service, flags, hints));
+                }
+                catch (final FabricException ex)
+                {
+                    if (ex.errno() != Errno.FI_ENODATA)
+                    {
+                        throw ex;
+                    }
+                    reasons.append("; ").append(ex.reason());
+                }
             }
         }
         if (result.isEmpty())
         {
             throw new FabricException(Errno.FI_ENODATA, "fi_getinfo: no provider matches the hints" +
-                (wanted != null ? " (prov_name=" + wanted + ")" : "") + (node != null ? " (node=" + node + ")" : ""));
+                (wanted != null ? " (prov_name=" + wanted + ")" : "") + (node != null ? " (node=" + node + ")" : "") +
+                reasons);
         }
         return result;
     }

@@ -34,8 +34,11 @@ public interface FabricProvider
      * @param service a service name, or null.
      * @param flags   getinfo flags ({@code FI_NUMERICHOST}, {@code FI_SOURCE}, {@code FI_PROV_ATTR_ONLY}).
      * @param hints   the hints, or null for none.
-     * @return the matching infos, empty when none match.
-     * @throws io.jfabric.FabricException for arguments that are invalid rather than unmatched.
+     * {@link io.jfabric.Fabrics} has already filtered on {@code fabric_attr.prov_name}.
+     *
+     * @return the matching infos; empty, or a FabricException with FI_ENODATA and the reason, when none match.
+     * @throws io.jfabric.FabricException FI_ENODATA saying which hint could not be met, or another errno for
+     *                                    arguments that are invalid rather than unmatched.
      */
     List<Info> getInfo(int version, String node, String service, long flags, Info hints);
 

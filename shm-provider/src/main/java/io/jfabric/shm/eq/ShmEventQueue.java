@@ -97,6 +97,14 @@ public final class ShmEventQueue extends FidLifecycle implements EventQueue
         fabric.retain("fi_eq_open");
     }
 
+    /**
+     * @return the fabric the queue was opened from.
+     */
+    public FidLifecycle fabric()
+    {
+        return fabric;
+    }
+
     @Override
     public EqAttr attr()
     {

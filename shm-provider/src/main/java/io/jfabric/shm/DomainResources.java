@@ -1,0 +1,109 @@
+package io.jfabric.shm;
+
+import io.jfabric.DomainAttr;
+import io.jfabric.Errno;
+import io.jfabric.FabricException;
+
+/**
+ * The count limits of one open domain (fi_domain(3): ep_cnt, cq_cnt, cntr_cnt, mr_cnt, tx_ctx_cnt, rx_ctx_cnt),
+ * enforced: every object the domain opens takes one unit of its kind and gives it back when closed. An open
+ * beyond a limit fails with {@link Errno#FI_ENOSPC} naming the limit, and takes nothing.
+ * <p>
+ * Control path; thread safe.
+ */
+public final class DomainResources
+{
+    /** The kinds of object the domain counts. */
+    public enum Kind
+    {
+        /** Endpoints; each also takes one transmit and one receive context. */
+        ENDPOINT("ep_cnt"),
+        /** Completion queues. */
+        CQ("cq_cnt"),
+        /** Counters. */
+        COUNTER("cntr_cnt"),
+        /** Memory regions. */
+        MR("mr_cnt");
+
+        private final String attrName;
+
+        Kind(final String attrName)
+        {
+            this.attrName = attrName;
+        }
+
+        /**
+         * @return the domain attribute that limits this kind.
+         */
+        public String attrName()
+        {
+            return attrName;
+        }
+    }
+
+    private final long[] limits = new long[Kind.values().length];
+    private final long[] inUse = new long[Kind.values().length];
+
+    /**
+     * @param attr the domain attributes in force: their counts are the limits. The endpoint limit is the least of
+     *             ep_cnt, tx_ctx_cnt and rx_ctx_cnt, since every shm endpoint has one context of each.
+     */
+    public DomainResources(final DomainAttr attr)
+    {
+        limits[Kind.ENDPOINT.ordinal()] = Math.min(attr.epCnt(), Math.min(attr.txCtxCnt(), attr.rxCtxCnt()));
+        limits[Kind.CQ.ordinal()] = attr.cqCnt();
+        limits[Kind.COUNTER.ordinal()] = attr.cntrCnt();
+        limits[Kind.MR.ordinal()] = attr.mrCnt();
+    }
+
+    /**
+     * Take one unit.
+     *
+     * @param kind      what is being opened.
+     * @param operation the call, for the message.
+     * @throws FabricException {@link Errno#FI_ENOSPC} when the limit is reached.
+     */
+    public synchronized void acquire(final Kind kind, final String operation)
+    {
+        final int i = kind.ordinal();
+        if (inUse[i] >= limits[i])
+        {
+            throw new FabricException(Errno.FI_ENOSPC, operation + ": the domain already has " + inUse[i] + " of " +
+                limits[i] + " allowed by " + kind.attrName() + "; close one or open the domain with a higher " +
+                kind.attrName());
+        }
+        inUse[i]++;
+    }
+
+    /**
+     * Give back one unit taken with {@link #acquire}.
+     *
+     * @param kind what was closed.
+     */
+    public synchronized void release(final Kind kind)
+    {
+        final int i = kind.ordinal();
+        if (inUse[i] > 0)
+        {
+            inUse[i]--;
+        }
+    }
+
+    /**
+     * @param kind a kind.
+     * @return units in use now.
+     */
+    public synchronized long inUse(final Kind kind)
+    {
+        return inUse[kind.ordinal()];
+    }
+
+    /**
+     * @param kind a kind.
+     * @return the limit.
+     */
+    public long limit(final Kind kind)
+    {
+        return limits[kind.ordinal()];
+    }
+}

@@ -1,0 +1,69 @@
+package io.jfabric.shm;
+
+import static io.jfabric.Flags.*;
+
+/**
+ * What the shm provider offers, as libfabric capability bits, in one place.
+ * <p>
+ * The provider is local only: {@link io.jfabric.Flags#FI_LOCAL_COMM} is always offered and
+ * {@link io.jfabric.Flags#FI_REMOTE_COMM} never. Named address vectors are shared across processes, hence
+ * {@link io.jfabric.Flags#FI_SHARED_AV}.
+ */
+public final class ShmCapabilities
+{
+    /** Primary capabilities offered. */
+    public static final long PRIMARY = FI_MSG | FI_TAGGED | FI_RMA | FI_DIRECTED_RECV;
+
+    /** Primary modifiers offered. */
+    public static final long MODIFIERS = FI_SEND | FI_RECV | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE;
+
+    /** Secondary capabilities offered. */
+    public static final long SECONDARY = FI_MULTI_RECV | FI_SOURCE | FI_RMA_EVENT | FI_LOCAL_COMM | FI_SHARED_AV |
+        FI_AV_USER_ID;
+
+    /** Every capability bit of {@code info.caps} the provider can satisfy. */
+    public static final long INFO_CAPS = PRIMARY | MODIFIERS | SECONDARY;
+
+    /** The capabilities that belong to a transmit context. */
+    public static final long TX_CAPS = FI_MSG | FI_TAGGED | FI_RMA | FI_SEND | FI_READ | FI_WRITE | FI_LOCAL_COMM |
+        FI_SHARED_AV;
+
+    /** The capabilities that belong to a receive context. */
+    public static final long RX_CAPS = FI_MSG | FI_TAGGED | FI_RMA | FI_DIRECTED_RECV | FI_RECV | FI_REMOTE_READ |
+        FI_REMOTE_WRITE | FI_MULTI_RECV | FI_SOURCE | FI_RMA_EVENT | FI_LOCAL_COMM | FI_SHARED_AV | FI_AV_USER_ID;
+
+    /** Domain capabilities ({@code domain_attr.caps}). */
+    public static final long DOMAIN_CAPS = FI_LOCAL_COMM | FI_SHARED_AV;
+
+    /** Default operation flags a transmit context accepts in {@code tx_attr.op_flags}. */
+    public static final long TX_OP_FLAGS = FI_COMPLETION | FI_INJECT | FI_INJECT_COMPLETE | FI_TRANSMIT_COMPLETE |
+        FI_DELIVERY_COMPLETE | FI_MORE;
+
+    /** Default operation flags a receive context accepts in {@code rx_attr.op_flags}. */
+    public static final long RX_OP_FLAGS = FI_COMPLETION | FI_MULTI_RECV;
+
+    /** Message ordering offered: send-after-send between a pair of endpoints. */
+    public static final long MSG_ORDER = io.jfabric.MsgOrder.FI_ORDER_SAS;
+
+    /** The tag format of tagged messages: libfabric's FI_TAG_GENERIC. */
+    public static final long MEM_TAG_FORMAT = 0xAAAAAAAAAAAAAAAAL;
+
+    /** mr_mode bits the provider keeps on output when the application offers them. */
+    public static final int MR_MODE_KEPT = io.jfabric.MrMode.FI_MR_PROV_KEY | io.jfabric.MrMode.FI_MR_VIRT_ADDR;
+
+    /** Bytes of a memory registration key. */
+    public static final int MR_KEY_SIZE = 8;
+
+    /** Bytes of remote CQ data a transfer carries. */
+    public static final int CQ_DATA_SIZE = 8;
+
+    /** iov entries one transfer may have. */
+    public static final int IOV_LIMIT = 4;
+
+    /** Longest authorization key accepted, in bytes. */
+    public static final int MAX_AUTH_KEY_SIZE = 64;
+
+    private ShmCapabilities()
+    {
+    }
+}

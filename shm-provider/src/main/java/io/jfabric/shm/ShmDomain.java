@@ -1,0 +1,271 @@
+package io.jfabric.shm;
+
+import io.jfabric.Domain;
+import io.jfabric.DomainAttr;
+import io.jfabric.Errno;
+import io.jfabric.Fabric;
+import io.jfabric.FabricException;
+import io.jfabric.Fid;
+import io.jfabric.FidClass;
+import io.jfabric.Flags;
+import io.jfabric.HmemOverrideOps;
+import io.jfabric.Info;
+import io.jfabric.shm.eq.ShmEventQueue;
+import io.jfabric.shm.region.RegionFile;
+import io.jfabric.shm.region.RegionGeometry;
+
+import java.util.List;
+
+/**
+ * A named shm domain: this process's view of one region file that every process opening the same name maps.
+ * <p>
+ * Opening checks the info with the same rules as getinfo (so an info getinfo would refuse is refused here with
+ * the same reason, {@link Errno#FI_ENODATA}), resolves what the info leaves unspecified as getinfo does, and maps
+ * {@code <root>/<name>.domain}, creating it when absent. The region's geometry comes from the domain attributes
+ * (ep_cnt endpoint slots, mr_cnt and cntr_cnt table entries) and the ring sizes of {@link ShmConfig}; every
+ * process that opens the domain must ask for the same geometry, else {@link Errno#FI_EINVAL} names the
+ * difference.
+ * <p>
+ * Region files outlive the processes that use them; see the README for removing them.
+ * <p>
+ * Control calls are thread safe. Objects opened from the domain hold a reference, so closing the domain while
+ * any remains open fails with {@link Errno#FI_EBUSY}.
+ */
+public final class ShmDomain extends FidLifecycle implements Domain
+{
+    private final ShmFabric fabric;
+    private final Info info;
+    private final DomainAttr attr;
+    private final DomainResources resources;
+    private final RegionFile region;
+    private ShmEventQueue eq;
+    private boolean asyncMrRegistration;
+    private volatile HmemOverrideOps hmemOverride;
+
+    ShmDomain(final ShmFabric fabric, final Info requested, final long flags, final long context)
+    {
+        super(FidClass.DOMAIN, context);
+        if (requested == null)
+        {
+            throw new FabricException(Errno.FI_EINVAL, "fi_domain: info must not be null");
+        }
+        if (requested.domainAttr() == null)
+        {
+            throw new FabricException(Errno.FI_EINVAL, "fi_domain: info has no domain attributes");
+        }
+        if (flags != 0)
+        {
+            throw new FabricException(Errno.FI_EBADFLAGS,
+                "fi_domain2: flags 0x" + Long.toHexString(flags) + " are not supported; no flag is defined");
+        }
+        if (requested.domainAttr().domain() != null)
+        {
+            throw new FabricException(Errno.FI_EINVAL,
+                "fi_domain: info.domain_attr.domain is set; pass an info whose domain is not yet open");
+        }
+        this.fabric = fabric;
+        this.info = resolve(fabric, requested);
+        this.attr = info.domainAttr();
+        this.resources = new DomainResources(attr);
+
+        final ShmConfig config = fabric.provider().config();
+        final RegionGeometry geometry = new RegionGeometry(
+            (int)attr.epCnt(),
+            config.rxRingBytes(),
+            config.txRingBytes(),
+            config.cqRingBytes(),
+            (int)attr.mrCnt(),
+            (int)attr.cntrCnt());
+
+        fabric.retain("fi_domain");
+        try
+        {
+            region = RegionFile.openOrCreate(config.rootDir(), attr.name(), geometry, config.groupAccess());
+        }
+        catch (final RuntimeException ex)
+        {
+            fabric.release();
+            throw ex;
+        }
+    }
+
+    private static Info resolve(final ShmFabric fabric, final Info requested)
+    {
+        final List<Info> matched = fabric.provider().matcher().match(fabric.apiVersion(), null, null, 0, requested);
+        final Info resolved = matched.get(0);
+        final DomainAttr asked = requested.domainAttr();
+        final DomainAttr out = resolved.domainAttr();
+        // Counts the application lowered are this domain's limits; zero takes the provider's.
+        if (asked.epCnt() != 0)
+        {
+            out.epCnt(asked.epCnt());
+        }
+        if (asked.txCtxCnt() != 0)
+        {
+            out.txCtxCnt(asked.txCtxCnt());
+        }
+        if (asked.rxCtxCnt() != 0)
+        {
+            out.rxCtxCnt(asked.rxCtxCnt());
+        }
+        if (asked.cqCnt() != 0)
+        {
+            out.cqCnt(asked.cqCnt());
+        }
+        if (asked.cntrCnt() != 0)
+        {
+            out.cntrCnt(asked.cntrCnt());
+        }
+        if (asked.mrCnt() != 0)
+        {
+            out.mrCnt(asked.mrCnt());
+        }
+        if (asked.mrIovLimit() != 0)
+        {
+            out.mrIovLimit(asked.mrIovLimit());
+        }
+        // The mr_mode the application passes to fi_domain is the mode it will work in, as fi_mr(3) says.
+        out.mrMode(asked.mrMode());
+        return resolved;
+    }
+
+    @Override
+    public Fabric fabric()
+    {
+        return fabric;
+    }
+
+    @Override
+    public Info info()
+    {
+        final Info copy = info.copy();
+        copy.domainAttr().domain(this);
+        copy.fabricAttr().fabric(fabric);
+        return copy;
+    }
+
+    @Override
+    public DomainAttr attr()
+    {
+        return attr.copy().domain(this);
+    }
+
+    @Override
+    public synchronized void bind(final Fid fid, final long flags)
+    {
+        ensureOpen("fi_domain_bind");
+        if (!(fid instanceof ShmEventQueue))
+        {
+            throw new FabricException(Errno.FI_EINVAL, "fi_domain_bind: a domain binds only an event queue opened " +
+                "from the shm fabric, not " + (fid == null ? "null" : fid.fidClass() + " " + fid.getClass().getName()));
+        }
+        final ShmEventQueue queue = (ShmEventQueue)fid;
+        if (queue.fabric() != fabric)
+        {
+            throw new FabricException(Errno.FI_EINVAL,
+                "fi_domain_bind: the event queue was opened from another fabric than this domain's");
+        }
+        if ((flags & ~Flags.FI_REG_MR) != 0)
+        {
+            throw new FabricException(Errno.FI_EBADFLAGS, "fi_domain_bind: flags 0x" +
+                Long.toHexString(flags & ~Flags.FI_REG_MR) + " are not supported; only FI_REG_MR is");
+        }
+        if (eq != null)
+        {
+            throw new FabricException(Errno.FI_EINVAL,
+                "fi_domain_bind: the domain already has an event queue bound; a domain binds one");
+        }
+        queue.retain("fi_domain_bind");
+        eq = queue;
+        asyncMrRegistration = (flags & Flags.FI_REG_MR) != 0;
+    }
+
+    /**
+     * @return the event queue bound with {@link #bind}, or null.
+     */
+    public synchronized ShmEventQueue eventQueue()
+    {
+        return eq;
+    }
+
+    /**
+     * @return true when the bound event queue was bound with {@link Flags#FI_REG_MR}: registrations complete
+     * asynchronously on it.
+     */
+    public synchronized boolean asyncMrRegistration()
+    {
+        return asyncMrRegistration;
+    }
+
+    @Override
+    public Object openOps(final String name, final long flags, final long context)
+    {
+        ensureOpen("fi_open_ops");
+        throw new FabricException(Errno.FI_ENOSYS,
+            "fi_open_ops: shm has no provider-specific interface named '" + name + "'");
+    }
+
+    @Override
+    public void setOps(final String name, final long flags, final Object ops, final long context)
+    {
+        ensureOpen("fi_set_ops");
+        if (!HmemOverrideOps.FI_SET_OPS_HMEM_OVERRIDE.equals(name))
+        {
+            throw new FabricException(Errno.FI_ENOSYS, "fi_set_ops: shm supports no override named '" + name +
+                "'; it supports '" + HmemOverrideOps.FI_SET_OPS_HMEM_OVERRIDE + "'");
+        }
+        if (flags != 0)
+        {
+            throw new FabricException(Errno.FI_EBADFLAGS,
+                "fi_set_ops: flags 0x" + Long.toHexString(flags) + " are not supported; no flag is defined");
+        }
+        if (!(ops instanceof HmemOverrideOps))
+        {
+            throw new FabricException(Errno.FI_EINVAL, "fi_set_ops: '" + name + "' takes an " +
+                HmemOverrideOps.class.getSimpleName() + ", not " + (ops == null ? "null" : ops.getClass().getName()));
+        }
+        hmemOverride = (HmemOverrideOps)ops;
+    }
+
+    /**
+     * @return the HMEM override installed with {@link #setOps}, or null: the provider's own copies are used.
+     */
+    public HmemOverrideOps hmemOverride()
+    {
+        return hmemOverride;
+    }
+
+    /**
+     * @return the count limits this domain enforces.
+     */
+    public DomainResources resources()
+    {
+        return resources;
+    }
+
+    /**
+     * @return the mapped region file.
+     */
+    public RegionFile region()
+    {
+        return region;
+    }
+
+    @Override
+    protected String describe()
+    {
+        return "domain '" + attr.name() + "'";
+    }
+
+    @Override
+    protected synchronized void doClose()
+    {
+        if (eq != null)
+        {
+            eq.release();
+            eq = null;
+        }
+        region.close();
+        fabric.release();
+    }
+}

@@ -1,0 +1,396 @@
+package io.jfabric.shm;
+
+import io.jfabric.AddrFormat;
+import io.jfabric.AvType;
+import io.jfabric.DomainAttr;
+import io.jfabric.EpAttr;
+import io.jfabric.EpType;
+import io.jfabric.Errno;
+import io.jfabric.FabricAttr;
+import io.jfabric.FabricException;
+import io.jfabric.Flags;
+import io.jfabric.Info;
+import io.jfabric.MrMode;
+import io.jfabric.Progress;
+import io.jfabric.Protocol;
+import io.jfabric.ResourceMgmt;
+import io.jfabric.RxAttr;
+import io.jfabric.Threading;
+import io.jfabric.TxAttr;
+import io.jfabric.Versions;
+import io.jfabric.shm.region.RegionFile;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The shm provider's {@code fi_getinfo}: checks hints against what the provider can do and builds the matching
+ * infos, following fi_getinfo(3) and fi_domain(3).
+ * <ul>
+ *   <li>A hint set to a non-zero value must be supported or nothing matches; zero is a wildcard (mode bits
+ *       excepted: the provider needs no mode, so any mode hint matches).</li>
+ *   <li>Capabilities: FI_LOCAL_COMM is offered, FI_REMOTE_COMM never. When the hints give caps the output holds
+ *       exactly those caps; otherwise every capability the provider has.</li>
+ *   <li>Threading UNSPEC gives FI_THREAD_SAFE, the model with the greatest parallelism; every concrete model is
+ *       honoured as asked. Data progress UNSPEC gives two infos, MANUAL then AUTO; a concrete model is honoured.
+ *       Resource management UNSPEC gives ENABLED; DISABLED is honoured. AV type UNSPEC gives TABLE.</li>
+ *   <li>Output mr_mode is a subset of the input: only the bits in {@link ShmCapabilities#MR_MODE_KEPT}
+ *       survive; the legacy FI_MR_BASIC and FI_MR_SCALABLE values are returned as given.</li>
+ *   <li>Counts and sizes are the provider's limits from {@link ShmConfig}; a hint above a limit matches
+ *       nothing.</li>
+ *   <li>A domain name in the hints must be a valid region name ({@link RegionFile#validateDomainName}); the named region is
+ *       created when the domain is opened. A fabric name other than "shm", an endpoint type other than RDM, an
+ *       address format other than FI_ADDR_STR, or a node that is not this host match nothing.</li>
+ * </ul>
+ * Thread safe: it holds only the immutable configuration.
+ */
+final class ShmInfoMatcher
+{
+    private final ShmConfig config;
+
+    ShmInfoMatcher(final ShmConfig config)
+    {
+        this.config = config;
+    }
+
+    /**
+     * @return the provider's version: FI_VERSION(0, 1).
+     */
+    static int providerVersion()
+    {
+        return Versions.version(0, 1);
+    }
+
+    /**
+     * The infos that satisfy the hints.
+     *
+     * @throws FabricException {@link Errno#FI_ENODATA} with the reason when nothing matches.
+     */
+    List<Info> match(final int version, final String node, final String service, final long flags, final Info hints)
+    {
+        if ((flags & Flags.FI_PROV_ATTR_ONLY) != 0)
+        {
+            final Info info = new Info().txAttr(null).rxAttr(null).epAttr(null).domainAttr(null);
+            info.fabricAttr().provName(ShmNames.PROVIDER).provVersion(providerVersion())
+                .apiVersion(Math.min(version, Versions.FI_CURRENT_VERSION));
+            return List.of(info);
+        }
+        checkNode(node, service);
+        final Info h = hints != null ? hints : new Info();
+        checkFabric(h.fabricAttr());
+        checkTopLevel(h);
+        checkEndpoint(h.epAttr());
+        final long caps = h.caps() != 0 ? h.caps() : ShmCapabilities.INFO_CAPS;
+        checkTx(h.txAttr(), h.caps());
+        checkRx(h.rxAttr(), h.caps());
+        final DomainAttr hd = h.domainAttr() != null ? h.domainAttr() : new DomainAttr();
+        checkDomain(hd);
+
+        final List<Info> result = new ArrayList<>(2);
+        if (hd.dataProgress() == Progress.UNSPEC)
+        {
+            result.add(build(version, caps, h, hd, Progress.MANUAL));
+            result.add(build(version, caps, h, hd, Progress.AUTO));
+        }
+        else
+        {
+            result.add(build(version, caps, h, hd, hd.dataProgress()));
+        }
+        return result;
+    }
+
+    private Info build(
+        final int version, final long caps, final Info h, final DomainAttr hd, final Progress dataProgress)
+    {
+        final Info info = new Info();
+        info.caps(caps).mode(0).addrFormat(AddrFormat.ADDR_STR);
+
+        final TxAttr htx = h.txAttr() != null ? h.txAttr() : new TxAttr();
+        info.txAttr()
+            .caps(htx.caps() != 0 ? htx.caps() : caps & ShmCapabilities.TX_CAPS)
+            .mode(0)
+            .opFlags(htx.opFlags())
+            .msgOrder(ShmCapabilities.MSG_ORDER)
+            .compOrder(0)
+            .injectSize(config.injectSize())
+            .size(config.txSize())
+            .iovLimit(ShmCapabilities.IOV_LIMIT)
+            .rmaIovLimit(ShmCapabilities.IOV_LIMIT)
+            .tclass(htx.tclass());
+
+        final RxAttr hrx = h.rxAttr() != null ? h.rxAttr() : new RxAttr();
+        info.rxAttr()
+            .caps(hrx.caps() != 0 ? hrx.caps() : caps & ShmCapabilities.RX_CAPS)
+            .mode(0)
+            .opFlags(hrx.opFlags())
+            .msgOrder(ShmCapabilities.MSG_ORDER)
+            .compOrder(0)
+            .totalBufferedRecv(config.rxRingBytes())
+            .size(config.rxSize())
+            .iovLimit(ShmCapabilities.IOV_LIMIT);
+
+        final EpAttr hep = h.epAttr() != null ? h.epAttr() : new EpAttr();
+        info.epAttr()
+            .type(EpType.RDM)
+            .protocol(Protocol.SHM)
+            .protocolVersion(1)
+            .maxMsgSize(config.maxMsgSize())
+            .msgPrefixSize(0)
+            .maxOrderRawSize(0)
+            .maxOrderWarSize(0)
+            .maxOrderWawSize(0)
+            .memTagFormat(hep.memTagFormat() != 0 ? hep.memTagFormat() : ShmCapabilities.MEM_TAG_FORMAT)
+            .txCtxCnt(1)
+            .rxCtxCnt(1)
+            .authKey(hep.authKey() == null ? null : hep.authKey().clone());
+
+        info.domainAttr()
+            .name(hd.name() != null ? hd.name() : ShmNames.DEFAULT_DOMAIN)
+            .threading(hd.threading() != Threading.UNSPEC ? hd.threading() : Threading.SAFE)
+            .controlProgress(hd.controlProgress() != Progress.UNSPEC ? hd.controlProgress() : Progress.AUTO)
+            .dataProgress(dataProgress)
+            .resourceMgmt(hd.resourceMgmt() != ResourceMgmt.UNSPEC ? hd.resourceMgmt() : ResourceMgmt.ENABLED)
+            .avType(hd.avType() != AvType.UNSPEC ? hd.avType() : AvType.TABLE)
+            .mrMode(outputMrMode(hd.mrMode()))
+            .mrKeySize(ShmCapabilities.MR_KEY_SIZE)
+            .cqDataSize(ShmCapabilities.CQ_DATA_SIZE)
+            .cqCnt(config.cqCount())
+            .epCnt(config.epCount())
+            .txCtxCnt(config.epCount())
+            .rxCtxCnt(config.epCount())
+            .maxEpTxCtx(1)
+            .maxEpRxCtx(1)
+            .maxEpStxCtx(0)
+            .maxEpSrxCtx(0)
+            .cntrCnt(config.counterCount())
+            .mrIovLimit(config.mrIovLimit())
+            .caps(hd.caps() != 0 ? hd.caps() : ShmCapabilities.DOMAIN_CAPS)
+            .mode(0)
+            .authKey(hd.authKey() == null ? null : hd.authKey().clone())
+            .maxErrData(config.maxErrData())
+            .mrCnt(config.mrCount())
+            .tclass(hd.tclass());
+
+        info.fabricAttr()
+            .name(ShmNames.FABRIC)
+            .provName(ShmNames.PROVIDER)
+            .provVersion(providerVersion())
+            .apiVersion(Math.min(version, Versions.FI_CURRENT_VERSION));
+        return info;
+    }
+
+    static int outputMrMode(final int requested)
+    {
+        if (requested == MrMode.FI_MR_BASIC || requested == MrMode.FI_MR_SCALABLE)
+        {
+            return requested;
+        }
+        return requested & ShmCapabilities.MR_MODE_KEPT;
+    }
+
+    private static void checkNode(final String node, final String service)
+    {
+        if (node == null)
+        {
+            return;
+        }
+        final int scheme = node.indexOf("://");
+        String host = node;
+        if (scheme >= 0)
+        {
+            if (service != null)
+            {
+                noMatch("node '" + node + "' is an FI_ADDR_STR address, so service must be null, not '" + service + "'");
+            }
+            host = node.substring(scheme + 3);
+            final int end = indexOfAny(host, ":/?");
+            host = end >= 0 ? host.substring(0, end) : host;
+            if (host.isEmpty())
+            {
+                return;
+            }
+        }
+        if (!LocalHost.isLocal(host))
+        {
+            noMatch("node '" + node + "' is not this host (" + LocalHost.name() +
+                "); shm is FI_LOCAL_COMM only");
+        }
+    }
+
+    private static int indexOfAny(final String s, final String chars)
+    {
+        for (int i = 0; i < s.length(); i++)
+        {
+            if (chars.indexOf(s.charAt(i)) >= 0)
+            {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static void checkFabric(final FabricAttr fabric)
+    {
+        if (fabric == null)
+        {
+            return;
+        }
+        if (fabric.name() != null && !ShmNames.FABRIC.equals(fabric.name()))
+        {
+            noMatch("fabric name '" + fabric.name() + "' is unknown; shm offers fabric '" + ShmNames.FABRIC + "'");
+        }
+        if (fabric.provVersion() != 0 && fabric.provVersion() > providerVersion())
+        {
+            noMatch("prov_version " + Versions.major(fabric.provVersion()) + "." +
+                Versions.minor(fabric.provVersion()) + " is newer than shm's " + Versions.major(providerVersion()) +
+                "." + Versions.minor(providerVersion()));
+        }
+    }
+
+    private static void checkTopLevel(final Info h)
+    {
+        final long unsupported = h.caps() & ~ShmCapabilities.INFO_CAPS;
+        if (unsupported != 0)
+        {
+            noMatch("caps ask for " + CapNames.of(unsupported) + ", which shm does not offer" +
+                ((unsupported & Flags.FI_REMOTE_COMM) != 0 ? " (shm is FI_LOCAL_COMM only)" : ""));
+        }
+        if (h.addrFormat() != AddrFormat.UNSPEC && h.addrFormat() != AddrFormat.ADDR_STR)
+        {
+            noMatch("addr_format " + h.addrFormat().cName() + " is not supported; shm uses FI_ADDR_STR");
+        }
+    }
+
+    private void checkEndpoint(final EpAttr ep)
+    {
+        if (ep == null)
+        {
+            return;
+        }
+        if (ep.type() != EpType.UNSPEC && ep.type() != EpType.RDM)
+        {
+            noMatch("endpoint type " + ep.type().cName() + " is not supported; shm offers FI_EP_RDM");
+        }
+        if (ep.protocol() != Protocol.UNSPEC && ep.protocol() != Protocol.SHM)
+        {
+            noMatch("protocol " + ep.protocol().cName() + " is not supported; shm speaks FI_PROTO_SHM");
+        }
+        above("ep_attr.max_msg_size", ep.maxMsgSize(), config.maxMsgSize());
+        above("ep_attr.tx_ctx_cnt", ep.txCtxCnt(), 1);
+        above("ep_attr.rx_ctx_cnt", ep.rxCtxCnt(), 1);
+        above("ep_attr.max_order_raw_size", ep.maxOrderRawSize(), 0);
+        above("ep_attr.max_order_war_size", ep.maxOrderWarSize(), 0);
+        above("ep_attr.max_order_waw_size", ep.maxOrderWawSize(), 0);
+        above("ep_attr.auth_key_size", ep.authKeySize(), ShmCapabilities.MAX_AUTH_KEY_SIZE);
+    }
+
+    private void checkTx(final TxAttr tx, final long infoCaps)
+    {
+        if (tx == null)
+        {
+            return;
+        }
+        capsWithin("tx_attr.caps", tx.caps(), ShmCapabilities.TX_CAPS, infoCaps);
+        flagsWithin("tx_attr.op_flags", tx.opFlags(), ShmCapabilities.TX_OP_FLAGS);
+        flagsWithin("tx_attr.msg_order", tx.msgOrder(), ShmCapabilities.MSG_ORDER);
+        flagsWithin("tx_attr.comp_order", tx.compOrder(), 0);
+        above("tx_attr.inject_size", tx.injectSize(), config.injectSize());
+        above("tx_attr.size", tx.size(), config.txSize());
+        above("tx_attr.iov_limit", tx.iovLimit(), ShmCapabilities.IOV_LIMIT);
+        above("tx_attr.rma_iov_limit", tx.rmaIovLimit(), ShmCapabilities.IOV_LIMIT);
+    }
+
+    private void checkRx(final RxAttr rx, final long infoCaps)
+    {
+        if (rx == null)
+        {
+            return;
+        }
+        capsWithin("rx_attr.caps", rx.caps(), ShmCapabilities.RX_CAPS, infoCaps);
+        flagsWithin("rx_attr.op_flags", rx.opFlags(), ShmCapabilities.RX_OP_FLAGS);
+        flagsWithin("rx_attr.msg_order", rx.msgOrder(), ShmCapabilities.MSG_ORDER);
+        flagsWithin("rx_attr.comp_order", rx.compOrder(), 0);
+        above("rx_attr.total_buffered_recv", rx.totalBufferedRecv(), config.rxRingBytes());
+        above("rx_attr.size", rx.size(), config.rxSize());
+        above("rx_attr.iov_limit", rx.iovLimit(), ShmCapabilities.IOV_LIMIT);
+    }
+
+    private void checkDomain(final DomainAttr d)
+    {
+        if (d.name() != null)
+        {
+            try
+            {
+                RegionFile.validateDomainName(d.name());
+            }
+            catch (final FabricException ex)
+            {
+                noMatch(ex.reason());
+            }
+        }
+        final long unsupported = d.caps() & ~ShmCapabilities.DOMAIN_CAPS;
+        if (unsupported != 0)
+        {
+            noMatch("domain_attr.caps ask for " + CapNames.of(unsupported) + ", which shm does not offer" +
+                ((unsupported & Flags.FI_REMOTE_COMM) != 0 ? " (shm is FI_LOCAL_COMM only)" : ""));
+        }
+        final int legacy = d.mrMode();
+        if (legacy != MrMode.FI_MR_BASIC && legacy != MrMode.FI_MR_SCALABLE &&
+            (legacy & (MrMode.FI_MR_BASIC | MrMode.FI_MR_SCALABLE)) != 0)
+        {
+            noMatch("domain_attr.mr_mode 0x" + Integer.toHexString(legacy) +
+                " mixes the legacy FI_MR_BASIC/FI_MR_SCALABLE values with mode bits");
+        }
+        above("domain_attr.mr_key_size", d.mrKeySize(), ShmCapabilities.MR_KEY_SIZE);
+        above("domain_attr.cq_data_size", d.cqDataSize(), ShmCapabilities.CQ_DATA_SIZE);
+        above("domain_attr.cq_cnt", d.cqCnt(), config.cqCount());
+        above("domain_attr.ep_cnt", d.epCnt(), config.epCount());
+        above("domain_attr.tx_ctx_cnt", d.txCtxCnt(), config.epCount());
+        above("domain_attr.rx_ctx_cnt", d.rxCtxCnt(), config.epCount());
+        above("domain_attr.max_ep_tx_ctx", d.maxEpTxCtx(), 1);
+        above("domain_attr.max_ep_rx_ctx", d.maxEpRxCtx(), 1);
+        above("domain_attr.max_ep_stx_ctx", d.maxEpStxCtx(), 0);
+        above("domain_attr.max_ep_srx_ctx", d.maxEpSrxCtx(), 0);
+        above("domain_attr.cntr_cnt", d.cntrCnt(), config.counterCount());
+        above("domain_attr.mr_iov_limit", d.mrIovLimit(), config.mrIovLimit());
+        above("domain_attr.auth_key_size", d.authKeySize(), ShmCapabilities.MAX_AUTH_KEY_SIZE);
+        above("domain_attr.max_err_data", d.maxErrData(), config.maxErrData());
+        above("domain_attr.mr_cnt", d.mrCnt(), config.mrCount());
+    }
+
+    private static void capsWithin(final String what, final long caps, final long offered, final long infoCaps)
+    {
+        final long unsupported = caps & ~offered;
+        if (unsupported != 0)
+        {
+            noMatch(what + " ask for " + CapNames.of(unsupported) + ", which shm does not offer there");
+        }
+        if (infoCaps != 0 && (caps & ~infoCaps) != 0)
+        {
+            noMatch(what + " " + CapNames.of(caps & ~infoCaps) + " are not among the info's caps " +
+                CapNames.of(infoCaps) + "; the hints contradict themselves");
+        }
+    }
+
+    private static void flagsWithin(final String what, final long flags, final long offered)
+    {
+        if ((flags & ~offered) != 0)
+        {
+            noMatch(what + " 0x" + Long.toHexString(flags & ~offered) + " is not supported (shm offers 0x" +
+                Long.toHexString(offered) + ")");
+        }
+    }
+
+    private static void above(final String what, final long requested, final long limit)
+    {
+        if (Long.compareUnsigned(requested, limit) > 0)
+        {
+            noMatch(what + " " + Long.toUnsignedString(requested) + " is above shm's limit " + limit);
+        }
+    }
+
+    private static void noMatch(final String reason)
+    {
+        throw new FabricException(Errno.FI_ENODATA, "shm: " + reason);
+    }
+}

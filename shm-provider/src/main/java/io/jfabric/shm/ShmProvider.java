@@ -1,0 +1,95 @@
+package io.jfabric.shm;
+
+import io.jfabric.Errno;
+import io.jfabric.Fabric;
+import io.jfabric.FabricAttr;
+import io.jfabric.FabricException;
+import io.jfabric.Info;
+import io.jfabric.Versions;
+import io.jfabric.spi.FabricProvider;
+
+import java.util.List;
+
+/**
+ * The {@code shm} provider, found by {@link io.jfabric.Fabrics} through {@link java.util.ServiceLoader}: processes
+ * on one host talk through named domains, each a region file under {@link ShmConfig#rootDir()}.
+ * <p>
+ * The configuration is read once, when the provider is constructed (ServiceLoader does that on first use).
+ * Thread safe.
+ */
+public final class ShmProvider implements FabricProvider
+{
+    private final ShmConfig config;
+    private final ShmInfoMatcher matcher;
+
+    /**
+     * The provider with the configuration of system properties and environment ({@link ShmConfig#load()}).
+     */
+    public ShmProvider()
+    {
+        this(ShmConfig.load());
+    }
+
+    /**
+     * @param config an explicit configuration, for embedding and tests.
+     */
+    public ShmProvider(final ShmConfig config)
+    {
+        this.config = config;
+        this.matcher = new ShmInfoMatcher(config);
+    }
+
+    @Override
+    public String name()
+    {
+        return ShmNames.PROVIDER;
+    }
+
+    @Override
+    public int version()
+    {
+        return ShmInfoMatcher.providerVersion();
+    }
+
+    /**
+     * @return the configuration this provider runs with.
+     */
+    public ShmConfig config()
+    {
+        return config;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * @throws FabricException {@link Errno#FI_ENODATA} naming the first hint shm cannot satisfy.
+     */
+    @Override
+    public List<Info> getInfo(
+        final int version, final String node, final String service, final long flags, final Info hints)
+    {
+        return matcher.match(version, node, service, flags, hints);
+    }
+
+    @Override
+    public Fabric fabric(final FabricAttr attr, final long context)
+    {
+        if (attr == null)
+        {
+            throw new FabricException(Errno.FI_EINVAL, "fi_fabric: attr must not be null");
+        }
+        if (attr.name() != null && !ShmNames.FABRIC.equals(attr.name()))
+        {
+            throw new FabricException(Errno.FI_ENODATA,
+                "fi_fabric: fabric name '" + attr.name() + "' is unknown; shm offers fabric '" + ShmNames.FABRIC + "'");
+        }
+        final int apiVersion = attr.apiVersion() != 0 ?
+            Math.min(attr.apiVersion(), Versions.FI_CURRENT_VERSION) : Versions.FI_CURRENT_VERSION;
+        return new ShmFabric(this, apiVersion, context);
+    }
+
+    ShmInfoMatcher matcher()
+    {
+        return matcher;
+    }
+}
