@@ -1,0 +1,261 @@
+package io.jfabric.shm;
+
+import io.jfabric.Domain;
+import io.jfabric.EqAttr;
+import io.jfabric.Errno;
+import io.jfabric.EventQueue;
+import io.jfabric.Fabric;
+import io.jfabric.FabricException;
+import io.jfabric.FidClass;
+import io.jfabric.Flags;
+import io.jfabric.HmemOverrideOps;
+import io.jfabric.Info;
+import io.jfabric.Progress;
+import io.jfabric.Threading;
+import io.jfabric.Versions;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ShmDomainTest
+{
+    private ShmTestRoot root;
+    private ShmProvider provider;
+    private Fabric fabric;
+
+    @BeforeEach
+    void setUp()
+    {
+        root = new ShmTestRoot();
+        provider = root.provider(key -> "ep.count".equals(key) ? "8" : null);
+        fabric = provider.fabric(info("orders").fabricAttr(), 7);
+    }
+
+    @AfterEach
+    void tearDown()
+    {
+        root.close();
+    }
+
+    private Info info(final String domainName)
+    {
+        final Info hints = new Info();
+        hints.domainAttr().name(domainName);
+        return provider.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints).get(0);
+    }
+
+    private static void assertErrno(final int errno, final Executable call)
+    {
+        final FabricException ex = assertThrows(FabricException.class, call);
+        assertEquals(errno, ex.errno(), ex.getMessage());
+    }
+
+    @Test
+    void shouldCreateTheNamedRegionFileAndReportItsAttributes()
+    {
+        try (Domain domain = fabric.domain(info("orders"), 42))
+        {
+            assertEquals(FidClass.DOMAIN, domain.fidClass());
+            assertEquals(42, domain.context());
+            assertSame(fabric, domain.fabric());
+            assertEquals("orders", domain.attr().name());
+            assertSame(domain, domain.attr().domain());
+            assertEquals(Threading.SAFE, domain.attr().threading());
+            assertEquals(Progress.MANUAL, domain.attr().dataProgress());
+            assertEquals(8, domain.attr().epCnt());
+            assertTrue(Files.isRegularFile(root.dir().resolve("orders.domain")));
+            final ShmDomain shm = (ShmDomain)domain;
+            assertTrue(shm.region().created());
+            assertEquals(ProcessHandle.current().pid(), shm.region().creatorPid());
+            assertEquals(8, shm.region().geometry().slotCount());
+        }
+    }
+
+    @Test
+    void shouldShareOneRegionBetweenTwoOpensOfTheSameName()
+    {
+        try (Domain first = fabric.domain(info("orders"), 0);
+            Domain second = fabric.domain(info("orders"), 0))
+        {
+            final ShmDomain a = (ShmDomain)first;
+            final ShmDomain b = (ShmDomain)second;
+            assertTrue(a.region().created());
+            assertFalse(b.region().created());
+            assertEquals(2, a.region().attachCount());
+            assertEquals(a.region().path(), b.region().path());
+        }
+    }
+
+    @Test
+    void shouldRefuseFabricCloseWithEbusyWhileADomainIsOpen()
+    {
+        final Domain domain = fabric.domain(info("orders"), 0);
+        assertErrno(Errno.FI_EBUSY, fabric::close);
+        domain.close();
+        domain.close();
+        fabric.close();
+        fabric.close();
+        assertErrno(Errno.FI_EBADF, () -> fabric.domain(info("orders"), 0));
+    }
+
+    @Test
+    void shouldRefuseFabricCloseWithEbusyWhileAnEventQueueIsOpen()
+    {
+        final EventQueue eq = fabric.eqOpen(new EqAttr(), 0);
+        assertErrno(Errno.FI_EBUSY, fabric::close);
+        eq.close();
+        fabric.close();
+    }
+
+    @Test
+    void shouldKeepTheBoundEventQueueOpenUntilTheDomainCloses()
+    {
+        final EventQueue eq = fabric.eqOpen(new EqAttr(), 0);
+        final Domain domain = fabric.domain(info("orders"), 0);
+        domain.bind(eq, Flags.FI_REG_MR);
+        assertTrue(((ShmDomain)domain).asyncMrRegistration());
+        assertSame(eq, ((ShmDomain)domain).eventQueue());
+        assertErrno(Errno.FI_EBUSY, eq::close);
+        domain.close();
+        eq.close();
+        fabric.close();
+    }
+
+    @Test
+    void shouldRefuseBadBinds()
+    {
+        try (EventQueue eq = fabric.eqOpen(new EqAttr(), 0);
+            Domain domain = fabric.domain(info("orders"), 0);
+            Fabric other = provider.fabric(info("orders").fabricAttr(), 0);
+            EventQueue foreign = other.eqOpen(new EqAttr(), 0))
+        {
+            assertErrno(Errno.FI_EINVAL, () -> domain.bind(null, 0));
+            assertErrno(Errno.FI_EINVAL, () -> domain.bind(domain, 0));
+            assertErrno(Errno.FI_EBADFLAGS, () -> domain.bind(eq, Flags.FI_SEND));
+            assertErrno(Errno.FI_EINVAL, () -> domain.bind(foreign, 0));
+            domain.bind(eq, 0);
+            assertFalse(((ShmDomain)domain).asyncMrRegistration());
+            assertErrno(Errno.FI_EINVAL, () -> domain.bind(eq, 0));
+            foreign.close();
+            other.close();
+            domain.close();
+        }
+    }
+
+    @Test
+    void shouldAnswerOpenOpsWithEnosys()
+    {
+        try (Domain domain = fabric.domain(info("orders"), 0))
+        {
+            assertErrno(Errno.FI_ENOSYS, () -> domain.openOps("mr_cache_ops", 0, 0));
+        }
+    }
+
+    @Test
+    void shouldAcceptTheHmemOverrideAndNothingElse()
+    {
+        final HmemOverrideOps ops = new HmemOverrideOps()
+        {
+            public long copyFromHmemIov(
+                final ByteBuffer dest, final long size, final int iface, final long device, final ByteBuffer[] iov,
+                final long offset)
+            {
+                return size;
+            }
+
+            public long copyToHmemIov(
+                final int iface, final long device, final ByteBuffer[] iov, final long offset, final ByteBuffer src,
+                final long size)
+            {
+                return size;
+            }
+        };
+        try (Domain domain = fabric.domain(info("orders"), 0))
+        {
+            final ShmDomain shm = (ShmDomain)domain;
+            assertNull(shm.hmemOverride());
+            assertErrno(Errno.FI_ENOSYS, () -> domain.setOps("something_else", 0, ops, 0));
+            assertErrno(Errno.FI_EINVAL, () -> domain.setOps(HmemOverrideOps.FI_SET_OPS_HMEM_OVERRIDE, 0, "x", 0));
+            assertErrno(Errno.FI_EBADFLAGS, () -> domain.setOps(HmemOverrideOps.FI_SET_OPS_HMEM_OVERRIDE, 1, ops, 0));
+            assertNull(shm.hmemOverride());
+            domain.setOps(HmemOverrideOps.FI_SET_OPS_HMEM_OVERRIDE, 0, ops, 0);
+            assertSame(ops, shm.hmemOverride());
+        }
+    }
+
+    @Test
+    void shouldRefuseBadDomainOpens()
+    {
+        assertErrno(Errno.FI_EINVAL, () -> fabric.domain(null, 0));
+        assertErrno(Errno.FI_EINVAL, () -> fabric.domain(info("orders").domainAttr(null), 0));
+        assertErrno(Errno.FI_EBADFLAGS, () -> fabric.domain(info("orders"), 1, 0));
+        final Info remote = info("orders");
+        remote.domainAttr().caps(Flags.FI_REMOTE_COMM);
+        assertErrno(Errno.FI_ENODATA, () -> fabric.domain(remote, 0));
+        final Info badName = info("orders");
+        badName.domainAttr().name("../escape");
+        assertErrno(Errno.FI_ENODATA, () -> fabric.domain(badName, 0));
+        final Info tooMany = info("orders");
+        tooMany.domainAttr().epCnt(9);
+        assertErrno(Errno.FI_ENODATA, () -> fabric.domain(tooMany, 0));
+        assertEquals(0, fabric instanceof ShmFabric ? ((ShmFabric)fabric).references() : -1,
+            "a failed open must not keep a reference on the fabric");
+        assertFalse(Files.exists(root.dir().resolve("orders.domain")), "a refused open must not create the region");
+    }
+
+    @Test
+    void shouldRefuseAnIncompatibleGeometryWithEinvalNamingTheDifference()
+    {
+        final Info small = info("orders");
+        small.domainAttr().epCnt(4);
+        try (Domain ignored = fabric.domain(small, 0))
+        {
+            final FabricException ex = assertThrows(FabricException.class, () -> fabric.domain(info("orders"), 0));
+            assertEquals(Errno.FI_EINVAL, ex.errno());
+            assertTrue(ex.getMessage().contains("orders"), ex.getMessage());
+        }
+        assertEquals(0, ((ShmFabric)fabric).references());
+    }
+
+    @Test
+    void shouldRefuseADamagedRegionFileWithAClearError() throws Exception
+    {
+        Files.createDirectories(root.dir());
+        final Path file = root.dir().resolve("orders.domain");
+        Files.write(file, new byte[8192]);
+        final FabricException ex = assertThrows(FabricException.class, () -> fabric.domain(info("orders"), 0));
+        assertEquals(Errno.FI_EINVAL, ex.errno());
+        assertTrue(ex.getMessage().contains(file.toString()), ex.getMessage());
+        assertEquals(0, ((ShmFabric)fabric).references());
+    }
+
+    @Test
+    void shouldLetASecondJvmOpenTheSameNamedDomainAndSeeTheRegion() throws Exception
+    {
+        try (Domain domain = fabric.domain(info("orders"), 0))
+        {
+            final ShmDomain shm = (ShmDomain)domain;
+            assertEquals(1, shm.region().attachCount());
+            final String out = ChildJvm.start(DomainPeerMain.class,
+                List.of("jfabric.shm.dir=" + root.dir(), "jfabric.shm.ep.count=8"), "orders").awaitSuccess(60);
+            assertTrue(out.contains("creatorPid=" + ProcessHandle.current().pid()), out);
+            assertTrue(out.contains("attachCount=2"), out);
+            assertTrue(out.contains("created=false"), out);
+            assertTrue(out.contains("slots=8"), out);
+            assertEquals(2, shm.region().attachCount(), "the child's attach must be visible here");
+        }
+    }
+}

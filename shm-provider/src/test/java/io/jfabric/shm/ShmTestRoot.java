@@ -1,0 +1,77 @@
+package io.jfabric.shm;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.UUID;
+import java.util.stream.Stream;
+
+/**
+ * A unique root directory per test under /dev/shm (the tmpfs the provider uses), removed with everything in it
+ * after the test. Test thread only.
+ */
+public final class ShmTestRoot implements AutoCloseable
+{
+    private final Path base;
+
+    public ShmTestRoot()
+    {
+        final Path shm = Path.of("/dev/shm");
+        final Path parent = Files.isDirectory(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir"));
+        base = parent.resolve("jfabric-test-" + UUID.randomUUID());
+    }
+
+    /** @return the root directory; not created, so tests also cover its creation. */
+    public Path dir()
+    {
+        return base;
+    }
+
+    /**
+     * @return a provider whose root directory is this one, with otherwise default settings.
+     */
+    public ShmProvider provider()
+    {
+        return provider(key -> null);
+    }
+
+    /**
+     * @param settings further settings (keys without the "jfabric.shm." prefix), null for defaults.
+     * @return a provider whose root directory is this one.
+     */
+    public ShmProvider provider(final java.util.function.UnaryOperator<String> settings)
+    {
+        return new ShmProvider(ShmConfig.of(key -> "dir".equals(key) ? base.toString() : settings.apply(key)));
+    }
+
+    @Override
+    public void close()
+    {
+        if (!Files.exists(base))
+        {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(base))
+        {
+            paths.sorted(Comparator.reverseOrder()).forEach(ShmTestRoot::delete);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    private static void delete(final Path path)
+    {
+        try
+        {
+            Files.deleteIfExists(path);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+}
