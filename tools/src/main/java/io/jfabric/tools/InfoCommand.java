@@ -24,7 +24,7 @@ import java.util.concurrent.Callable;
  * exit status: the short form per match by default, {@code "---"} and {@code fi_tostr(FI_TYPE_INFO)} per match
  * with {@code -v}, the providers and their versions with {@code -l}; 0 on success, the errno of a failed
  * {@code fi_getinfo} (61, FI_ENODATA, when nothing matches) with fi_info's {@code fi_getinfo: -61} line on
- * stderr, 22 (FI_EINVAL) for a name it does not know, 1 for a usage error.
+ * stderr followed by jfabric's reason in parentheses, 22 (FI_EINVAL) for a name it does not know, 1 for a usage error.
  * <p>
  * Hints are set up as fi_info sets them: every mode bit offered unless {@code -m} narrows them, every domain mode
  * offered, and every memory registration mode but the deprecated basic and scalable ones.
@@ -114,6 +114,7 @@ final class InfoCommand implements Callable<Integer>
             catch (final FabricException ex)
             {
                 err.print("fi_getinfo: -" + ex.errno() + "\n");
+                err.print("    (" + ex.reason() + ")\n");
                 return ex.errno();
             }
             for (final Info info : infos)
