@@ -16,6 +16,7 @@ import io.jfabric.Protocol;
 import io.jfabric.ResourceMgmt;
 import io.jfabric.RxAttr;
 import io.jfabric.Threading;
+import io.jfabric.ToStr;
 import io.jfabric.TxAttr;
 import io.jfabric.Versions;
 import io.jfabric.shm.region.RegionFile;
@@ -252,7 +253,7 @@ final class ShmInfoMatcher
         final long unsupported = h.caps() & ~ShmCapabilities.INFO_CAPS;
         if (unsupported != 0)
         {
-            noMatch("caps ask for " + CapNames.of(unsupported) + ", which shm does not offer" +
+            noMatch("caps ask for " + ToStr.caps(unsupported) + ", which shm does not offer" +
                 ((unsupported & Flags.FI_REMOTE_COMM) != 0 ? " (shm is FI_LOCAL_COMM only)" : ""));
         }
         if (h.addrFormat() != AddrFormat.UNSPEC && h.addrFormat() != AddrFormat.ADDR_STR)
@@ -331,7 +332,7 @@ final class ShmInfoMatcher
         final long unsupported = d.caps() & ~ShmCapabilities.DOMAIN_CAPS;
         if (unsupported != 0)
         {
-            noMatch("domain_attr.caps ask for " + CapNames.of(unsupported) + ", which shm does not offer" +
+            noMatch("domain_attr.caps ask for " + ToStr.caps(unsupported) + ", which shm does not offer" +
                 ((unsupported & Flags.FI_REMOTE_COMM) != 0 ? " (shm is FI_LOCAL_COMM only)" : ""));
         }
         final int legacy = d.mrMode();
@@ -363,12 +364,12 @@ final class ShmInfoMatcher
         final long unsupported = caps & ~offered;
         if (unsupported != 0)
         {
-            noMatch(what + " ask for " + CapNames.of(unsupported) + ", which shm does not offer there");
+            noMatch(what + " ask for " + ToStr.caps(unsupported) + ", which shm does not offer there");
         }
         if (infoCaps != 0 && (caps & ~infoCaps) != 0)
         {
-            noMatch(what + " " + CapNames.of(caps & ~infoCaps) + " are not among the info's caps " +
-                CapNames.of(infoCaps) + "; the hints contradict themselves");
+            noMatch(what + " " + ToStr.caps(caps & ~infoCaps) + " are not among the info's caps " +
+                ToStr.caps(infoCaps) + "; the hints contradict themselves");
         }
     }
 
