@@ -41,7 +41,8 @@ import java.util.concurrent.locks.LockSupport;
  * against the geometry; the geometry against the requested one; the recorded domain name against the requested one.
  * Only the header page is mapped until the length is known to be right, so a truncated file cannot fault the JVM
  * (touching a mapping past the end of a tmpfs file raises SIGBUS). Every open, creator included, then adds one to
- * the header's attach count.
+ * the header's attach count. jfabric never truncates a region; a file truncated by something else while it is
+ * mapped can still fault the JVM, as with any mapped file.
  * <p>
  * Errors are {@link FabricException}s naming the file and what is wrong:
  * <ul>
@@ -83,7 +84,7 @@ public final class RegionFile implements AutoCloseable
     private final MappedByteBuffer mappedBuffer;
     private final UnsafeBuffer buffer;
     private final RegionHeader header;
-    private boolean closed;
+    private volatile boolean closed;
 
     private RegionFile(
         final Path path, final boolean created, final RegionGeometry geometry, final MappedByteBuffer mappedBuffer)
@@ -244,9 +245,16 @@ public final class RegionFile implements AutoCloseable
         return creationTime;
     }
 
-    /** @return how many opens the region has seen in all processes so far, this one included (a volatile read). */
+    /**
+     * @return how many opens the region has seen in all processes so far, this one included (a volatile read).
+     * @throws IllegalStateException once closed.
+     */
     public long attachCount()
     {
+        if (closed)
+        {
+            throw new IllegalStateException("domain region " + path + " is closed");
+        }
         return header.attachCount();
     }
 

@@ -381,6 +381,7 @@ class RegionFileTest
         region.close();
 
         assertEquals(0, region.buffer().capacity(), "a closed region's buffer no longer points at the mapping");
+        assertThrows(IllegalStateException.class, region::attachCount);
     }
 
     @Test
