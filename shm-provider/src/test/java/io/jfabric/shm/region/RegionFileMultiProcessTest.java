@@ -1,5 +1,6 @@
 package io.jfabric.shm.region;
 
+import io.jfabric.shm.ShmTestRoot;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

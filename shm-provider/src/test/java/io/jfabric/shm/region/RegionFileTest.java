@@ -1,5 +1,6 @@
 package io.jfabric.shm.region;
 
+import io.jfabric.shm.ShmTestRoot;
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
 import org.agrona.IoUtil;
