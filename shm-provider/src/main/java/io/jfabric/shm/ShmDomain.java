@@ -96,37 +96,21 @@ public final class ShmDomain extends FidLifecycle implements Domain
         final DomainAttr asked = requested.domainAttr();
         final DomainAttr out = resolved.domainAttr();
         // Counts the application lowered are this domain's limits; zero takes the provider's.
-        if (asked.epCnt() != 0)
-        {
-            out.epCnt(asked.epCnt());
-        }
-        if (asked.txCtxCnt() != 0)
-        {
-            out.txCtxCnt(asked.txCtxCnt());
-        }
-        if (asked.rxCtxCnt() != 0)
-        {
-            out.rxCtxCnt(asked.rxCtxCnt());
-        }
-        if (asked.cqCnt() != 0)
-        {
-            out.cqCnt(asked.cqCnt());
-        }
-        if (asked.cntrCnt() != 0)
-        {
-            out.cntrCnt(asked.cntrCnt());
-        }
-        if (asked.mrCnt() != 0)
-        {
-            out.mrCnt(asked.mrCnt());
-        }
-        if (asked.mrIovLimit() != 0)
-        {
-            out.mrIovLimit(asked.mrIovLimit());
-        }
+        out.epCnt(askedOr(asked.epCnt(), out.epCnt()))
+            .txCtxCnt(askedOr(asked.txCtxCnt(), out.txCtxCnt()))
+            .rxCtxCnt(askedOr(asked.rxCtxCnt(), out.rxCtxCnt()))
+            .cqCnt(askedOr(asked.cqCnt(), out.cqCnt()))
+            .cntrCnt(askedOr(asked.cntrCnt(), out.cntrCnt()))
+            .mrCnt(askedOr(asked.mrCnt(), out.mrCnt()))
+            .mrIovLimit(askedOr(asked.mrIovLimit(), out.mrIovLimit()));
         // The mr_mode the application passes to fi_domain is the mode it will work in, as fi_mr(3) says.
         out.mrMode(asked.mrMode());
         return resolved;
+    }
+
+    private static long askedOr(final long asked, final long limit)
+    {
+        return asked != 0 ? asked : limit;
     }
 
     @Override
