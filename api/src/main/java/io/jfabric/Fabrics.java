@@ -4,7 +4,9 @@ import io.jfabric.spi.FabricProvider;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Iterator;
 import java.util.List;
+import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 
 /**
@@ -29,9 +31,25 @@ public final class Fabrics
         if (list == null)
         {
             final List<FabricProvider> found = new ArrayList<>();
-            for (final FabricProvider provider : ServiceLoader.load(FabricProvider.class, Fabrics.class.getClassLoader()))
+            final Iterator<FabricProvider> it =
+                ServiceLoader.load(FabricProvider.class, Fabrics.class.getClassLoader()).iterator();
+            while (true)
             {
-                found.add(provider);
+                try
+                {
+                    if (!it.hasNext())
+                    {
+                        break;
+                    }
+                    found.add(it.next());
+                }
+                catch (final ServiceConfigurationError ex)
+                {
+                    // A provider that cannot even be instantiated is skipped, as libfabric skips a provider
+                    // that fails to load; the others stay usable.
+                    System.getLogger(Fabrics.class.getName()).log(System.Logger.Level.WARNING,
+                        "jfabric: skipping a provider that failed to load: " + ex.getMessage());
+                }
             }
             list = Collections.unmodifiableList(found);
             providers = list;
@@ -81,11 +99,8 @@ public final class Fabrics
                 }
                 catch (final FabricException ex)
                 {
-                    if (ex.errno() != Errno.FI_ENODATA)
-                    {
-                        throw ex;
-                    }
-                    reasons.append("; ").append(ex.reason());
+                    // As libfabric: a provider that fails is skipped; nothing matching at all is FI_ENODATA.
+                    reasons.append("; ").append(provider.name()).append(": ").append(ex.reason());
                 }
             }
         }

@@ -3,8 +3,9 @@ package io.jfabric;
 import java.util.Locale;
 
 /**
- * How a {@code prov_name} in hints selects providers: a name or a ';'-separated list of names (libfabric's
- * layered form, {@code "shm;ofi_rxm"}), compared without case; a leading '^' excludes the named providers.
+ * How a {@code prov_name} in hints selects providers: one name, compared without case, or with a leading '^' every
+ * provider but that one. A ';'-separated list is libfabric's request for a utility provider layered over a core
+ * one ({@code "tcp;ofi_rxm"}); jfabric has no utility providers, so such a list matches none.
  */
 final class ProviderNames
 {
@@ -20,15 +21,11 @@ final class ProviderNames
         {
             list = list.substring(1);
         }
-        boolean named = false;
-        for (final String part : list.split("[;,]"))
+        if (list.indexOf(';') >= 0)
         {
-            if (part.trim().toLowerCase(Locale.ROOT).equals(provider.toLowerCase(Locale.ROOT)))
-            {
-                named = true;
-                break;
-            }
+            return false;
         }
+        final boolean named = list.trim().toLowerCase(Locale.ROOT).equals(provider.toLowerCase(Locale.ROOT));
         return exclude != named;
     }
 }

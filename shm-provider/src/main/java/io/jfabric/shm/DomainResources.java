@@ -5,7 +5,7 @@ import io.jfabric.Errno;
 import io.jfabric.FabricException;
 
 /**
- * The count limits of one open domain (fi_domain(3): ep_cnt, cq_cnt, cntr_cnt, mr_cnt, tx_ctx_cnt, rx_ctx_cnt),
+ * The count limits of one open domain object in this process (fi_domain(3): ep_cnt, cq_cnt, cntr_cnt, mr_cnt),
  * enforced: every object the domain opens takes one unit of its kind and gives it back when closed. An open
  * beyond a limit fails with {@link Errno#FI_ENOSPC} naming the limit, and takes nothing.
  * <p>
@@ -16,7 +16,7 @@ public final class DomainResources
     /** The kinds of object the domain counts. */
     public enum Kind
     {
-        /** Endpoints; each also takes one transmit and one receive context. */
+        /** Endpoints. */
         ENDPOINT("ep_cnt"),
         /** Completion queues. */
         CQ("cq_cnt"),
@@ -45,12 +45,13 @@ public final class DomainResources
     private final long[] inUse = new long[Kind.values().length];
 
     /**
-     * @param attr the domain attributes in force: their counts are the limits. The endpoint limit is the least of
-     *             ep_cnt, tx_ctx_cnt and rx_ctx_cnt, since every shm endpoint has one context of each.
+     * @param attr the domain attributes in force: their counts are the limits. tx_ctx_cnt and rx_ctx_cnt are not
+     *             limits: fi_domain(3) calls them the counts supported optimally, beyond which contexts share
+     *             resources.
      */
     public DomainResources(final DomainAttr attr)
     {
-        limits[Kind.ENDPOINT.ordinal()] = Math.min(attr.epCnt(), Math.min(attr.txCtxCnt(), attr.rxCtxCnt()));
+        limits[Kind.ENDPOINT.ordinal()] = attr.epCnt();
         limits[Kind.CQ.ordinal()] = attr.cqCnt();
         limits[Kind.COUNTER.ordinal()] = attr.cntrCnt();
         limits[Kind.MR.ordinal()] = attr.mrCnt();

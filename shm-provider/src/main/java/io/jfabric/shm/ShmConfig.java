@@ -16,7 +16,7 @@ import java.util.function.UnaryOperator;
  *   <caption>settings</caption>
  *   <tr><th>property</th><th>environment</th><th>default</th><th>meaning</th></tr>
  *   <tr><td>jfabric.shm.dir</td><td>JFABRIC_SHM_DIR</td><td>/dev/shm/jfabric-USER</td>
- *       <td>root directory of every shared file (domain regions, AVs, segments)</td></tr>
+ *       <td>root directory of every shared file (domain regions, AVs, segments); an absolute path</td></tr>
  *   <tr><td>jfabric.shm.group.access</td><td>JFABRIC_SHM_GROUP_ACCESS</td><td>false</td>
  *       <td>create files 0660 instead of 0600</td></tr>
  *   <tr><td>jfabric.shm.ep.count</td><td>JFABRIC_SHM_EP_COUNT</td><td>64</td>
@@ -70,9 +70,8 @@ public final class ShmConfig
 
     private ShmConfig(final UnaryOperator<String> lookup)
     {
-        final String dir = lookup.apply("dir");
-        rootDir = dir != null && !dir.isBlank() ? Path.of(dir) : defaultRootDir();
-        groupAccess = Boolean.parseBoolean(lookup.apply("group.access"));
+        rootDir = rootDirSetting(lookup.apply("dir"));
+        groupAccess = booleanSetting(lookup, "group.access");
         epCount = intSetting(lookup, "ep.count", 64, 1, 1 << 16);
         cqCount = intSetting(lookup, "cq.count", 64, 1, 1 << 16);
         counterCount = intSetting(lookup, "cntr.count", 128, 1, 1 << 20);
@@ -220,6 +219,40 @@ public final class ShmConfig
             return property;
         }
         return System.getenv("JFABRIC_SHM_" + key.replace('.', '_').toUpperCase(Locale.ROOT));
+    }
+
+    private static Path rootDirSetting(final String dir)
+    {
+        if (dir == null || dir.isBlank())
+        {
+            return defaultRootDir();
+        }
+        final Path path = Path.of(dir.trim());
+        if (!path.isAbsolute())
+        {
+            throw new FabricException(Errno.FI_EINVAL, "shm config " + PREFIX + "dir='" + dir + "' is not an absolute " +
+                "path; a relative one would name a different directory in processes started elsewhere");
+        }
+        return path.normalize();
+    }
+
+    private static boolean booleanSetting(final UnaryOperator<String> lookup, final String key)
+    {
+        final String text = lookup.apply(key);
+        if (text == null || text.isBlank())
+        {
+            return false;
+        }
+        final String t = text.trim().toLowerCase(Locale.ROOT);
+        if (t.equals("true"))
+        {
+            return true;
+        }
+        if (t.equals("false"))
+        {
+            return false;
+        }
+        throw new FabricException(Errno.FI_EINVAL, "shm config " + PREFIX + key + "='" + text + "' is not true or false");
     }
 
     private static Path defaultRootDir()

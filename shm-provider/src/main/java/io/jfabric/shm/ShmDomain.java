@@ -21,10 +21,11 @@ import java.util.List;
  * <p>
  * Opening checks the info with the same rules as getinfo (so an info getinfo would refuse is refused here with
  * the same reason, {@link Errno#FI_ENODATA}), resolves what the info leaves unspecified as getinfo does, and maps
- * {@code <root>/<name>.domain}, creating it when absent. The region's geometry comes from the domain attributes
- * (ep_cnt endpoint slots, mr_cnt and cntr_cnt table entries) and the ring sizes of {@link ShmConfig}; every
- * process that opens the domain must ask for the same geometry, else {@link Errno#FI_EINVAL} names the
- * difference.
+ * {@code <root>/<name>.domain}, creating it when absent. The region's geometry (endpoint slots, ring sizes, key
+ * and counter table entries) comes from {@link ShmConfig} alone, so every process with the same settings joins
+ * the same region whatever counts its info asks for; a process with other settings is refused with
+ * {@link Errno#FI_EINVAL} naming the difference. Counts an info lowers (ep_cnt, cq_cnt, cntr_cnt, mr_cnt) are
+ * limits on this domain object, enforced by {@link DomainResources}.
  * <p>
  * Region files outlive the processes that use them; see the README for removing them.
  * <p>
@@ -56,7 +57,7 @@ public final class ShmDomain extends FidLifecycle implements Domain
         if (flags != 0)
         {
             throw new FabricException(Errno.FI_EBADFLAGS,
-                "fi_domain2: flags 0x" + Long.toHexString(flags) + " are not supported; no flag is defined");
+                "fi_domain2: flags 0x" + Long.toHexString(flags) + " are not supported; shm supports none (not FI_PEER)");
         }
         if (requested.domainAttr().domain() != null)
         {
@@ -69,24 +70,21 @@ public final class ShmDomain extends FidLifecycle implements Domain
         this.resources = new DomainResources(attr);
 
         final ShmConfig config = fabric.provider().config();
-        final RegionGeometry geometry = new RegionGeometry(
-            (int)attr.epCnt(),
-            config.rxRingBytes(),
-            config.txRingBytes(),
-            config.cqRingBytes(),
-            (int)attr.mrCnt(),
-            (int)attr.cntrCnt());
-
         fabric.retain("fi_domain");
+        RegionFile opened = null;
         try
         {
-            region = RegionFile.openOrCreate(config.rootDir(), attr.name(), geometry, config.groupAccess());
+            opened = RegionFile.openOrCreate(
+                config.rootDir(), attr.name(), RegionGeometry.from(config), config.groupAccess());
         }
-        catch (final RuntimeException ex)
+        finally
         {
-            fabric.release();
-            throw ex;
+            if (opened == null)
+            {
+                fabric.release();
+            }
         }
+        region = opened;
     }
 
     private static Info resolve(final ShmFabric fabric, final Info requested)
@@ -103,8 +101,8 @@ public final class ShmDomain extends FidLifecycle implements Domain
             .cntrCnt(askedOr(asked.cntrCnt(), out.cntrCnt()))
             .mrCnt(askedOr(asked.mrCnt(), out.mrCnt()))
             .mrIovLimit(askedOr(asked.mrIovLimit(), out.mrIovLimit()));
-        // The mr_mode the application passes to fi_domain is the mode it will work in, as fi_mr(3) says.
-        out.mrMode(asked.mrMode());
+        // The mr_mode passed to fi_domain is the mode the application works in (fi_mr(3)), within what shm keeps.
+        out.mrMode(ShmInfoMatcher.outputMrMode(asked.mrMode()));
         return resolved;
     }
 

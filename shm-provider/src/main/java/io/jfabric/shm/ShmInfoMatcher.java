@@ -71,7 +71,8 @@ final class ShmInfoMatcher
     {
         if ((flags & Flags.FI_PROV_ATTR_ONLY) != 0)
         {
-            final Info info = new Info().txAttr(null).rxAttr(null).epAttr(null).domainAttr(null);
+            // fi_getinfo(3): default values for every member but the provider's name and version.
+            final Info info = new Info();
             info.fabricAttr().provName(ShmNames.PROVIDER).provVersion(providerVersion())
                 .apiVersion(Math.min(version, Versions.FI_CURRENT_VERSION));
             return List.of(info);
@@ -392,6 +393,6 @@ final class ShmInfoMatcher
 
     private static void noMatch(final String reason)
     {
-        throw new FabricException(Errno.FI_ENODATA, "shm: " + reason);
+        throw new FabricException(Errno.FI_ENODATA, reason);
     }
 }

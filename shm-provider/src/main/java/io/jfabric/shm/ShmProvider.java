@@ -14,20 +14,21 @@ import java.util.List;
  * The {@code shm} provider, found by {@link io.jfabric.Fabrics} through {@link java.util.ServiceLoader}: processes
  * on one host talk through named domains, each a region file under {@link ShmConfig#rootDir()}.
  * <p>
- * The configuration is read once, when the provider is constructed (ServiceLoader does that on first use).
+ * The configuration is read once, on the provider's first use.
  * Thread safe.
  */
 public final class ShmProvider implements FabricProvider
 {
-    private final ShmConfig config;
-    private final ShmInfoMatcher matcher;
+    private volatile ShmConfig config;
+    private volatile ShmInfoMatcher matcher;
 
     /**
-     * The provider with the configuration of system properties and environment ({@link ShmConfig#load()}).
+     * The provider with the configuration of system properties and environment ({@link ShmConfig#load()}), read
+     * on first use, so that a bad setting surfaces as a {@link FabricException} with {@link Errno#FI_EINVAL} from
+     * the call that needs it rather than breaking provider discovery.
      */
     public ShmProvider()
     {
-        this(ShmConfig.load());
     }
 
     /**
@@ -56,7 +57,21 @@ public final class ShmProvider implements FabricProvider
      */
     public ShmConfig config()
     {
-        return config;
+        ShmConfig c = config;
+        if (c == null)
+        {
+            synchronized (this)
+            {
+                c = config;
+                if (c == null)
+                {
+                    c = ShmConfig.load();
+                    matcher = new ShmInfoMatcher(c);
+                    config = c;
+                }
+            }
+        }
+        return c;
     }
 
     /**
@@ -68,7 +83,7 @@ public final class ShmProvider implements FabricProvider
     public List<Info> getInfo(
         final int version, final String node, final String service, final long flags, final Info hints)
     {
-        return matcher.match(version, node, service, flags, hints);
+        return matcher().match(version, node, service, flags, hints);
     }
 
     @Override
@@ -90,6 +105,7 @@ public final class ShmProvider implements FabricProvider
 
     ShmInfoMatcher matcher()
     {
+        config();
         return matcher;
     }
 }

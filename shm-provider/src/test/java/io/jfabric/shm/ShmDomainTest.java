@@ -211,23 +211,56 @@ class ShmDomainTest
         final Info tooMany = info("orders");
         tooMany.domainAttr().epCnt(9);
         assertErrno(Errno.FI_ENODATA, () -> fabric.domain(tooMany, 0));
+        tooMany.domainAttr().epCnt(8).cqCnt(65);
+        assertErrno(Errno.FI_ENODATA, () -> fabric.domain(tooMany, 0));
         assertEquals(0, fabric instanceof ShmFabric ? ((ShmFabric)fabric).references() : -1,
             "a failed open must not keep a reference on the fabric");
         assertFalse(Files.exists(root.dir().resolve("orders.domain")), "a refused open must not create the region");
     }
 
     @Test
-    void shouldRefuseAnIncompatibleGeometryWithEinvalNamingTheDifference()
+    void shouldRefuseAProcessWithOtherRegionSettingsWithEinvalNamingTheDifference()
     {
-        final Info small = info("orders");
-        small.domainAttr().epCnt(4);
-        try (Domain ignored = fabric.domain(small, 0))
+        final ShmProvider bigger = root.provider(key -> "ep.count".equals(key) ? "16" : null);
+        try (Domain ignored = fabric.domain(info("orders"), 0);
+            Fabric other = bigger.fabric(info("orders").fabricAttr(), 0))
         {
-            final FabricException ex = assertThrows(FabricException.class, () -> fabric.domain(info("orders"), 0));
+            final Info theirs = bigger.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, null).get(0);
+            theirs.domainAttr().name("orders");
+            final FabricException ex = assertThrows(FabricException.class, () -> other.domain(theirs, 0));
             assertEquals(Errno.FI_EINVAL, ex.errno());
-            assertTrue(ex.getMessage().contains("orders"), ex.getMessage());
+            assertTrue(ex.getMessage().contains("orders") && ex.getMessage().contains("slotCount"), ex.getMessage());
+            assertEquals(0, ((ShmFabric)other).references(), "a failed open must not keep a reference");
         }
-        assertEquals(0, ((ShmFabric)fabric).references());
+    }
+
+    @Test
+    void shouldJoinTheSameRegionWithLoweredCountsThatLimitOnlyThisDomain()
+    {
+        final Info lowered = info("orders");
+        lowered.domainAttr().epCnt(2).cqCnt(1);
+        try (Domain full = fabric.domain(info("orders"), 0);
+            Domain small = fabric.domain(lowered, 0))
+        {
+            final ShmDomain shm = (ShmDomain)small;
+            assertEquals(((ShmDomain)full).region().geometry(), shm.region().geometry());
+            assertEquals(2, small.attr().epCnt());
+            assertEquals(2, shm.resources().limit(DomainResources.Kind.ENDPOINT));
+            shm.resources().acquire(DomainResources.Kind.CQ, "fi_cq_open");
+            assertErrno(Errno.FI_ENOSPC, () -> shm.resources().acquire(DomainResources.Kind.CQ, "fi_cq_open"));
+            assertEquals(1, shm.resources().inUse(DomainResources.Kind.CQ));
+        }
+    }
+
+    @Test
+    void shouldKeepOnlyTheMrModeBitsShmHonours()
+    {
+        final Info asked = info("orders");
+        asked.domainAttr().mrMode(io.jfabric.MrMode.FI_MR_HMEM | io.jfabric.MrMode.FI_MR_PROV_KEY);
+        try (Domain domain = fabric.domain(asked, 0))
+        {
+            assertEquals(io.jfabric.MrMode.FI_MR_PROV_KEY, domain.attr().mrMode());
+        }
     }
 
     @Test
