@@ -137,20 +137,20 @@ class FabricsTest
         "SHM       | true",
         "Shm       | true",
         "' shm '   | true",
-        "foo;shm   | true",
-        "shm;foo   | true",
-        "foo,shm   | true",
-        "foo; shm  | true",
+        "foo;shm   | false",
+        "shm;foo   | false",
+        "foo,shm   | false",
+        "foo; shm  | false",
         "^shm      | false",
         "^SHM      | false",
         "^foo;shm  | false",
         "^foo      | true",
-        "^verbs;tcp| true",
+        "^verbs;tcp| false",
         "foo       | false",
         "sh        | false",
         "shmx      | false",
         "ofi_rxm   | false"})
-    void shouldSelectProvidersByProvNameList(final String requested, final boolean selectsShm)
+    void shouldSelectOneProviderByNameAndNoneForALayeredList(final String requested, final boolean selectsShm)
     {
         assertEquals(selectsShm, ProviderNames.matches(requested, "shm"));
     }

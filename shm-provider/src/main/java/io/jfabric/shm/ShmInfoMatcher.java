@@ -31,7 +31,9 @@ import java.util.List;
  *   <li>A hint set to a non-zero value must be supported or nothing matches; zero is a wildcard (mode bits
  *       excepted: the provider needs no mode, so any mode hint matches).</li>
  *   <li>Capabilities: FI_LOCAL_COMM is offered, FI_REMOTE_COMM never. When the hints give caps the output holds
- *       exactly those caps; otherwise every capability the provider has.</li>
+ *       exactly those plus FI_LOCAL_COMM (fi_getinfo(3): asked for neither locality, the provider indicates its
+ *       configuration); otherwise every capability the provider has. Tx/rx caps may name modifiers the info's
+ *       caps imply (a primary capability without modifiers implies them all).</li>
  *   <li>Threading UNSPEC gives FI_THREAD_SAFE, the model with the greatest parallelism; every concrete model is
  *       honoured as asked. Data progress UNSPEC gives two infos, MANUAL then AUTO; a concrete model is honoured.
  *       Resource management UNSPEC gives ENABLED; DISABLED is honoured. AV type UNSPEC gives TABLE.</li>
@@ -47,6 +49,9 @@ import java.util.List;
  */
 final class ShmInfoMatcher
 {
+    /** Version of the shm wire protocol (ring record layouts) this provider speaks. */
+    static final int PROTOCOL_VERSION = 1;
+
     private final ShmConfig config;
 
     ShmInfoMatcher(final ShmConfig config)
@@ -82,7 +87,9 @@ final class ShmInfoMatcher
         checkFabric(h.fabricAttr());
         checkTopLevel(h);
         checkEndpoint(h.epAttr());
-        final long caps = h.caps() != 0 ? h.caps() : ShmCapabilities.INFO_CAPS;
+        // fi_getinfo(3): with neither FI_LOCAL_COMM nor FI_REMOTE_COMM asked for, the provider indicates its
+        // configuration, so FI_LOCAL_COMM is the one bit added to the caps the hints give.
+        final long caps = h.caps() != 0 ? h.caps() | Flags.FI_LOCAL_COMM : ShmCapabilities.INFO_CAPS;
         checkTx(h.txAttr(), h.caps());
         checkRx(h.rxAttr(), h.caps());
         final DomainAttr hd = h.domainAttr() != null ? h.domainAttr() : new DomainAttr();
@@ -135,7 +142,7 @@ final class ShmInfoMatcher
         info.epAttr()
             .type(EpType.RDM)
             .protocol(Protocol.SHM)
-            .protocolVersion(1)
+            .protocolVersion(PROTOCOL_VERSION)
             .maxMsgSize(config.maxMsgSize())
             .msgPrefixSize(0)
             .maxOrderRawSize(0)
@@ -166,7 +173,7 @@ final class ShmInfoMatcher
             .maxEpSrxCtx(0)
             .cntrCnt(config.counterCount())
             .mrIovLimit(config.mrIovLimit())
-            .caps(hd.caps() != 0 ? hd.caps() : ShmCapabilities.DOMAIN_CAPS)
+            .caps(hd.caps() != 0 ? hd.caps() | Flags.FI_LOCAL_COMM : ShmCapabilities.DOMAIN_CAPS)
             .mode(0)
             .authKey(hd.authKey() == null ? null : hd.authKey().clone())
             .maxErrData(config.maxErrData())
@@ -277,6 +284,7 @@ final class ShmInfoMatcher
         {
             noMatch("protocol " + ep.protocol().cName() + " is not supported; shm speaks FI_PROTO_SHM");
         }
+        above("ep_attr.protocol_version", Integer.toUnsignedLong(ep.protocolVersion()), PROTOCOL_VERSION);
         above("ep_attr.max_msg_size", ep.maxMsgSize(), config.maxMsgSize());
         above("ep_attr.tx_ctx_cnt", ep.txCtxCnt(), 1);
         above("ep_attr.rx_ctx_cnt", ep.rxCtxCnt(), 1);
@@ -367,9 +375,11 @@ final class ShmInfoMatcher
         {
             noMatch(what + " ask for " + ToStr.caps(unsupported) + ", which shm does not offer there");
         }
-        if (infoCaps != 0 && (caps & ~infoCaps) != 0)
+        // fi_getinfo(3): a primary capability given without modifiers implies all relevant modifiers.
+        final long implied = (infoCaps & ShmCapabilities.MODIFIERS) == 0 ? ShmCapabilities.MODIFIERS : 0;
+        if (infoCaps != 0 && (caps & ~(infoCaps | implied)) != 0)
         {
-            noMatch(what + " " + ToStr.caps(caps & ~infoCaps) + " are not among the info's caps " +
+            noMatch(what + " " + ToStr.caps(caps & ~(infoCaps | implied)) + " are not among the info's caps " +
                 ToStr.caps(infoCaps) + "; the hints contradict themselves");
         }
     }

@@ -91,10 +91,10 @@ class DomainResourcesTest
         }
 
         @Test
-        void shouldLimitEndpointsByTheLeastOfEpTxAndRxContextCounts()
+        void shouldLimitEndpointsByEpCntAloneNotByTheOptimalContextCounts()
         {
-            assertEquals(3, new DomainResources(counts(5, 3, 4, 1, 1, 1)).limit(Kind.ENDPOINT));
-            assertEquals(2, new DomainResources(counts(5, 6, 2, 1, 1, 1)).limit(Kind.ENDPOINT));
+            assertEquals(5, new DomainResources(counts(5, 3, 4, 1, 1, 1)).limit(Kind.ENDPOINT));
+            assertEquals(5, new DomainResources(counts(5, 6, 2, 1, 1, 1)).limit(Kind.ENDPOINT));
             assertEquals(4, new DomainResources(counts(4, 6, 5, 1, 1, 1)).limit(Kind.ENDPOINT));
         }
 
@@ -286,23 +286,24 @@ class DomainResourcesTest
         }
 
         @Test
-        void shouldSizeTheRegionFromTheLoweredCounts()
+        void shouldSizeTheRegionFromTheSettingsNotTheLoweredCounts()
         {
             final Info info = info("geometry");
             info.domainAttr().epCnt(3).cntrCnt(2).mrCnt(7);
             try (ShmDomain domain = (ShmDomain)fabric.domain(info, 0))
             {
                 final RegionGeometry geometry = domain.region().geometry();
-                assertEquals(3, geometry.slotCount());
-                assertEquals(2, geometry.counterEntries());
-                assertEquals(7, geometry.mrTableEntries());
+                assertEquals(RegionGeometry.from(((ShmFabric)fabric).provider().config()), geometry);
+                assertEquals(3, domain.resources().limit(Kind.ENDPOINT));
+                assertEquals(2, domain.resources().limit(Kind.COUNTER));
+                assertEquals(7, domain.resources().limit(Kind.MR));
                 assertEquals(RegionFile.regionPath(root, "geometry"), domain.region().path());
                 assertTrue(Files.exists(domain.region().path()));
             }
         }
 
         @Test
-        void shouldLimitEndpointsByALoweredContextCount()
+        void shouldNotLimitEndpointsByALoweredContextCount()
         {
             final Info info = info("contexts");
             info.domainAttr().txCtxCnt(1);
@@ -311,9 +312,12 @@ class DomainResourcesTest
                 assertEquals(4, domain.attr().epCnt());
                 assertEquals(1, domain.attr().txCtxCnt());
                 final DomainResources resources = domain.resources();
-                assertEquals(1, resources.limit(Kind.ENDPOINT));
-                resources.acquire(Kind.ENDPOINT, "fi_endpoint");
-                assertNoSpace(resources, Kind.ENDPOINT, 1);
+                assertEquals(4, resources.limit(Kind.ENDPOINT));
+                for (int i = 0; i < 4; i++)
+                {
+                    resources.acquire(Kind.ENDPOINT, "fi_endpoint");
+                }
+                assertNoSpace(resources, Kind.ENDPOINT, 4);
             }
         }
 

@@ -2,7 +2,6 @@ package io.jfabric.shm;
 
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -211,10 +210,6 @@ class ShmConfigTest
         assertTrue(config("group.access", "TRUE").groupAccess());
     }
 
-    @Disabled("bug: ShmConfig constructor reads group.access with Boolean.parseBoolean, so 'yes', '1', 'on' and " +
-        "typos such as 'ture' silently mean false (files 0600) instead of FI_EINVAL naming jfabric.shm.group.access, " +
-        "contrary to the class Javadoc: 'A value that does not parse ... is refused with FI_EINVAL naming the " +
-        "setting, rather than silently replaced by the default'")
     @ParameterizedTest
     @ValueSource(strings = {"yes", "1", "on", "ture", "enabled"})
     void shouldRefuseGroupAccessThatIsNotABooleanWithEinval(final String value)
