@@ -17,6 +17,11 @@ import static io.jfabric.shm.region.RegionDescriptor.*;
  * the last write; a reader calls {@link #isReady()} (acquire) first and, once it is true, {@link #verify(String)}
  * before trusting any other getter.
  * <p>
+ * The buffer may be the mapped region or a private copy of the header page (read with {@code read(2)} into an
+ * {@link org.agrona.concurrent.UnsafeBuffer}): a region is validated from a copy, so nothing is mapped until the
+ * header is known to be good; the copy's ready flag and attach count are then a snapshot, re-read by reading the
+ * page again.
+ * <p>
  * Threads: {@link #write} and {@link #publishReady()} belong to the one creating thread, before the file is
  * published. Once ready, the getters and {@link #incrementAttachCount()} are safe from any thread of any process
  * mapping the region; the flyweight itself is not thread safe to {@link #wrap re-wrap}.

@@ -22,6 +22,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -30,6 +31,7 @@ import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -294,6 +296,63 @@ class RegionFileTest
     }
 
     @Test
+    void shouldNotMapTheRegionUntilItsHeaderIsValidated() throws Exception
+    {
+        createUnpublishedRegion();
+        final ExecutorService executor = Executors.newSingleThreadExecutor();
+        try
+        {
+            final Future<RegionFile> opener = executor.submit(
+                () -> RegionFile.openOrCreate(root.dir(), NAME, GEOMETRY, false, 10_000));
+            TimeUnit.MILLISECONDS.sleep(100);
+
+            assertFalse(opener.isDone(), "the opener waits for the ready flag");
+            assertFalse(isMapped(regionPath()), "nothing of the file is mapped while its header is being validated");
+
+            writeHeader(true);
+            try (RegionFile region = opener.get(10, TimeUnit.SECONDS))
+            {
+                assertEquals(GEOMETRY, region.geometry());
+                assertTrue(isMapped(regionPath()), "mapped once valid");
+            }
+        }
+        finally
+        {
+            executor.shutdownNow();
+        }
+    }
+
+    @Test
+    void shouldRefuseRegionTruncatedWhileWaitingForItsReadyFlag() throws Exception
+    {
+        createUnpublishedRegion();
+        final ExecutorService executor = Executors.newSingleThreadExecutor();
+        try
+        {
+            final long start = System.nanoTime();
+            final Future<RegionFile> opener = executor.submit(
+                () -> RegionFile.openOrCreate(root.dir(), NAME, GEOMETRY, false, 10_000));
+            TimeUnit.MILLISECONDS.sleep(100);
+            assertFalse(opener.isDone(), "the opener waits for the ready flag");
+
+            truncate(0); // Through a mapping, the header page would now raise SIGBUS.
+
+            final ExecutionException failure = assertThrows(
+                ExecutionException.class, () -> opener.get(10, TimeUnit.SECONDS));
+            final long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            final FabricException ex = assertInstanceOf(FabricException.class, failure.getCause(),
+                "a truncation during validation is an error, not a fault in a mapping");
+            assertEquals(Errno.FI_EINVAL, ex.errno());
+            assertMessageContains(ex, "test-domain.domain", "is empty: 0 bytes");
+            assertTrue(elapsedMs < 5_000, "refused when seen, not at the timeout: " + elapsedMs + " ms");
+        }
+        finally
+        {
+            executor.shutdownNow();
+        }
+    }
+
+    @Test
     void shouldRefuseRegionRecordedForAnotherDomainName() throws IOException
     {
         RegionFile.openOrCreate(root.dir(), "other", GEOMETRY, false).close();
@@ -453,6 +512,14 @@ class RegionFileTest
             {
                 IoUtil.unmap(mapped);
             }
+        }
+    }
+
+    private static boolean isMapped(final Path file) throws IOException
+    {
+        try (Stream<String> lines = Files.lines(Path.of("/proc/self/maps")))
+        {
+            return lines.anyMatch(line -> line.endsWith(" " + file));
         }
     }
 
