@@ -2,8 +2,11 @@ package io.jfabric.shm;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -31,12 +34,28 @@ public final class ChildJvm
     public static ChildJvm start(final Class<?> mainClass, final List<String> properties, final String... args)
         throws IOException
     {
+        return new ChildJvm(new ProcessBuilder(command(mainClass, properties, args)).redirectErrorStream(true).start());
+    }
+
+    /**
+     * The command line that runs {@code mainClass} in a child JVM: this JVM's java binary and class path, the Agrona
+     * export, and flags for a quick start.
+     *
+     * @param mainClass  class with a main method on the test class path.
+     * @param properties "key=value" system properties.
+     * @param args       program arguments.
+     * @return the command, for a ProcessBuilder (possibly behind a prefix such as unshare).
+     */
+    public static List<String> command(final Class<?> mainClass, final List<String> properties, final String... args)
+    {
         final List<String> command = new ArrayList<>();
-        command.add(ProcessHandle.current().info().command().orElse("java"));
+        command.add(ProcessHandle.current().info().command()
+            .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         command.add("--add-exports");
         command.add("java.base/jdk.internal.misc=ALL-UNNAMED");
         command.add("-Xshare:auto");
         command.add("-XX:TieredStopAtLevel=1");
+        command.add("-XX:+UseSerialGC");
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         for (final String property : properties)
@@ -45,7 +64,24 @@ public final class ChildJvm
         }
         command.add(mainClass.getName());
         command.addAll(List.of(args));
-        return new ChildJvm(new ProcessBuilder(command).redirectErrorStream(true).start());
+        return command;
+    }
+
+    /**
+     * Parse a child's report line {@code "result k1=v1 k2=v2"}.
+     *
+     * @param line the line, starting with "result ".
+     * @return the pairs.
+     */
+    public static Map<String, String> parseResult(final String line)
+    {
+        final Map<String, String> result = new HashMap<>();
+        for (final String pair : line.substring("result ".length()).split(" "))
+        {
+            final int eq = pair.indexOf('=');
+            result.put(pair.substring(0, eq), pair.substring(eq + 1));
+        }
+        return result;
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.jfabric.shm.region;
 
+import io.jfabric.shm.ChildJvm;
 import io.jfabric.shm.ShmTestRoot;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -11,7 +12,6 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CyclicBarrier;
@@ -175,16 +175,9 @@ class RegionFileMultiProcessTest
 
         static Child start(final Path rootDir, final int rounds) throws IOException
         {
-            final String java = ProcessHandle.current().info().command()
-                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            final List<String> command = new ArrayList<>(List.of(
-                java,
-                "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
-                "-XX:TieredStopAtLevel=1",
-                "-XX:+UseSerialGC",
-                "-Xshare:auto",
-                "-cp", System.getProperty("java.class.path"),
-                RegionChildMain.class.getName(),
+            final List<String> command = new ArrayList<>(ChildJvm.command(
+                RegionChildMain.class,
+                List.of(),
                 rootDir.toString(),
                 NAME,
                 String.valueOf(GEOMETRY.slotCount()),
@@ -222,12 +215,7 @@ class RegionFileMultiProcessTest
         Map<String, String> awaitResult() throws IOException
         {
             final String line = awaitLine("result ");
-            final Map<String, String> result = new HashMap<>();
-            for (final String pair : line.substring("result ".length()).split(" "))
-            {
-                final int eq = pair.indexOf('=');
-                result.put(pair.substring(0, eq), pair.substring(eq + 1));
-            }
+            final Map<String, String> result = ChildJvm.parseResult(line);
             assertFalse(result.containsKey("error"), "child failed: " + result);
             return result;
         }

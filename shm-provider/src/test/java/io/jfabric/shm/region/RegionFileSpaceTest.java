@@ -1,6 +1,7 @@
 package io.jfabric.shm.region;
 
 import io.jfabric.Errno;
+import io.jfabric.shm.ChildJvm;
 import io.jfabric.shm.ShmTestRoot;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -10,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -101,15 +101,7 @@ class RegionFileSpaceTest
     private static Map<String, String> runChild(final List<String> prefix, final String... args) throws Exception
     {
         final List<String> command = new ArrayList<>(prefix);
-        command.addAll(List.of(
-            ProcessHandle.current().info().command().orElse("java"),
-            "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
-            "-XX:TieredStopAtLevel=1",
-            "-XX:+UseSerialGC",
-            "-Xshare:auto",
-            "-cp", System.getProperty("java.class.path"),
-            RegionSpaceChildMain.class.getName()));
-        command.addAll(List.of(args));
+        command.addAll(ChildJvm.command(RegionSpaceChildMain.class, List.of(), args));
 
         final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -123,13 +115,7 @@ class RegionFileSpaceTest
 
         final String line = output.lines().filter(l -> l.startsWith("result ")).findFirst()
             .orElseThrow(() -> new AssertionError("no result line: " + output));
-        final Map<String, String> result = new HashMap<>();
-        for (final String pair : line.substring("result ".length()).split(" "))
-        {
-            final int eq = pair.indexOf('=');
-            result.put(pair.substring(0, eq), pair.substring(eq + 1));
-        }
-        return result;
+        return ChildJvm.parseResult(line);
     }
 
     /** @return bytes the file system has allocated to the file: st_blocks times 512, from stat(1). */
