@@ -111,16 +111,27 @@ public final class ShmEventQueue extends FidLifecycle implements EventQueue
         return attr.copy();
     }
 
-    @Override
-    public int read(final EqEntry entry, final long flags)
+    /**
+     * The argument checks every read shares: an entry to fill and no flag but FI_PEEK.
+     *
+     * @return 0, or the negated errno to return.
+     */
+    private static int checkReadArgs(final Object entry, final long flags)
     {
         if (entry == null)
         {
             return -Errno.FI_EINVAL;
         }
-        if ((flags & ~Flags.FI_PEEK) != 0)
+        return (flags & ~Flags.FI_PEEK) != 0 ? -Errno.FI_EBADFLAGS : 0;
+    }
+
+    @Override
+    public int read(final EqEntry entry, final long flags)
+    {
+        final int invalid = checkReadArgs(entry, flags);
+        if (invalid != 0)
         {
-            return -Errno.FI_EBADFLAGS;
+            return invalid;
         }
         lock.lock();
         try
@@ -136,13 +147,10 @@ public final class ShmEventQueue extends FidLifecycle implements EventQueue
     @Override
     public int readErr(final EqErrEntry entry, final long flags)
     {
-        if (entry == null)
+        final int invalid = checkReadArgs(entry, flags);
+        if (invalid != 0)
         {
-            return -Errno.FI_EINVAL;
-        }
-        if ((flags & ~Flags.FI_PEEK) != 0)
-        {
-            return -Errno.FI_EBADFLAGS;
+            return invalid;
         }
         lock.lock();
         try
@@ -217,13 +225,10 @@ public final class ShmEventQueue extends FidLifecycle implements EventQueue
     @Override
     public int sread(final EqEntry entry, final int timeoutMillis, final long flags)
     {
-        if (entry == null)
+        final int invalid = checkReadArgs(entry, flags);
+        if (invalid != 0)
         {
-            return -Errno.FI_EINVAL;
-        }
-        if ((flags & ~Flags.FI_PEEK) != 0)
-        {
-            return -Errno.FI_EBADFLAGS;
+            return invalid;
         }
         lock.lock();
         try
