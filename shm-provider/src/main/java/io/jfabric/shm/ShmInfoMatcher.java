@@ -258,12 +258,7 @@ final class ShmInfoMatcher
 
     private static void checkTopLevel(final Info h)
     {
-        final long unsupported = h.caps() & ~ShmCapabilities.INFO_CAPS;
-        if (unsupported != 0)
-        {
-            noMatch("caps ask for " + ToStr.caps(unsupported) + ", which shm does not offer" +
-                ((unsupported & Flags.FI_REMOTE_COMM) != 0 ? " (shm is FI_LOCAL_COMM only)" : ""));
-        }
+        capsOffered("caps", h.caps(), ShmCapabilities.INFO_CAPS, "");
         if (h.addrFormat() != AddrFormat.UNSPEC && h.addrFormat() != AddrFormat.ADDR_STR)
         {
             noMatch("addr_format " + h.addrFormat().cName() + " is not supported; shm uses FI_ADDR_STR");
@@ -338,12 +333,7 @@ final class ShmInfoMatcher
                 noMatch(ex.reason());
             }
         }
-        final long unsupported = d.caps() & ~ShmCapabilities.DOMAIN_CAPS;
-        if (unsupported != 0)
-        {
-            noMatch("domain_attr.caps ask for " + ToStr.caps(unsupported) + ", which shm does not offer" +
-                ((unsupported & Flags.FI_REMOTE_COMM) != 0 ? " (shm is FI_LOCAL_COMM only)" : ""));
-        }
+        capsOffered("domain_attr.caps", d.caps(), ShmCapabilities.DOMAIN_CAPS, "");
         final int legacy = d.mrMode();
         if (legacy != MrMode.FI_MR_BASIC && legacy != MrMode.FI_MR_SCALABLE &&
             (legacy & (MrMode.FI_MR_BASIC | MrMode.FI_MR_SCALABLE)) != 0)
@@ -370,17 +360,23 @@ final class ShmInfoMatcher
 
     private static void capsWithin(final String what, final long caps, final long offered, final long infoCaps)
     {
-        final long unsupported = caps & ~offered;
-        if (unsupported != 0)
-        {
-            noMatch(what + " ask for " + ToStr.caps(unsupported) + ", which shm does not offer there");
-        }
+        capsOffered(what, caps, offered, " there");
         // fi_getinfo(3): a primary capability given without modifiers implies all relevant modifiers.
         final long implied = (infoCaps & ShmCapabilities.MODIFIERS) == 0 ? ShmCapabilities.MODIFIERS : 0;
         if (infoCaps != 0 && (caps & ~(infoCaps | implied)) != 0)
         {
             noMatch(what + " " + ToStr.caps(caps & ~(infoCaps | implied)) + " are not among the info's caps " +
                 ToStr.caps(infoCaps) + "; the hints contradict themselves");
+        }
+    }
+
+    private static void capsOffered(final String what, final long caps, final long offered, final String where)
+    {
+        final long unsupported = caps & ~offered;
+        if (unsupported != 0)
+        {
+            noMatch(what + " ask for " + ToStr.caps(unsupported) + ", which shm does not offer" + where +
+                ((unsupported & Flags.FI_REMOTE_COMM) != 0 ? " (shm is FI_LOCAL_COMM only)" : ""));
         }
     }
 
