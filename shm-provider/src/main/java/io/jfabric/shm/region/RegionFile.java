@@ -97,10 +97,11 @@ public final class RegionFile implements AutoCloseable
     public static final long DEFAULT_READY_TIMEOUT_MS = 500;
 
     /** Bytes of zeros written per call when a new region's pages are allocated. */
-    public static final int PREALLOCATE_CHUNK = 1 << 20;
+    public static final int PREALLOCATE_CHUNK = SharedFile.PREALLOCATE_CHUNK;
+
+    private static final String WHAT = "domain region";
 
     private static final int MAX_ATTEMPTS = 16;
-    private static final long READY_POLL_NS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final Path path;
     private final boolean created;
@@ -182,20 +183,24 @@ public final class RegionFile implements AutoCloseable
             throw new FabricException(Errno.FI_EINVAL, "ready timeout " + readyTimeoutMs + " ms is negative");
         }
 
-        final RegionDirectory directory = RegionDirectory.open(rootDir, groupAccess);
+        final Object directory = SharedFile.checkedRoot(rootDir, groupAccess);
         final Path path = regionPath(rootDir, domainName);
         for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++)
         {
-            final RegionFile existing = openExisting(directory, path, domainName, geometry, readyTimeoutMs);
+            final RegionFormat existingFormat = new RegionFormat(domainName, geometry, readyTimeoutMs);
+            final SharedFile.Mapped existing =
+                SharedFile.openExisting(directory, path, WHAT, existingFormat, false);
             if (existing != null)
             {
-                return existing;
+                return new RegionFile(path, false, geometry, existing.buffer(), existingFormat.validated);
             }
 
-            final RegionFile created = tryCreate(directory, path, domainName, geometry, groupAccess);
+            final RegionFormat newFormat = new RegionFormat(domainName, geometry, readyTimeoutMs);
+            final SharedFile.Mapped created = SharedFile.tryCreate(directory, path, "." + domainName + ".", WHAT,
+                newFormat, groupAccess, "shrink the shm ring or slot settings");
             if (created != null)
             {
-                return created;
+                return new RegionFile(path, true, geometry, created.buffer(), newFormat.validated);
             }
         }
 
@@ -333,207 +338,66 @@ public final class RegionFile implements AutoCloseable
             ", creatorPid=" + creatorPid + '}';
     }
 
-    private static RegionFile openExisting(
-        final RegionDirectory directory,
-        final Path path,
-        final String domainName,
-        final RegionGeometry geometry,
-        final long readyTimeoutMs)
-    {
-        final String source = "domain region " + path;
-        try
-        {
-            final Map<String, Object> before = RegionDirectory.readAttributes(path);
-            if (null == before)
-            {
-                return null;
-            }
-            if (!(Boolean)before.get("isRegularFile"))
-            {
-                throw new FabricException(Errno.FI_EINVAL, source + " is not a regular file");
-            }
-            directory.checkFile(source, path, before);
-
-            try (FileChannel channel = FileChannel.open(
-                path, StandardOpenOption.READ, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS))
-            {
-                final Map<String, Object> after = RegionDirectory.readAttributes(path);
-                if (null == after || !Objects.equals(before.get("fileKey"), after.get("fileKey")))
-                {
-                    return null; // Removed or replaced while being opened: look again.
-                }
-
-                final ByteBuffer page = ByteBuffer.allocate(RegionDescriptor.HEADER_LENGTH);
-                final RegionHeader copy = new RegionHeader(new UnsafeBuffer(page));
-                readHeaderPage(channel, page, source);
-                validateHeader(channel, page, copy, source, domainName, geometry, readyTimeoutMs);
-
-                final long regionLength = copy.regionLength();
-                final long fileLength = channel.size();
-                if (fileLength != regionLength)
-                {
-                    throw new FabricException(Errno.FI_EINVAL, source + " is " + (fileLength < regionLength ?
-                        "truncated" : "damaged") + ": " + fileLength + " bytes but its header says " + regionLength);
-                }
-
-                return new RegionFile(
-                    path, false, geometry, channel.map(FileChannel.MapMode.READ_WRITE, 0, regionLength), copy);
-            }
-        }
-        catch (final NoSuchFileException ex)
-        {
-            return null;
-        }
-        catch (final IOException ex)
-        {
-            throw ioFailure("open " + source, ex);
-        }
-    }
-
     /**
-     * Read the header page into {@code page} with positional reads, never through a mapping.
-     *
-     * @throws FabricException {@link Errno#FI_EINVAL} when the file ends before the header does.
+     * The region's {@link SharedFile.Format}: validation of a header copy as the class description lists, and the
+     * header of a new region. Keeps the header it validated or wrote.
      */
-    private static void readHeaderPage(final FileChannel channel, final ByteBuffer page, final String source)
-        throws IOException
+    private static final class RegionFormat implements SharedFile.Format
     {
-        page.clear();
-        while (page.hasRemaining())
+        private final String domainName;
+        private final RegionGeometry geometry;
+        private final long readyTimeoutMs;
+        private RegionHeader validated;
+
+        RegionFormat(final String domainName, final RegionGeometry geometry, final long readyTimeoutMs)
         {
-            if (channel.read(page, page.position()) < 0)
+            this.domainName = domainName;
+            this.geometry = geometry;
+            this.readyTimeoutMs = readyTimeoutMs;
+        }
+
+        @Override
+        public int headerLength()
+        {
+            return RegionDescriptor.HEADER_LENGTH;
+        }
+
+        @Override
+        public long validate(final UnsafeBuffer page, final SharedFile.HeaderReader reader, final String source)
+            throws IOException
+        {
+            final RegionHeader copy = new RegionHeader(page);
+            SharedFile.awaitReady(copy::isReady, () -> copy.verifyIdentity(source), reader, source, readyTimeoutMs);
+            copy.verify(source);
+
+            final RegionGeometry found = copy.geometry();
+            if (!found.equals(geometry))
             {
-                break;
-            }
-        }
-
-        final int length = page.position();
-        if (length < RegionDescriptor.HEADER_LENGTH)
-        {
-            throw new FabricException(Errno.FI_EINVAL, source + " is " + (0 == length ? "empty" : "truncated") +
-                ": " + length + " bytes, shorter than its " + RegionDescriptor.HEADER_LENGTH + " byte header");
-        }
-    }
-
-    /**
-     * Validate the header from the private copy in {@code page}; waiting for ready re-reads the copy.
-     */
-    private static void validateHeader(
-        final FileChannel channel,
-        final ByteBuffer page,
-        final RegionHeader copy,
-        final String source,
-        final String domainName,
-        final RegionGeometry requested,
-        final long readyTimeoutMs) throws IOException
-    {
-        awaitReady(channel, page, copy, source, readyTimeoutMs);
-        copy.verify(source);
-
-        final RegionGeometry found = copy.geometry();
-        if (!found.equals(requested))
-        {
-            throw new FabricException(Errno.FI_EINVAL, source + " was created with another geometry (region vs " +
-                "requested: " + found.describeMismatch(requested) + "); region " + found + ", requested " +
-                requested + ". Every process of a domain must use the same shm ring and table settings");
-        }
-
-        final String foundName = copy.domainName();
-        if (!foundName.equals(domainName))
-        {
-            throw new FabricException(Errno.FI_EINVAL,
-                source + " belongs to domain \"" + printable(foundName) + "\", not \"" + domainName + "\"");
-        }
-    }
-
-    /**
-     * Wait, bounded, for the ready flag of the copy, re-reading it from the file. A header that is ready at the
-     * first read is complete: jfabric publishes a region by {@code link(2)} only after its ready store.
-     */
-    private static void awaitReady(
-        final FileChannel channel,
-        final ByteBuffer page,
-        final RegionHeader copy,
-        final String source,
-        final long readyTimeoutMs) throws IOException
-    {
-        if (copy.isReady())
-        {
-            return;
-        }
-
-        copy.verifyIdentity(source);
-        final long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(readyTimeoutMs);
-        while (true)
-        {
-            if (System.nanoTime() - deadlineNs >= 0)
-            {
-                throw new FabricException(Errno.FI_ETIMEDOUT, source + " was not marked ready within " +
-                    readyTimeoutMs + " ms: it was not published by a jfabric create, which links only finished " +
-                    "regions, or it is damaged; remove it once no process uses the domain");
-            }
-            LockSupport.parkNanos(READY_POLL_NS);
-
-            readHeaderPage(channel, page, source);
-            if (copy.isReady())
-            {
-                // One read(2) copies the fields before the ready field, so a copy that caught the release store
-                // mid-way may hold fields older than it; a read after that one sees everything written before it.
-                readHeaderPage(channel, page, source);
-                return;
-            }
-            copy.verifyIdentity(source);
-        }
-    }
-
-    private static RegionFile tryCreate(
-        final RegionDirectory directory,
-        final Path path,
-        final String domainName,
-        final RegionGeometry geometry,
-        final boolean groupAccess)
-    {
-        final Path dir = directory.path();
-        final long regionLength = RegionDescriptor.regionLength(geometry);
-        final Set<PosixFilePermission> permissions = PosixFilePermissions.fromString(groupAccess ? "rw-rw----" : "rw-------");
-        Path temp = null;
-        MappedByteBuffer mapped = null;
-        try
-        {
-            final long usable = Files.getFileStore(dir).getUsableSpace();
-            if (usable < regionLength)
-            {
-                if (Files.exists(path, LinkOption.NOFOLLOW_LINKS))
-                {
-                    return null; // Another process won the race and took the space: open its region.
-                }
-                throw new FabricException(Errno.FI_ENOSPC, "cannot create domain region " + path + ": it needs " +
-                    regionLength + " bytes but " + dir + " has " + usable + " free; shrink the shm ring or slot " +
-                    "settings or free space");
+                throw new FabricException(Errno.FI_EINVAL, source + " was created with another geometry (region " +
+                    "vs requested: " + found.describeMismatch(geometry) + "); region " + found + ", requested " +
+                    geometry + ". Every process of a domain must use the same shm ring and table settings");
             }
 
-            temp = Files.createTempFile(
-                dir, "." + domainName + ".", ".tmp", PosixFilePermissions.asFileAttribute(permissions));
-            Files.setPosixFilePermissions(temp, permissions);
-            try (FileChannel channel = FileChannel.open(
-                temp, StandardOpenOption.READ, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS))
+            final String foundName = copy.domainName();
+            if (!foundName.equals(domainName))
             {
-                try
-                {
-                    preallocate(channel, regionLength, dir, "domain region " + path);
-                }
-                catch (final FabricException ex)
-                {
-                    if (Errno.FI_ENOSPC == ex.errno() && Files.exists(path, LinkOption.NOFOLLOW_LINKS))
-                    {
-                        return null; // Racing creators ran the space out and one of them published: open it.
-                    }
-                    throw ex;
-                }
-                mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, regionLength);
+                throw new FabricException(Errno.FI_EINVAL,
+                    source + " belongs to domain \"" + printable(foundName) + "\", not \"" + domainName + "\"");
             }
+            validated = copy;
+            return copy.regionLength();
+        }
 
-            final RegionHeader header = new RegionHeader(new UnsafeBuffer(mapped));
+        @Override
+        public long newFileLength()
+        {
+            return RegionDescriptor.regionLength(geometry);
+        }
+
+        @Override
+        public void write(final UnsafeBuffer mapped)
+        {
+            final RegionHeader header = new RegionHeader(mapped);
             final ProcessHandle self = ProcessHandle.current();
             header.write(
                 geometry,
@@ -542,125 +406,21 @@ public final class RegionFile implements AutoCloseable
                 self.info().startInstant().map(Instant::toEpochMilli).orElse(0L),
                 System.currentTimeMillis());
             header.publishReady();
-
-            try
-            {
-                Files.createLink(path, temp);
-            }
-            catch (final FileAlreadyExistsException ex)
-            {
-                IoUtil.unmap(mapped);
-                mapped = null;
-                return null;
-            }
-
-            final RegionFile region = new RegionFile(path, true, geometry, mapped, header);
-            mapped = null;
-            return region;
-        }
-        catch (final IOException ex)
-        {
-            throw ioFailure("create domain region " + path, ex);
-        }
-        finally
-        {
-            if (null != mapped)
-            {
-                IoUtil.unmap(mapped);
-            }
-            deleteQuietly(temp);
+            validated = header;
         }
     }
 
     /**
-     * Allocate every page of a new, empty file now: write zeros over {@code [0, length)} through the channel, in
-     * {@link #PREALLOCATE_CHUNK} writes from one shared read-only direct buffer. On tmpfs a page that is first
-     * touched through a mapping when the file system is full raises SIGBUS, which faults the JVM; written here, the
-     * same shortage is an ordinary error before anything is published.
+     * Allocate every page of a new, empty file now; see {@link SharedFile#preallocate}.
      *
      * @param channel the new file, open for writing, empty.
      * @param length  how long the file must be.
-     * @param dir     the file's directory, to tell an out of space failure from another when the message is not the
-     *                C library's English one.
+     * @param dir     the file's directory.
      * @param what    what is being created, for messages.
-     * @throws FabricException {@link Errno#FI_ENOSPC} when the file system ran out of space (or quota),
-     *                         {@link Errno#FI_EIO} or {@link Errno#FI_EACCES} for any other write failure.
      */
     static void preallocate(final FileChannel channel, final long length, final Path dir, final String what)
     {
-        final ByteBuffer zeros = Zeros.BUFFER.duplicate();
-        long position = 0;
-        try
-        {
-            while (position < length)
-            {
-                zeros.clear().limit((int)Math.min(zeros.capacity(), length - position));
-                while (zeros.hasRemaining())
-                {
-                    position += channel.write(zeros, position);
-                }
-            }
-        }
-        catch (final IOException ex)
-        {
-            if (isOutOfSpace(ex) || usableSpace(dir) < length - position)
-            {
-                throw new FabricException(Errno.FI_ENOSPC, "cannot create " + what + ": " + dir + " ran out of " +
-                    "space after " + position + " of its " + length + " bytes were allocated (" + ex.getMessage() +
-                    "); every page is allocated at creation because tmpfs answers a later first touch of a page it " +
-                    "cannot supply with SIGBUS, which crashes the process. Free space, or shrink the shm ring or " +
-                    "slot settings", ex);
-            }
-            throw ioFailure("allocate the pages of " + what, ex);
-        }
-    }
-
-    private static FabricException ioFailure(final String action, final IOException ex)
-    {
-        final int errno = ex instanceof AccessDeniedException ? Errno.FI_EACCES :
-            isOutOfSpace(ex) ? Errno.FI_ENOSPC : Errno.FI_EIO;
-        return new FabricException(errno, "cannot " + action + ": " + ex, ex);
-    }
-
-    /** @return true when the failure is the C library's (English) ENOSPC or EDQUOT message. */
-    private static boolean isOutOfSpace(final IOException ex)
-    {
-        final String message = ex.getMessage();
-        return null != message && (message.contains("No space left on device") ||
-            message.contains("Disk quota exceeded"));
-    }
-
-    private static long usableSpace(final Path dir)
-    {
-        try
-        {
-            return Files.getFileStore(dir).getUsableSpace();
-        }
-        catch (final IOException ex)
-        {
-            return Long.MAX_VALUE;
-        }
-    }
-
-    /** The zeros {@link #preallocate} writes: allocated on first use only, shared, never written. */
-    private static final class Zeros
-    {
-        static final ByteBuffer BUFFER = ByteBuffer.allocateDirect(PREALLOCATE_CHUNK).asReadOnlyBuffer();
-    }
-
-    private static void deleteQuietly(final Path temp)
-    {
-        if (null != temp)
-        {
-            try
-            {
-                Files.deleteIfExists(temp);
-            }
-            catch (final IOException ignore)
-            {
-                // A leftover ".<name>.*.tmp" file is harmless: it is never opened as a region.
-            }
-        }
+        SharedFile.preallocate(channel, length, dir, what);
     }
 
     private static String describeChar(final char c)
