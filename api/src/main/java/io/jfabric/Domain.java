@@ -55,4 +55,13 @@ public interface Domain extends Fid
      * @throws FabricException {@link Errno#FI_ENOSYS} for an override the provider does not support.
      */
     void setOps(String name, long flags, Object ops, long context);
+
+    /**
+     * {@code fi_av_open}: open (or, with a name, create or open a shared) address vector.
+     *
+     * @param attr    the attributes; type, count and map_addr in force are returned by the AV's attr().
+     * @param context the application's context.
+     * @return the address vector.
+     */
+    AddressVector avOpen(AvAttr attr, long context);
 }

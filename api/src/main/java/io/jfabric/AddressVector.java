@@ -1,0 +1,191 @@
+package io.jfabric;
+
+/**
+ * An open address vector ({@code struct fid_av}, fi_av(3)): maps the provider's printable endpoint addresses
+ * (FI_ADDR_STR) to {@code fi_addr_t} values ({@code long}) used on the data path.
+ * <p>
+ * Control calls (insert, remove, lookup, bind, auth keys, user ids) throw {@link FabricException} carrying the
+ * libfabric errno where C returns a negated one; inserts report per-address failures as C does: the count
+ * inserted, {@link Addresses#FI_ADDR_NOTAVAIL} in the failed address's {@code fiAddr} slot, and its errno in the
+ * status array under {@link Flags#FI_SYNC_ERR}. Thread safe. Closing while endpoints are bound fails with
+ * {@link Errno#FI_EBUSY}.
+ */
+public interface AddressVector extends Fid
+{
+    /** Bits of an fi_addr_t that {@link #groupAddr} uses for the group id, below the receive context bits. */
+    int GROUP_ID_SHIFT = 48;
+
+    /**
+     * @return a copy of the attributes in force: type resolved, count used, map_addr in use.
+     */
+    AvAttr attr();
+
+    /**
+     * {@code fi_av_bind} (deprecated): bind an event queue on which FI_EVENT inserts complete.
+     *
+     * @param eq    an event queue of this AV's fabric.
+     * @param flags must be 0.
+     */
+    void bind(Fid eq, long flags);
+
+    /**
+     * {@code fi_av_insert}.
+     *
+     * @param addr    FI_ADDR_STR addresses; the first {@code count} are inserted.
+     * @param count   how many.
+     * @param fiAddr  output, or null; input too with FI_AV_USER_ID (user ids) or FI_AUTH_KEY (key handles).
+     * @param flags   FI_MORE, FI_SYNC_ERR, FI_AV_USER_ID, FI_AUTH_KEY.
+     * @param context the operation's context (FI_EVENT completions carry it).
+     * @param status  with FI_SYNC_ERR: receives 0 or an errno per address; otherwise ignored, may be null.
+     * @return the number inserted; 0 for an FI_EVENT AV (the count arrives in the FI_AV_COMPLETE event).
+     */
+    int insert(String[] addr, int count, long[] fiAddr, long flags, long context, int[] status);
+
+    /**
+     * {@code fi_av_insert} without FI_SYNC_ERR status.
+     *
+     * @param addr    addresses.
+     * @param count   how many.
+     * @param fiAddr  output, or null.
+     * @param flags   flags.
+     * @param context the operation's context.
+     * @return as {@link #insert(String[], int, long[], long, long, int[])}.
+     */
+    default int insert(final String[] addr, final int count, final long[] fiAddr, final long flags, final long context)
+    {
+        return insert(addr, count, fiAddr, flags, context, null);
+    }
+
+    /**
+     * {@code fi_av_insertsvc}: one address from a node and a service, or from an FI_ADDR_STR node with a null service.
+     *
+     * @param node    this host's name or an alias of it, or a whole FI_ADDR_STR address.
+     * @param service the endpoint part, or null when node is a whole address.
+     * @param fiAddr  output (one element), or null.
+     * @param flags   as insert.
+     * @param context as insert.
+     * @param status  as insert.
+     * @return 1 or 0 (synchronous); 0 for an FI_EVENT AV.
+     */
+    int insertsvc(String node, String service, long[] fiAddr, long flags, long context, int[] status);
+
+    /**
+     * {@code fi_av_insertsym}: nodecnt x svccnt addresses, every service of a node before the next node.
+     *
+     * @param node    first node; must end in a number when nodecnt &gt; 1.
+     * @param nodecnt number of nodes.
+     * @param service first service, numeric.
+     * @param svccnt  services per node.
+     * @param fiAddr  output (nodecnt x svccnt elements), or null.
+     * @param flags   as insert.
+     * @param context as insert.
+     * @param status  as insert.
+     * @return the number inserted; 0 for an FI_EVENT AV.
+     */
+    int insertsym(
+        String node, int nodecnt, String service, int svccnt, long[] fiAddr, long flags, long context, int[] status);
+
+    /**
+     * {@code fi_av_remove}: invalidate addresses (or, with FI_AUTH_KEY, authorization keys); all are checked
+     * before any is removed.
+     *
+     * @param fiAddr values returned by an insert.
+     * @param count  how many.
+     * @param flags  0 or FI_AUTH_KEY.
+     */
+    void remove(long[] fiAddr, int count, long flags);
+
+    /**
+     * {@code fi_av_lookup}: copy the stored address (US-ASCII, NUL terminated when room) into {@code addr},
+     * truncated to its length.
+     *
+     * @param fiAddr a value returned by an insert.
+     * @param addr   the buffer; may be shorter than the address, or empty.
+     * @return the length needed ({@code *addrlen} on output), the terminating NUL included.
+     */
+    int lookup(long fiAddr, byte[] addr);
+
+    /**
+     * {@code fi_av_lookup} as a string.
+     *
+     * @param fiAddr a value returned by an insert.
+     * @return the stored address.
+     */
+    String lookup(long fiAddr);
+
+    /**
+     * {@code fi_av_straddr}: the printable form of an address (need not be inserted), truncated to {@code buf}.
+     *
+     * @param addr an address of this provider's format.
+     * @param buf  receives the text, NUL terminated when room.
+     * @return the length needed, the NUL included.
+     */
+    int straddr(String addr, byte[] buf);
+
+    /**
+     * {@code fi_av_straddr} as a string.
+     *
+     * @param addr an address of this provider's format.
+     * @return its printable form.
+     */
+    String straddr(String addr);
+
+    /**
+     * {@code fi_av_insert_auth_key}.
+     *
+     * @param authKey the key, in the provider's format.
+     * @param flags   must be 0.
+     * @return the authorization key fi_addr_t.
+     */
+    long insertAuthKey(byte[] authKey, long flags);
+
+    /**
+     * {@code fi_av_lookup_auth_key}: copy the key of an auth key handle or of an address inserted with one.
+     *
+     * @param fiAddr  an auth key handle or an address.
+     * @param authKey receives the key, truncated.
+     * @return the key's size.
+     */
+    int lookupAuthKey(long fiAddr, byte[] authKey);
+
+    /**
+     * {@code fi_av_set_user_id}.
+     *
+     * @param fiAddr an address (or, with FI_AUTH_KEY, an auth key handle).
+     * @param userId the id completions report in place of fiAddr.
+     * @param flags  0 or FI_AUTH_KEY.
+     */
+    void setUserId(long fiAddr, long userId, long flags);
+
+    /**
+     * @param fiAddr an address or auth key handle.
+     * @return its user id; {@link Addresses#FI_ADDR_NOTAVAIL} until one is set.
+     */
+    long userId(long fiAddr);
+
+    /**
+     * {@code fi_rx_addr}: address a receive context of the endpoint at {@code fiAddr}.
+     *
+     * @param fiAddr    an fi_addr_t.
+     * @param rxIndex   the receive context.
+     * @param rxCtxBits the AV's rx_ctx_bits.
+     * @return the rx index in the top {@code rxCtxBits} bits, OR-ed with fiAddr.
+     */
+    static long rxAddr(final long fiAddr, final int rxIndex, final int rxCtxBits)
+    {
+        return rxCtxBits == 0 ? fiAddr : ((long)rxIndex << (64 - rxCtxBits)) | fiAddr;
+    }
+
+    /**
+     * {@code fi_group_addr}: set the group id of an fi_addr_t, in bits {@link #GROUP_ID_SHIFT} and up (below the
+     * receive context bits, which take the top rx_ctx_bits).
+     *
+     * @param fiAddr  an fi_addr_t.
+     * @param groupId the group id, at most 16 bits minus rx_ctx_bits wide.
+     * @return the address with the group id set.
+     */
+    static long groupAddr(final long fiAddr, final int groupId)
+    {
+        return (fiAddr & ((1L << GROUP_ID_SHIFT) - 1)) | ((groupId & 0xFFFFL) << GROUP_ID_SHIFT);
+    }
+}
