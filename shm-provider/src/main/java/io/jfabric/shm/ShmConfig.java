@@ -39,6 +39,8 @@ import java.util.function.UnaryOperator;
  *   <tr><td>jfabric.shm.max.msg.size</td><td>JFABRIC_SHM_MAX_MSG_SIZE</td><td>1073741824</td><td>ep_attr.max_msg_size</td></tr>
  *   <tr><td>jfabric.shm.eq.size</td><td>JFABRIC_SHM_EQ_SIZE</td><td>1024</td><td>default and largest EQ depth</td></tr>
  *   <tr><td>jfabric.shm.max.err.data</td><td>JFABRIC_SHM_MAX_ERR_DATA</td><td>64</td><td>max_err_data</td></tr>
+ *   <tr><td>jfabric.shm.av.max.count</td><td>JFABRIC_SHM_AV_MAX_COUNT</td><td>65536</td>
+ *       <td>largest fi_av_attr.count an AV may be opened with (FI_ENOSYS beyond)</td></tr>
  * </table>
  * A value that does not parse, or is out of its range, is refused with {@link Errno#FI_EINVAL} naming the
  * setting, rather than silently replaced by the default.
@@ -67,6 +69,7 @@ public final class ShmConfig
     private final long maxMsgSize;
     private final int eqSize;
     private final int maxErrData;
+    private final int avMaxCount;
 
     private ShmConfig(final UnaryOperator<String> lookup)
     {
@@ -87,6 +90,7 @@ public final class ShmConfig
         maxMsgSize = longSetting(lookup, "max.msg.size", 1L << 30, 1, Long.MAX_VALUE);
         eqSize = intSetting(lookup, "eq.size", 1024, 1, 1 << 24);
         maxErrData = intSetting(lookup, "max.err.data", 64, 0, 1 << 16);
+        avMaxCount = intSetting(lookup, "av.max.count", 1 << 16, 1, 1 << 20);
     }
 
     /**
@@ -209,6 +213,12 @@ public final class ShmConfig
     public int maxErrData()
     {
         return maxErrData;
+    }
+
+    /** @return the largest count an address vector may be opened with. */
+    public int avMaxCount()
+    {
+        return avMaxCount;
     }
 
     private static String systemLookup(final String key)

@@ -1,5 +1,7 @@
 package io.jfabric.shm;
 
+import io.jfabric.AddressVector;
+import io.jfabric.AvAttr;
 import io.jfabric.Domain;
 import io.jfabric.DomainAttr;
 import io.jfabric.Errno;
@@ -10,6 +12,7 @@ import io.jfabric.FidClass;
 import io.jfabric.Flags;
 import io.jfabric.HmemOverrideOps;
 import io.jfabric.Info;
+import io.jfabric.shm.av.ShmAddressVector;
 import io.jfabric.shm.eq.ShmEventQueue;
 import io.jfabric.shm.region.RegionFile;
 import io.jfabric.shm.region.RegionGeometry;
@@ -231,6 +234,15 @@ public final class ShmDomain extends FidLifecycle implements Domain
     public RegionFile region()
     {
         return region;
+    }
+
+    /**
+     * {@code fi_av_open}; see {@link ShmAddressVector} for the rules.
+     */
+    @Override
+    public AddressVector avOpen(final AvAttr attr, final long context)
+    {
+        return ShmAddressVector.open(this, attr, context, fabric.provider().config().avMaxCount());
     }
 
     @Override

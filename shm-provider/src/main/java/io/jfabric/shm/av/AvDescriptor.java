@@ -1,0 +1,276 @@
+package io.jfabric.shm.av;
+
+import org.agrona.BitUtil;
+
+/**
+ * Layout version 1 of an address vector table: the file {@code <rootDir>/<domain>.<av name>.av} of a named AV, and
+ * the same bytes in process-private memory for an unnamed one. The only class that computes offsets into it.
+ * <p>
+ * A header, then {@code entryCount} entries of {@link #ENTRY_LENGTH} bytes; the file is exactly
+ * {@link #fileLength(int)} bytes:
+ * <pre>
+ *   +------------------------------+  0
+ *   |  Header (HEADER_LENGTH)      |
+ *   +------------------------------+  entryOffset(0) = HEADER_LENGTH
+ *   |  Entry 0                     |
+ *   +------------------------------+  entryOffset(1)
+ *   |  ...                         |
+ *   +------------------------------+  entryOffset(entryCount)
+ * </pre>
+ * The header; each group starts a cache line, and the fields other processes update (ready, attach count, the
+ * generation counter) have lines of their own:
+ * <pre>
+ *    0                   1                   2                   3
+ *    0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *   +---------------------------------------------------------------+  0 identity
+ *   |                      Magic "JFABRAV" + 1                      |
+ *   |                                                               |
+ *   +---------------------------------------------------------------+  8
+ *   |                        Layout Version                         |
+ *   +---------------------------------------------------------------+  12
+ *   |                        Header Length                          |
+ *   +---------------------------------------------------------------+  16
+ *   |                      File Length (long)                       |
+ *   |                                                               |
+ *   +---------------------------------------------------------------+  24 .. 64 reserved
+ *   +---------------------------------------------------------------+  64 geometry
+ *   |                         Entry Count                           |
+ *   +---------------------------------------------------------------+  68
+ *   |                         Entry Length                          |
+ *   +---------------------------------------------------------------+  72
+ *   |                       Address Capacity                        |
+ *   +---------------------------------------------------------------+  76
+ *   |                       Reserved (int)                          |
+ *   +---------------------------------------------------------------+  80
+ *   |           Map Addr (long): the creator's map_addr             |
+ *   |                                                               |
+ *   +---------------------------------------------------------------+  88 .. 128 reserved
+ *   +---------------------------------------------------------------+  128 creator
+ *   |                     Creator Pid (long)                        |
+ *   +---------------------------------------------------------------+  136
+ *   |                 Creation Time, epoch ms (long)                |
+ *   +---------------------------------------------------------------+  144 .. 192 reserved
+ *   +---------------------------------------------------------------+  192 names
+ *   |                 Domain Name Length (bytes, int)               |
+ *   +---------------------------------------------------------------+  196
+ *   |        Domain Name, US-ASCII, up to NAME_CAPACITY bytes      ...
+ *   +---------------------------------------------------------------+  448
+ *   |                   AV Name Length (bytes, int)                 |
+ *   +---------------------------------------------------------------+  452
+ *   |         AV Name, US-ASCII, up to AV_NAME_CAPACITY bytes      ...
+ *   +---------------------------------------------------------------+  704 checksum
+ *   |        Header Checksum: CRC32C of bytes [0, CHECKSUM_OFFSET)  |
+ *   +---------------------------------------------------------------+  708 .. 768 reserved
+ *   +---------------------------------------------------------------+  768 ready
+ *   |  Ready: READY_VALUE, written last with release by the creator |
+ *   +---------------------------------------------------------------+  832 attach
+ *   |        Attach Count (long): every open adds one atomically    |
+ *   +---------------------------------------------------------------+  896 generation
+ *   |  Generation Counter (long): getAndAdd per publication         |
+ *   +---------------------------------------------------------------+  960 .. 1024 reserved
+ * </pre>
+ * One entry, {@link #ENTRY_LENGTH} bytes (a multiple of the cache line):
+ * <pre>
+ *   +---------------------------------------------------------------+  +0
+ *   |  State (long): FREE 0 | CLAIMED (pid << 2 | 1) |              |
+ *   |                VALID (generation << 2 | 2)                    |
+ *   +---------------------------------------------------------------+  +8
+ *   |  Kind (int): 1 endpoint address, 2 authorization key          |
+ *   +---------------------------------------------------------------+  +12
+ *   |  Address (or key) Length in bytes (int)                       |
+ *   +---------------------------------------------------------------+  +16
+ *   |  Endpoint Slot (int), parsed from the address                 |
+ *   +---------------------------------------------------------------+  +20 reserved (int)
+ *   +---------------------------------------------------------------+  +24
+ *   |  Incarnation (long), 0 when the address names none            |
+ *   +---------------------------------------------------------------+  +32
+ *   |  User Id (long): FI_ADDR_NOTAVAIL until set (volatile)        |
+ *   +---------------------------------------------------------------+  +40
+ *   |  Auth Key Index (long): the key entry's index, -1 for none    |
+ *   +---------------------------------------------------------------+  +48
+ *   |  References (long): addresses inserted with this key (atomic) |
+ *   +---------------------------------------------------------------+  +56 reserved (long)
+ *   +---------------------------------------------------------------+  +64
+ *   |  Address bytes (US-ASCII, no NUL) or key bytes,               |
+ *   |  ADDRESS_CAPACITY bytes                                      ...
+ *   +---------------------------------------------------------------+  +ENTRY_LENGTH
+ * </pre>
+ * Entry protocol: an inserter claims a FREE entry with a CAS of the state from 0 to CLAIMED with its pid, writes
+ * the fields, and publishes it with a release store of VALID carrying a fresh generation from the header's
+ * counter, so no two publications of any entry ever share a state value. A remover CASes VALID to FREE. A reader
+ * acquire-loads the state, reads the fields, then (after an acquire fence) loads the state again: the fields are
+ * whole only when both loads returned the same VALID value. A CLAIMED entry whose pid no longer runs is set back to
+ * FREE by the next inserter that finds it. Every field is in native byte order, like Agrona's rings.
+ * <p>
+ * Stateless; any thread.
+ */
+public final class AvDescriptor
+{
+    /** Magic number at offset 0: the bytes {@code "JFABRAV"} followed by a 1 byte, read as a little-endian long. */
+    public static final long MAGIC = 0x01_56_41_52_42_41_46_4AL;
+
+    /** The layout this class describes. */
+    public static final int LAYOUT_VERSION = 1;
+
+    /** Length of the header. */
+    public static final int HEADER_LENGTH = 1024;
+
+    /** Offset of the magic number (long). */
+    public static final int MAGIC_OFFSET = 0;
+    /** Offset of the layout version (int). */
+    public static final int LAYOUT_VERSION_OFFSET = 8;
+    /** Offset of the header length (int). */
+    public static final int HEADER_LENGTH_OFFSET = 12;
+    /** Offset of the file length (long). */
+    public static final int FILE_LENGTH_OFFSET = 16;
+    /** Offset of the entry count (int). */
+    public static final int ENTRY_COUNT_OFFSET = BitUtil.CACHE_LINE_LENGTH;
+    /** Offset of the entry length (int). */
+    public static final int ENTRY_LENGTH_OFFSET = ENTRY_COUNT_OFFSET + 4;
+    /** Offset of the address capacity (int). */
+    public static final int ADDRESS_CAPACITY_OFFSET = ENTRY_COUNT_OFFSET + 8;
+    /** Offset of the creator's map_addr (long). */
+    public static final int MAP_ADDR_OFFSET = ENTRY_COUNT_OFFSET + 16;
+    /** Offset of the creator's pid (long). */
+    public static final int CREATOR_PID_OFFSET = 2 * BitUtil.CACHE_LINE_LENGTH;
+    /** Offset of the creation time (long). */
+    public static final int CREATION_TIME_OFFSET = CREATOR_PID_OFFSET + 8;
+    /** Offset of the domain name length (int). */
+    public static final int DOMAIN_NAME_LENGTH_OFFSET = 3 * BitUtil.CACHE_LINE_LENGTH;
+    /** Offset of the domain name bytes. */
+    public static final int DOMAIN_NAME_OFFSET = DOMAIN_NAME_LENGTH_OFFSET + 4;
+    /** Bytes kept for the domain name. */
+    public static final int NAME_CAPACITY = 252;
+    /** Offset of the AV name length (int). */
+    public static final int AV_NAME_LENGTH_OFFSET = 7 * BitUtil.CACHE_LINE_LENGTH;
+    /** Offset of the AV name bytes. */
+    public static final int AV_NAME_OFFSET = AV_NAME_LENGTH_OFFSET + 4;
+    /** Bytes kept for the AV name. */
+    public static final int AV_NAME_CAPACITY = 252;
+    /** Offset of the checksum (int): CRC32C of bytes [0, CHECKSUM_OFFSET). */
+    public static final int CHECKSUM_OFFSET = 11 * BitUtil.CACHE_LINE_LENGTH;
+    /** Offset of the ready field (int). */
+    public static final int READY_OFFSET = 12 * BitUtil.CACHE_LINE_LENGTH;
+    /** Offset of the attach count (long). */
+    public static final int ATTACH_COUNT_OFFSET = 13 * BitUtil.CACHE_LINE_LENGTH;
+    /** Offset of the generation counter (long). */
+    public static final int GENERATION_OFFSET = 14 * BitUtil.CACHE_LINE_LENGTH;
+    /** What the ready field holds once the header is complete. */
+    public static final int READY_VALUE = 0x52454459;
+
+    /** Length of one entry. */
+    public static final int ENTRY_LENGTH = 6 * BitUtil.CACHE_LINE_LENGTH;
+    /** Entry: state (long). */
+    public static final int STATE_OFFSET = 0;
+    /** Entry: kind (int). */
+    public static final int KIND_OFFSET = 8;
+    /** Entry: address length (int). */
+    public static final int ADDRESS_LENGTH_OFFSET = 12;
+    /** Entry: slot (int). */
+    public static final int SLOT_OFFSET = 16;
+    /** Entry: incarnation (long). */
+    public static final int INCARNATION_OFFSET = 24;
+    /** Entry: user id (long). */
+    public static final int USER_ID_OFFSET = 32;
+    /** Entry: auth key index (long). */
+    public static final int AUTH_KEY_OFFSET = 40;
+    /** Entry: references (long). */
+    public static final int REFERENCES_OFFSET = 48;
+    /** Entry: address bytes. */
+    public static final int ADDRESS_OFFSET = BitUtil.CACHE_LINE_LENGTH;
+    /** Bytes an entry keeps for its address or key. */
+    public static final int ADDRESS_CAPACITY = ENTRY_LENGTH - ADDRESS_OFFSET;
+
+    /** Entry kind: an endpoint address. */
+    public static final int KIND_ADDRESS = 1;
+    /** Entry kind: an authorization key. */
+    public static final int KIND_AUTH_KEY = 2;
+
+    /** State of a free entry. */
+    public static final long FREE = 0;
+    /** Tag bits of the state. */
+    public static final long TAG_MASK = 3;
+    /** Tag of a claimed entry: the rest is the claimer's pid. */
+    public static final long TAG_CLAIMED = 1;
+    /** Tag of a valid entry: the rest is its generation. */
+    public static final long TAG_VALID = 2;
+
+    /** Most entries a table may have. */
+    public static final int MAX_ENTRIES = 1 << 20;
+
+    private AvDescriptor()
+    {
+    }
+
+    /**
+     * @param entryCount entries.
+     * @return the table's length in bytes.
+     */
+    public static long fileLength(final int entryCount)
+    {
+        return HEADER_LENGTH + (long)entryCount * ENTRY_LENGTH;
+    }
+
+    /**
+     * @param index an entry index.
+     * @return its offset.
+     */
+    public static int entryOffset(final int index)
+    {
+        return HEADER_LENGTH + index * ENTRY_LENGTH;
+    }
+
+    /**
+     * @param pid the claimer's pid.
+     * @return the CLAIMED state.
+     */
+    public static long claimed(final long pid)
+    {
+        return (pid << 2) | TAG_CLAIMED;
+    }
+
+    /**
+     * @param generation a fresh generation.
+     * @return the VALID state.
+     */
+    public static long valid(final long generation)
+    {
+        return (generation << 2) | TAG_VALID;
+    }
+
+    /**
+     * @param state a state word.
+     * @return true when VALID.
+     */
+    public static boolean isValid(final long state)
+    {
+        return (state & TAG_MASK) == TAG_VALID;
+    }
+
+    /**
+     * @param state a state word.
+     * @return true when CLAIMED.
+     */
+    public static boolean isClaimed(final long state)
+    {
+        return (state & TAG_MASK) == TAG_CLAIMED;
+    }
+
+    /**
+     * @param state a CLAIMED state word.
+     * @return the claimer's pid.
+     */
+    public static long claimerPid(final long state)
+    {
+        return state >>> 2;
+    }
+
+    /**
+     * @param count the count asked for (at least 1).
+     * @return the entries of a table for it: the next power of two, at least 16.
+     */
+    public static int entriesFor(final long count)
+    {
+        return (int)Math.max(16, Long.highestOneBit(Math.max(1, count) - 1) << 1);
+    }
+}

@@ -1,0 +1,184 @@
+package io.jfabric.shm.av;
+
+import io.jfabric.AvAttr;
+import io.jfabric.Errno;
+import io.jfabric.FabricException;
+import io.jfabric.Flags;
+import io.jfabric.shm.ShmDomain;
+import io.jfabric.shm.ShmFabric;
+import io.jfabric.shm.region.SharedFile;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.IOException;
+import java.nio.MappedByteBuffer;
+import java.nio.file.Path;
+
+/**
+ * A named address vector's file, {@code <root>/<domain>.<av name>.av} next to the domain's region, mapped into this
+ * process: created by exactly one process (its header and empty table published as {@link SharedFile} publishes
+ * every shared file), opened by the others after its header copy is validated: magic, version, checksum, lengths,
+ * and that it belongs to this domain and AV name. Then every open (except a read-only one) adds one to its attach
+ * count.
+ * <p>
+ * Control path; any thread.
+ */
+final class AvFile
+{
+    /** How long an open waits for a header not yet marked ready. */
+    static final long READY_TIMEOUT_MS = 500;
+
+    private static final int MAX_ATTEMPTS = 16;
+    private static final String WHAT = "address vector";
+
+    private final Path path;
+    private final MappedByteBuffer buffer;
+    private final int entries;
+    private final long mapAddr;
+
+    private AvFile(final Path path, final MappedByteBuffer buffer, final int entries, final long mapAddr)
+    {
+        this.path = path;
+        this.buffer = buffer;
+        this.entries = entries;
+        this.mapAddr = mapAddr;
+    }
+
+    /**
+     * @param rootDir    the shm root.
+     * @param domainName the domain.
+     * @param avName     the AV's name.
+     * @return the file's path.
+     */
+    static Path path(final Path rootDir, final String domainName, final String avName)
+    {
+        return rootDir.resolve(domainName + '.' + avName + ShmAddressVector.FILE_SUFFIX);
+    }
+
+    /**
+     * Open (FI_READ: only an existing one, read-only) or create the named AV of a domain.
+     *
+     * @param domain the domain.
+     * @param attr   validated attributes, count resolved.
+     * @return the mapped file.
+     */
+    static AvFile open(final ShmDomain domain, final AvAttr attr)
+    {
+        final var config = ((ShmFabric)domain.fabric()).provider().config();
+        final String domainName = domain.attr().name();
+        final Path path = path(config.rootDir(), domainName, attr.name());
+        final boolean readOnly = (attr.flags() & Flags.FI_READ) != 0;
+        final Object root = SharedFile.checkedRoot(config.rootDir(), config.groupAccess());
+        final int entries = AvDescriptor.entriesFor(attr.count());
+        for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++)
+        {
+            final AvFormat existing = new AvFormat(domainName, attr.name(), entries, attr.mapAddr());
+            final SharedFile.Mapped opened = SharedFile.openExisting(root, path, WHAT, existing, readOnly);
+            if (opened != null)
+            {
+                return attach(opened, existing, readOnly);
+            }
+            if (readOnly)
+            {
+                throw new FabricException(Errno.FI_ENOENT, "fi_av_open: FI_READ opens an existing AV, and " + path +
+                    " does not exist: no process has created AV '" + attr.name() + "' of domain '" + domainName + "'");
+            }
+            final AvFormat created = new AvFormat(domainName, attr.name(), entries, attr.mapAddr());
+            final SharedFile.Mapped made = SharedFile.tryCreate(root, path, "." + domainName + "." + attr.name() + ".",
+                WHAT, created, config.groupAccess(), "lower the AV count");
+            if (made != null)
+            {
+                return attach(made, created, false);
+            }
+        }
+        throw new FabricException(Errno.FI_EBUSY, "fi_av_open: " + path + " kept appearing and disappearing over " +
+            MAX_ATTEMPTS + " attempts to open or create it: something is removing it while it is in use");
+    }
+
+    private static AvFile attach(final SharedFile.Mapped mapped, final AvFormat format, final boolean readOnly)
+    {
+        if (!readOnly)
+        {
+            new AvHeader(new UnsafeBuffer(mapped.buffer())).incrementAttachCount();
+        }
+        return new AvFile(mapped.path(), mapped.buffer(), format.entries, format.mapAddr);
+    }
+
+    /** @return the file. */
+    Path path()
+    {
+        return path;
+    }
+
+    /** @return the mapping. */
+    MappedByteBuffer buffer()
+    {
+        return buffer;
+    }
+
+    /** @return entries of the table. */
+    int entries()
+    {
+        return entries;
+    }
+
+    /** @return the creator's map_addr. */
+    long mapAddr()
+    {
+        return mapAddr;
+    }
+
+    /** The AV file's {@link SharedFile.Format}; keeps the geometry it validated or wrote. */
+    private static final class AvFormat implements SharedFile.Format
+    {
+        private final String domainName;
+        private final String avName;
+        private int entries;
+        private long mapAddr;
+
+        AvFormat(final String domainName, final String avName, final int entries, final long mapAddr)
+        {
+            this.domainName = domainName;
+            this.avName = avName;
+            this.entries = entries;
+            this.mapAddr = mapAddr;
+        }
+
+        @Override
+        public int headerLength()
+        {
+            return AvDescriptor.HEADER_LENGTH;
+        }
+
+        @Override
+        public long validate(final UnsafeBuffer copy, final SharedFile.HeaderReader reader, final String source)
+            throws IOException
+        {
+            final AvHeader header = new AvHeader(copy);
+            SharedFile.awaitReady(header::isReady, () -> header.verifyIdentity(source), reader, source,
+                READY_TIMEOUT_MS);
+            header.verify(source);
+            if (!header.domainName().equals(domainName) || !header.avName().equals(avName))
+            {
+                throw new FabricException(Errno.FI_EINVAL, source + " belongs to AV '" + header.avName() +
+                    "' of domain '" + header.domainName() + "', not '" + avName + "' of '" + domainName + "'");
+            }
+            entries = header.entryCount();
+            mapAddr = header.mapAddr();
+            return header.fileLength();
+        }
+
+        @Override
+        public long newFileLength()
+        {
+            return AvDescriptor.fileLength(entries);
+        }
+
+        @Override
+        public void write(final UnsafeBuffer mapped)
+        {
+            final AvHeader header = new AvHeader(mapped);
+            header.write(entries, mapAddr, domainName, avName);
+            header.publishReady();
+        }
+    }
+}

@@ -1,0 +1,194 @@
+package io.jfabric.shm.av;
+
+import io.jfabric.Errno;
+import io.jfabric.FabricException;
+import org.agrona.concurrent.AtomicBuffer;
+
+import java.nio.charset.StandardCharsets;
+import java.util.zip.CRC32C;
+
+import static io.jfabric.shm.av.AvDescriptor.*;
+
+/**
+ * Flyweight that writes and validates the header of an address vector table (layout in {@link AvDescriptor}).
+ * <p>
+ * Publication: the creator calls {@link #write} then {@link #publishReady()} (release, the last write); a reader
+ * checks {@link #isReady()} (acquire) and then {@link #verify(String)} before trusting any other getter. The buffer
+ * may be the mapping or a private copy of the header read with {@code read(2)}.
+ * <p>
+ * Threads: write and publishReady belong to the creating thread before the file is linked; afterwards the getters,
+ * {@link #incrementAttachCount()} and {@link #nextGeneration()} are safe from any thread of any process.
+ */
+public final class AvHeader
+{
+    private final AtomicBuffer buffer;
+
+    /**
+     * @param buffer the table's first {@link AvDescriptor#HEADER_LENGTH} bytes, or more.
+     */
+    public AvHeader(final AtomicBuffer buffer)
+    {
+        this.buffer = buffer;
+    }
+
+    /**
+     * Write every field before the ready field, checksum last. Does not publish.
+     *
+     * @param entryCount entries of the table.
+     * @param mapAddr    the creator's map_addr.
+     * @param domainName the domain's name (US-ASCII).
+     * @param avName     the AV's name (US-ASCII), or "" for an unnamed AV.
+     */
+    public void write(final int entryCount, final long mapAddr, final String domainName, final String avName)
+    {
+        final byte[] domain = domainName.getBytes(StandardCharsets.US_ASCII);
+        final byte[] av = avName.getBytes(StandardCharsets.US_ASCII);
+        buffer.putLong(MAGIC_OFFSET, MAGIC);
+        buffer.putInt(LAYOUT_VERSION_OFFSET, LAYOUT_VERSION);
+        buffer.putInt(HEADER_LENGTH_OFFSET, HEADER_LENGTH);
+        buffer.putLong(FILE_LENGTH_OFFSET, AvDescriptor.fileLength(entryCount));
+        buffer.putInt(ENTRY_COUNT_OFFSET, entryCount);
+        buffer.putInt(ENTRY_LENGTH_OFFSET, ENTRY_LENGTH);
+        buffer.putInt(ADDRESS_CAPACITY_OFFSET, ADDRESS_CAPACITY);
+        buffer.putLong(MAP_ADDR_OFFSET, mapAddr);
+        buffer.putLong(CREATOR_PID_OFFSET, ProcessHandle.current().pid());
+        buffer.putLong(CREATION_TIME_OFFSET, System.currentTimeMillis());
+        buffer.putInt(DOMAIN_NAME_LENGTH_OFFSET, domain.length);
+        buffer.putBytes(DOMAIN_NAME_OFFSET, domain);
+        buffer.putInt(AV_NAME_LENGTH_OFFSET, av.length);
+        buffer.putBytes(AV_NAME_OFFSET, av);
+        buffer.putInt(CHECKSUM_OFFSET, computeChecksum());
+    }
+
+    /** Mark the header complete: a release store, after every other write. */
+    public void publishReady()
+    {
+        buffer.putIntRelease(READY_OFFSET, READY_VALUE);
+    }
+
+    /** @return true when the ready field is set (acquire). */
+    public boolean isReady()
+    {
+        return buffer.getIntAcquire(READY_OFFSET) == READY_VALUE;
+    }
+
+    /**
+     * @param source what the header was read from, for messages.
+     * @throws FabricException {@link Errno#FI_EINVAL} for a foreign magic or another layout version.
+     */
+    public void verifyIdentity(final String source)
+    {
+        final long magic = buffer.getLong(MAGIC_OFFSET);
+        if (magic != MAGIC)
+        {
+            throw new FabricException(Errno.FI_EINVAL, source + " is not a jfabric address vector: magic 0x" +
+                Long.toHexString(magic) + ", expected 0x" + Long.toHexString(MAGIC));
+        }
+        final int version = buffer.getInt(LAYOUT_VERSION_OFFSET);
+        if (version != LAYOUT_VERSION)
+        {
+            throw new FabricException(Errno.FI_EINVAL, source + " has address vector layout version " + version +
+                " but this jfabric reads version " + LAYOUT_VERSION + "; remove it once no process uses it");
+        }
+    }
+
+    /**
+     * Check every field of a ready header.
+     *
+     * @param source what the header was read from, for messages.
+     * @throws FabricException {@link Errno#FI_EINVAL} for a foreign, other-version or damaged header,
+     *                         {@link Errno#FI_ECRC} when the checksum does not match.
+     */
+    public void verify(final String source)
+    {
+        verifyIdentity(source);
+        final int stored = buffer.getInt(CHECKSUM_OFFSET);
+        final int computed = computeChecksum();
+        if (stored != computed)
+        {
+            throw new FabricException(Errno.FI_ECRC, source + " is damaged: header checksum 0x" +
+                Integer.toHexString(stored) + " but its fields sum to 0x" + Integer.toHexString(computed));
+        }
+        damagedUnless(buffer.getInt(HEADER_LENGTH_OFFSET) == HEADER_LENGTH, source, "header length");
+        damagedUnless(buffer.getInt(ENTRY_LENGTH_OFFSET) == ENTRY_LENGTH, source, "entry length");
+        damagedUnless(buffer.getInt(ADDRESS_CAPACITY_OFFSET) == ADDRESS_CAPACITY, source, "address capacity");
+        final int entries = entryCount();
+        damagedUnless(entries > 0 && entries <= MAX_ENTRIES, source, "entry count");
+        damagedUnless(fileLength() == AvDescriptor.fileLength(entries), source, "file length");
+        final int domainLength = buffer.getInt(DOMAIN_NAME_LENGTH_OFFSET);
+        damagedUnless(domainLength > 0 && domainLength <= NAME_CAPACITY, source, "domain name length");
+        final int avLength = buffer.getInt(AV_NAME_LENGTH_OFFSET);
+        damagedUnless(avLength >= 0 && avLength <= AV_NAME_CAPACITY, source, "AV name length");
+    }
+
+    /** @return entries of the table. */
+    public int entryCount()
+    {
+        return buffer.getInt(ENTRY_COUNT_OFFSET);
+    }
+
+    /** @return the length the file must have. */
+    public long fileLength()
+    {
+        return buffer.getLong(FILE_LENGTH_OFFSET);
+    }
+
+    /** @return the creator's map_addr. */
+    public long mapAddr()
+    {
+        return buffer.getLong(MAP_ADDR_OFFSET);
+    }
+
+    /** @return pid of the creator. */
+    public long creatorPid()
+    {
+        return buffer.getLong(CREATOR_PID_OFFSET);
+    }
+
+    /** @return the domain name; only on a verified header. */
+    public String domainName()
+    {
+        return buffer.getStringWithoutLengthAscii(DOMAIN_NAME_OFFSET, buffer.getInt(DOMAIN_NAME_LENGTH_OFFSET));
+    }
+
+    /** @return the AV name; only on a verified header. */
+    public String avName()
+    {
+        return buffer.getStringWithoutLengthAscii(AV_NAME_OFFSET, buffer.getInt(AV_NAME_LENGTH_OFFSET));
+    }
+
+    /** @return opens so far in all processes (volatile). */
+    public long attachCount()
+    {
+        return buffer.getLongVolatile(ATTACH_COUNT_OFFSET);
+    }
+
+    /** Count one more open, atomically across processes. */
+    public void incrementAttachCount()
+    {
+        buffer.getAndAddLong(ATTACH_COUNT_OFFSET, 1);
+    }
+
+    /** @return a generation no publication of this table has used, atomically across processes. */
+    public long nextGeneration()
+    {
+        return buffer.getAndAddLong(GENERATION_OFFSET, 1) + 1;
+    }
+
+    private int computeChecksum()
+    {
+        final byte[] covered = new byte[CHECKSUM_OFFSET];
+        buffer.getBytes(0, covered);
+        final CRC32C crc = new CRC32C();
+        crc.update(covered, 0, covered.length);
+        return (int)crc.getValue();
+    }
+
+    private static void damagedUnless(final boolean ok, final String source, final String field)
+    {
+        if (!ok)
+        {
+            throw new FabricException(Errno.FI_EINVAL, source + " is damaged: its " + field + " is out of range");
+        }
+    }
+}

@@ -1,0 +1,807 @@
+package io.jfabric.shm.av;
+
+import io.jfabric.AddressVector;
+import io.jfabric.Addresses;
+import io.jfabric.AvAttr;
+import io.jfabric.AvType;
+import io.jfabric.EqEvent;
+import io.jfabric.Errno;
+import io.jfabric.FabricException;
+import io.jfabric.Fid;
+import io.jfabric.FidClass;
+import io.jfabric.Flags;
+import io.jfabric.shm.FidLifecycle;
+import io.jfabric.shm.LocalHost;
+import io.jfabric.shm.ShmCapabilities;
+import io.jfabric.shm.ShmDomain;
+import io.jfabric.shm.eq.ShmEventQueue;
+import org.agrona.BufferUtil;
+import org.agrona.IoUtil;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+
+/**
+ * The shm provider's address vector (fi_av(3)), of type FI_AV_TABLE (FI_AV_MAP behaves the same and is reported
+ * as asked; FI_AV_UNSPEC resolves to FI_AV_TABLE). Addresses are {@link ShmAddress} strings of this host and this
+ * AV's domain; any well-formed one whose slot is below the region's slot count inserts, whether or not an endpoint
+ * holds that slot yet (an AV may list peers that start later). Addresses of another host or domain do not insert
+ * (FI_LOCAL_COMM only): their fi_addr slot gets {@link Addresses#FI_ADDR_NOTAVAIL} and their status
+ * {@link Errno#FI_EADDRNOTAVAIL}; a malformed address or slot gives {@link Errno#FI_EINVAL}, a full table
+ * {@link Errno#FI_ENOSPC}.
+ * <p>
+ * <b>fi_addr_t values</b>: {@code map_addr + index}; the top 16 bits are left for {@link AddressVector#rxAddr}
+ * and {@link AddressVector#groupAddr} and ignored when resolving. An unnamed AV ignores map_addr (base 0, as the
+ * page says). A named AV records its creator's map_addr; an opener passing 0 uses and gets back that one, an
+ * opener passing another value uses its own: processes that give the same map_addr get the same fi_addr for the
+ * same entry, since the index is the same in every process.
+ * <p>
+ * <b>Named AVs</b> live in {@code <root>/<domain>.<name>.av}, created and validated like the domain region (see
+ * {@link io.jfabric.shm.region.SharedFile}); the table is sized from the creator's count (rounded up to a power of
+ * two, at least 16); a later opener's count is a hint only and {@link #attr()} reports the table's entries. FI_READ
+ * opens an existing named AV read-only: without a name {@link Errno#FI_EINVAL}, when it does not exist
+ * {@link Errno#FI_ENOENT}; inserts, removes, auth key inserts and user ids then fail with {@link Errno#FI_EPERM}.
+ * Files outlive processes; remove them with the domain's files.
+ * <p>
+ * <b>Concurrency</b>: the table is lock free (see {@link AvDescriptor}), so no lock is taken whatever the domain's
+ * threading model; an inserter process that dies between claiming and publishing leaves a CLAIMED entry that the
+ * next inserter, finding its pid gone, frees (a reused pid keeps it claimed until that process exits).
+ * <p>
+ * <b>FI_EVENT</b>: inserts are carried out in the calling thread and reported on the bound EQ: one error entry per
+ * failed address (data = the address's position in the call) and one FI_AV_COMPLETE with the count; the call
+ * returns 0, or fails with {@link Errno#FI_ENOEQ} when no EQ is bound. FI_SYNC_ERR is for synchronous AVs only.
+ * <p>
+ * <b>Authorization keys</b> (1 to {@link ShmCapabilities#MAX_AUTH_KEY_SIZE} bytes) are entries of the same table,
+ * so their handles are shared by every process of a named AV and take an index like an address. Removing a key that
+ * addresses still use fails with {@link Errno#FI_EBUSY}.
+ * <p>
+ * Thread safe. Closing fails with {@link Errno#FI_EBUSY} while an endpoint holds a reference ({@link #retain}).
+ */
+public final class ShmAddressVector extends FidLifecycle implements AddressVector
+{
+    /** File name suffix of a named AV. */
+    public static final String FILE_SUFFIX = ".av";
+
+    /** Longest AV name. */
+    public static final int MAX_NAME_LENGTH = 48;
+
+    /** Bits of an fi_addr_t that carry map_addr + index. */
+    public static final int INDEX_BITS = 48;
+
+    private static final long INDEX_MASK = (1L << INDEX_BITS) - 1;
+    private static final long OPEN_FLAGS = Flags.FI_EVENT | Flags.FI_READ | Flags.FI_SYMMETRIC | Flags.FI_AV_USER_ID;
+    private static final long INSERT_FLAGS = Flags.FI_MORE | Flags.FI_SYNC_ERR | Flags.FI_AV_USER_ID | Flags.FI_AUTH_KEY;
+    private static final int MAX_RX_CTX_BITS = 16;
+
+    private final ShmDomain domain;
+    private final AvAttr attr;
+    private final String domainName;
+    private final int slotCount;
+    private final long mapAddr;
+    private final boolean readOnly;
+    private final boolean async;
+    private final boolean userIdMode;
+    private final Path path;
+    private final ByteBuffer memory;
+    private final AvTable table;
+    private volatile ShmEventQueue eq;
+
+    private ShmAddressVector(
+        final ShmDomain domain, final AvAttr attr, final long context, final Path path, final ByteBuffer memory,
+        final int entries, final long mapAddr)
+    {
+        super(FidClass.AV, context);
+        this.domain = domain;
+        this.domainName = domain.attr().name();
+        this.slotCount = domain.region().geometry().slotCount();
+        this.path = path;
+        this.memory = memory;
+        this.mapAddr = mapAddr;
+        this.readOnly = (attr.flags() & Flags.FI_READ) != 0;
+        this.async = (attr.flags() & Flags.FI_EVENT) != 0;
+        this.userIdMode = (attr.flags() & Flags.FI_AV_USER_ID) != 0;
+        this.table = new AvTable(new UnsafeBuffer(memory), entries);
+        this.attr = attr.count(entries).mapAddr(path == null ? 0 : mapAddr);
+    }
+
+    /**
+     * {@code fi_av_open}: validate the attributes and open (a named AV: create or open its file).
+     *
+     * @param domain  the domain; takes a reference, released by close.
+     * @param asked   the attributes; not kept.
+     * @param context the application's context.
+     * @param maxCount the largest count allowed.
+     * @return the AV.
+     */
+    public static ShmAddressVector open(
+        final ShmDomain domain, final AvAttr asked, final long context, final int maxCount)
+    {
+        domain.ensureOpen("fi_av_open");
+        final AvAttr attr = validate(asked, domain, maxCount);
+        domain.retain("fi_av_open");
+        boolean opened = false;
+        try
+        {
+            final ShmAddressVector av;
+            if (attr.name() == null)
+            {
+                final int entries = AvDescriptor.entriesFor(attr.count());
+                final ByteBuffer memory = ByteBuffer.allocateDirect((int)AvDescriptor.fileLength(entries));
+                final AvHeader header = new AvHeader(new UnsafeBuffer(memory));
+                header.write(entries, 0, domain.attr().name(), "");
+                header.publishReady();
+                av = new ShmAddressVector(domain, attr, context, null, memory, entries, 0);
+            }
+            else
+            {
+                final AvFile file = AvFile.open(domain, attr);
+                final long mapAddr = attr.mapAddr() != 0 ? attr.mapAddr() : file.mapAddr();
+                if (mapAddr < 0 || mapAddr + file.entries() > INDEX_MASK)
+                {
+                    IoUtil.unmap(file.buffer());
+                    throw new FabricException(Errno.FI_EINVAL, "fi_av_open: map_addr 0x" +
+                        Long.toHexString(mapAddr) + " leaves no room for " + file.entries() + " entries below 2^" +
+                        INDEX_BITS + ", the fi_addr_t bits below the rx context and group bits");
+                }
+                av = new ShmAddressVector(domain, attr, context, file.path(), file.buffer(), file.entries(),
+                    mapAddr);
+            }
+            opened = true;
+            return av;
+        }
+        finally
+        {
+            if (!opened)
+            {
+                domain.release();
+            }
+        }
+    }
+
+    private static AvAttr validate(final AvAttr asked, final ShmDomain domain, final int maxCount)
+    {
+        if (asked == null)
+        {
+            throw new FabricException(Errno.FI_EINVAL, "fi_av_open: attr must not be null");
+        }
+        final AvAttr attr = asked.copy();
+        if ((attr.flags() & ~OPEN_FLAGS) != 0)
+        {
+            throw new FabricException(Errno.FI_EBADFLAGS, "fi_av_open: flags 0x" +
+                Long.toHexString(attr.flags() & ~OPEN_FLAGS) + " are not AV open flags (FI_EVENT, FI_READ, " +
+                "FI_SYMMETRIC, FI_AV_USER_ID)");
+        }
+        if (attr.type() == null)
+        {
+            throw new FabricException(Errno.FI_EINVAL, "fi_av_open: type must not be null");
+        }
+        if (attr.type() == AvType.UNSPEC)
+        {
+            attr.type(AvType.TABLE);
+        }
+        if (attr.rxCtxBits() < 0 || attr.rxCtxBits() > MAX_RX_CTX_BITS)
+        {
+            throw new FabricException(Errno.FI_EINVAL, "fi_av_open: rx_ctx_bits " + attr.rxCtxBits() +
+                " not in [0, " + MAX_RX_CTX_BITS + "]");
+        }
+        if (attr.count() < 0 || attr.epPerNode() < 0)
+        {
+            throw new FabricException(Errno.FI_EINVAL, "fi_av_open: count " + attr.count() + " and ep_per_node " +
+                attr.epPerNode() + " must not be negative");
+        }
+        if (attr.count() > maxCount)
+        {
+            throw new FabricException(Errno.FI_ENOSYS, "fi_av_open: count " + attr.count() + " exceeds the " +
+                maxCount + " addresses an shm AV holds (jfabric.shm.av.max.count)");
+        }
+        if (attr.count() == 0)
+        {
+            attr.count(Math.min(maxCount, domain.attr().epCnt()));
+        }
+        if (attr.name() == null)
+        {
+            if ((attr.flags() & Flags.FI_READ) != 0)
+            {
+                throw new FabricException(Errno.FI_EINVAL,
+                    "fi_av_open: FI_READ opens an existing named AV read-only; give its name");
+            }
+        }
+        else
+        {
+            validateName(attr.name());
+        }
+        return attr;
+    }
+
+    private static void validateName(final String name)
+    {
+        boolean ok = !name.isEmpty() && name.length() <= MAX_NAME_LENGTH;
+        for (int i = 0; ok && i < name.length(); i++)
+        {
+            final char c = name.charAt(i);
+            ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+                ((c == '.' || c == '-') && i > 0);
+        }
+        if (!ok)
+        {
+            throw new FabricException(Errno.FI_EINVAL, "fi_av_open: AV name \"" + name + "\" is not 1 to " +
+                MAX_NAME_LENGTH + " letters, digits, '.', '_' or '-' (not starting with '.' or '-')");
+        }
+    }
+
+    @Override
+    public AvAttr attr()
+    {
+        return attr.copy();
+    }
+
+    /** @return the named AV's file, or null for an unnamed AV. */
+    public Path path()
+    {
+        return path;
+    }
+
+    /** @return the map_addr in use: the base of this AV's fi_addr_t values. */
+    public long mapAddr()
+    {
+        return mapAddr;
+    }
+
+    /** @return entries of the table. */
+    public int entries()
+    {
+        return table.entryCount();
+    }
+
+    @Override
+    public synchronized void bind(final Fid fid, final long flags)
+    {
+        ensureOpen("fi_av_bind");
+        if (!(fid instanceof ShmEventQueue) || ((ShmEventQueue)fid).fabric() != domain.fabric())
+        {
+            throw new FabricException(Errno.FI_EINVAL,
+                "fi_av_bind: an AV binds only an event queue opened from its domain's shm fabric");
+        }
+        if (flags != 0)
+        {
+            throw new FabricException(Errno.FI_EBADFLAGS,
+                "fi_av_bind: flags 0x" + Long.toHexString(flags) + " are reserved and must be 0");
+        }
+        if (eq != null)
+        {
+            throw new FabricException(Errno.FI_EINVAL, "fi_av_bind: the AV already has an event queue bound");
+        }
+        ((ShmEventQueue)fid).retain("fi_av_bind");
+        eq = (ShmEventQueue)fid;
+    }
+
+    @Override
+    public int insert(
+        final String[] addr, final int count, final long[] fiAddr, final long flags, final long context,
+        final int[] status)
+    {
+        if (count < 0 || (count > 0 && (addr == null || addr.length < count)))
+        {
+            ensureOpen("fi_av_insert");
+            throw new FabricException(Errno.FI_EINVAL, "fi_av_insert: count " + count + " but " +
+                (addr == null ? "no address array" : "an array of " + addr.length));
+        }
+        return insertAll("fi_av_insert", addr, count, fiAddr, flags, context, status);
+    }
+
+    @Override
+    public int insertsvc(
+        final String node, final String service, final long[] fiAddr, final long flags, final long context,
+        final int[] status)
+    {
+        final String address;
+        if (service == null)
+        {
+            if (node == null)
+            {
+                ensureOpen("fi_av_insertsvc");
+                throw new FabricException(Errno.FI_EINVAL, "fi_av_insertsvc: node and service are both null");
+            }
+            address = node;
+        }
+        else
+        {
+            address = serviceAddress(node == null ? LocalHost.name() : node, service);
+        }
+        return insertAll("fi_av_insertsvc", new String[]{ address }, 1, fiAddr, flags, context, status);
+    }
+
+    @Override
+    public int insertsym(
+        final String node, final int nodecnt, final String service, final int svccnt, final long[] fiAddr,
+        final long flags, final long context, final int[] status)
+    {
+        ensureOpen("fi_av_insertsym");
+        if (node == null || service == null || nodecnt < 0 || svccnt < 0)
+        {
+            throw new FabricException(Errno.FI_EINVAL, "fi_av_insertsym: node and service are required and the " +
+                "counts not negative (node " + node + " x " + nodecnt + ", service " + service + " x " + svccnt + ")");
+        }
+        final int digits = numericSuffix(node);
+        if (nodecnt > 1 && digits == 0)
+        {
+            throw new FabricException(Errno.FI_EINVAL, "fi_av_insertsym: node \"" + node + "\" has no numeric " +
+                "suffix, which nodecnt " + nodecnt + " > 1 needs");
+        }
+        final int slash = service.indexOf('/');
+        final String firstSlot = slash < 0 ? service : service.substring(0, slash);
+        final String rest = slash < 0 ? "" : service.substring(slash);
+        if (firstSlot.isEmpty() || numericSuffix(firstSlot) != firstSlot.length() || firstSlot.length() > 9)
+        {
+            throw new FabricException(Errno.FI_EINVAL,
+                "fi_av_insertsym: service \"" + service + "\" must start with a decimal slot number");
+        }
+        final long total = (long)nodecnt * svccnt;
+        if (total > Integer.MAX_VALUE)
+        {
+            throw new FabricException(Errno.FI_EINVAL, "fi_av_insertsym: " + nodecnt + " x " + svccnt + " is too many");
+        }
+        final String[] addresses = new String[(int)total];
+        final String prefix = node.substring(0, node.length() - digits);
+        final long firstNode = digits == 0 ? 0 : Long.parseLong(node.substring(node.length() - digits));
+        final int slot = Integer.parseInt(firstSlot);
+        int k = 0;
+        for (int n = 0; n < nodecnt; n++)
+        {
+            final String nodeName = digits == 0 ? node : prefix + pad(firstNode + n, digits);
+            for (int s = 0; s < svccnt; s++)
+            {
+                addresses[k++] = serviceAddress(nodeName, (slot + (long)s) + rest);
+            }
+        }
+        return insertAll("fi_av_insertsym", addresses, addresses.length, fiAddr, flags, context, status);
+    }
+
+    private String serviceAddress(final String node, final String service)
+    {
+        return ShmAddress.SCHEME + node + ':' + (service.indexOf('/') < 0 ? service + '/' + domainName : service);
+    }
+
+    private static int numericSuffix(final String s)
+    {
+        int digits = 0;
+        while (digits < s.length() && Character.isDigit(s.charAt(s.length() - 1 - digits)) &&
+            s.charAt(s.length() - 1 - digits) < 128)
+        {
+            digits++;
+        }
+        return Math.min(digits, 18);
+    }
+
+    private static String pad(final long value, final int width)
+    {
+        final String text = Long.toString(value);
+        return text.length() >= width ? text : "0".repeat(width - text.length()) + text;
+    }
+
+    private int insertAll(
+        final String call, final String[] addr, final int count, final long[] fiAddr, final long flags,
+        final long context, final int[] status)
+    {
+        ensureOpen(call);
+        if (readOnly)
+        {
+            throw new FabricException(Errno.FI_EPERM, call + ": the AV was opened read-only (FI_READ)");
+        }
+        if ((flags & ~INSERT_FLAGS) != 0)
+        {
+            throw new FabricException(Errno.FI_EBADFLAGS, call + ": flags 0x" + Long.toHexString(flags & ~INSERT_FLAGS) +
+                " are not insert flags (FI_MORE, FI_SYNC_ERR, FI_AV_USER_ID, FI_AUTH_KEY)");
+        }
+        final boolean syncErr = (flags & Flags.FI_SYNC_ERR) != 0;
+        final boolean userIds = (flags & Flags.FI_AV_USER_ID) != 0;
+        final boolean authKeys = (flags & Flags.FI_AUTH_KEY) != 0;
+        if (fiAddr != null && fiAddr.length < count)
+        {
+            throw new FabricException(Errno.FI_EINVAL, call + ": fi_addr holds " + fiAddr.length + " of " + count);
+        }
+        if (syncErr && (async || status == null || status.length < count))
+        {
+            throw new FabricException(Errno.FI_EINVAL, call + ": FI_SYNC_ERR " + (async ?
+                "applies to synchronous AVs only, this one was opened with FI_EVENT" :
+                "needs a status array of " + count));
+        }
+        if (userIds && (userIdMode || authKeys || fiAddr == null))
+        {
+            throw new FabricException(Errno.FI_EINVAL, call + ": FI_AV_USER_ID per insert " + (userIdMode ?
+                "is invalid on an AV opened with FI_AV_USER_ID; use fi_av_set_user_id" : authKeys ?
+                "cannot be combined with FI_AUTH_KEY: both take fi_addr as input" : "needs the user ids in fi_addr"));
+        }
+        if (authKeys && fiAddr == null)
+        {
+            throw new FabricException(Errno.FI_EINVAL, call + ": FI_AUTH_KEY needs the key handles in fi_addr");
+        }
+        final ShmEventQueue queue = eq;
+        if (async && queue == null)
+        {
+            throw new FabricException(Errno.FI_ENOEQ, call + ": the AV was opened with FI_EVENT and has no " +
+                "event queue bound; fi_av_bind one first");
+        }
+
+        final AvTable.Entry scratch = new AvTable.Entry();
+        int inserted = 0;
+        for (int i = 0; i < count; i++)
+        {
+            final long input = fiAddr == null ? 0 : fiAddr[i];
+            final long result = insertOne(addr[i], userIds ? input : Addresses.FI_ADDR_NOTAVAIL,
+                authKeys ? input : Addresses.FI_ADDR_NOTAVAIL, authKeys, scratch);
+            final boolean ok = result >= 0;
+            if (ok)
+            {
+                inserted++;
+            }
+            if (fiAddr != null)
+            {
+                fiAddr[i] = ok ? mapAddr + result : Addresses.FI_ADDR_NOTAVAIL;
+            }
+            if (syncErr)
+            {
+                status[i] = ok ? 0 : (int)-result;
+            }
+            if (async && !ok)
+            {
+                queue.postError(this, context, i, (int)-result, (int)-result,
+                    call + ": address " + i + " \"" + addr[i] + "\" not inserted: " + Errno.strerror((int)-result));
+            }
+        }
+        if (async)
+        {
+            queue.postEvent(EqEvent.AV_COMPLETE.value(), this, context, inserted);
+            return 0;
+        }
+        return inserted;
+    }
+
+    /**
+     * @return the index inserted at, or a negated errno.
+     */
+    private long insertOne(
+        final String text, final long userId, final long keyHandle, final boolean withKey, final AvTable.Entry scratch)
+    {
+        final ShmAddress address;
+        try
+        {
+            address = ShmAddress.parse(text);
+        }
+        catch (final FabricException ex)
+        {
+            return -Errno.FI_EINVAL;
+        }
+        if (!address.isLocal() || !address.domain().equals(domainName))
+        {
+            return -Errno.FI_EADDRNOTAVAIL;
+        }
+        if (address.slot() >= slotCount)
+        {
+            return -Errno.FI_EINVAL;
+        }
+        long keyIndex = -1;
+        long keyState = 0;
+        if (withKey)
+        {
+            keyIndex = indexOf(keyHandle);
+            if (keyIndex < 0 || !table.snapshot((int)keyIndex, scratch) || scratch.kind != AvDescriptor.KIND_AUTH_KEY)
+            {
+                return -Errno.FI_EINVAL;
+            }
+            keyState = scratch.state;
+            table.addReferences((int)keyIndex, 1);
+            if (table.state((int)keyIndex) != keyState)
+            {
+                table.addReferences((int)keyIndex, -1); // The key was removed meanwhile.
+                return -Errno.FI_EINVAL;
+            }
+        }
+        final int index = table.claim();
+        if (index < 0)
+        {
+            if (withKey)
+            {
+                table.addReferences((int)keyIndex, -1);
+            }
+            return -Errno.FI_ENOSPC;
+        }
+        table.publishAddress(index, text.getBytes(StandardCharsets.US_ASCII), address.slot(), address.incarnation(),
+            userId, keyIndex);
+        return index;
+    }
+
+    @Override
+    public void remove(final long[] fiAddr, final int count, final long flags)
+    {
+        ensureOpen("fi_av_remove");
+        if (readOnly)
+        {
+            throw new FabricException(Errno.FI_EPERM, "fi_av_remove: the AV was opened read-only (FI_READ)");
+        }
+        if ((flags & ~Flags.FI_AUTH_KEY) != 0)
+        {
+            throw new FabricException(Errno.FI_EBADFLAGS, "fi_av_remove: flags 0x" +
+                Long.toHexString(flags & ~Flags.FI_AUTH_KEY) + " are not supported; only FI_AUTH_KEY is");
+        }
+        if (count < 0 || (count > 0 && (fiAddr == null || fiAddr.length < count)))
+        {
+            throw new FabricException(Errno.FI_EINVAL, "fi_av_remove: count " + count + " but " +
+                (fiAddr == null ? "no fi_addr array" : "an array of " + fiAddr.length));
+        }
+        final int kind = (flags & Flags.FI_AUTH_KEY) != 0 ? AvDescriptor.KIND_AUTH_KEY : AvDescriptor.KIND_ADDRESS;
+        final int[] indices = new int[count];
+        final long[] states = new long[count];
+        final long[] keys = new long[count];
+        final AvTable.Entry entry = new AvTable.Entry();
+        for (int i = 0; i < count; i++)
+        {
+            final int index = validEntry("fi_av_remove", fiAddr[i], kind, entry);
+            for (int j = 0; j < i; j++)
+            {
+                if (indices[j] == index)
+                {
+                    throw new FabricException(Errno.FI_EINVAL, "fi_av_remove: fi_addr 0x" +
+                        Long.toHexString(fiAddr[i]) + " appears twice in the vector; nothing was removed");
+                }
+            }
+            if (kind == AvDescriptor.KIND_AUTH_KEY && entry.references > 0)
+            {
+                throw new FabricException(Errno.FI_EBUSY, "fi_av_remove: authorization key 0x" +
+                    Long.toHexString(fiAddr[i]) + " is still used by " + entry.references + " address(es); " +
+                    "nothing was removed");
+            }
+            indices[i] = index;
+            states[i] = entry.state;
+            keys[i] = entry.authKey;
+        }
+        int lost = -1;
+        for (int i = 0; i < count; i++)
+        {
+            if (table.remove(indices[i], states[i]))
+            {
+                if (keys[i] >= 0)
+                {
+                    table.addReferences((int)keys[i], -1);
+                }
+            }
+            else
+            {
+                lost = i;
+            }
+        }
+        if (lost >= 0)
+        {
+            throw new FabricException(Errno.FI_EINVAL, "fi_av_remove: fi_addr 0x" + Long.toHexString(fiAddr[lost]) +
+                " was removed by another process meanwhile; the others were removed");
+        }
+    }
+
+    @Override
+    public int lookup(final long fiAddr, final byte[] addr)
+    {
+        ensureOpen("fi_av_lookup");
+        final AvTable.Entry entry = new AvTable.Entry();
+        validEntry("fi_av_lookup", fiAddr, AvDescriptor.KIND_ADDRESS, entry);
+        return copyOut(entry.bytes, entry.length, addr, true);
+    }
+
+    @Override
+    public String lookup(final long fiAddr)
+    {
+        ensureOpen("fi_av_lookup");
+        final AvTable.Entry entry = new AvTable.Entry();
+        validEntry("fi_av_lookup", fiAddr, AvDescriptor.KIND_ADDRESS, entry);
+        return new String(entry.bytes, 0, entry.length, StandardCharsets.US_ASCII);
+    }
+
+    @Override
+    public int straddr(final String addr, final byte[] buf)
+    {
+        final byte[] text = straddr(addr).getBytes(StandardCharsets.US_ASCII);
+        return copyOut(text, text.length, buf, true);
+    }
+
+    @Override
+    public String straddr(final String addr)
+    {
+        ensureOpen("fi_av_straddr");
+        try
+        {
+            return ShmAddress.parse(addr).format();
+        }
+        catch (final FabricException ex)
+        {
+            throw new FabricException(Errno.FI_EINVAL, "fi_av_straddr: " + ex.getMessage(), ex);
+        }
+    }
+
+    @Override
+    public long insertAuthKey(final byte[] authKey, final long flags)
+    {
+        ensureOpen("fi_av_insert_auth_key");
+        if (readOnly)
+        {
+            throw new FabricException(Errno.FI_EPERM, "fi_av_insert_auth_key: the AV was opened read-only (FI_READ)");
+        }
+        if (flags != 0)
+        {
+            throw new FabricException(Errno.FI_EBADFLAGS,
+                "fi_av_insert_auth_key: flags 0x" + Long.toHexString(flags) + " are reserved and must be 0");
+        }
+        if (authKey == null || authKey.length == 0 || authKey.length > ShmCapabilities.MAX_AUTH_KEY_SIZE)
+        {
+            throw new FabricException(Errno.FI_EINVAL, "fi_av_insert_auth_key: an shm authorization key is 1 to " +
+                ShmCapabilities.MAX_AUTH_KEY_SIZE + " bytes, not " + (authKey == null ? "null" : authKey.length));
+        }
+        final int index = table.claim();
+        if (index < 0)
+        {
+            throw new FabricException(Errno.FI_ENOSPC,
+                "fi_av_insert_auth_key: all " + table.entryCount() + " entries of the AV are in use");
+        }
+        table.publishKey(index, authKey.clone());
+        return mapAddr + index;
+    }
+
+    @Override
+    public int lookupAuthKey(final long fiAddr, final byte[] authKey)
+    {
+        ensureOpen("fi_av_lookup_auth_key");
+        final AvTable.Entry entry = new AvTable.Entry();
+        final int index = indexOf(fiAddr);
+        if (index < 0 || !table.snapshot(index, entry))
+        {
+            throw notValid("fi_av_lookup_auth_key", fiAddr);
+        }
+        if (entry.kind == AvDescriptor.KIND_ADDRESS)
+        {
+            if (entry.authKey < 0)
+            {
+                throw new FabricException(Errno.FI_ENOKEY, "fi_av_lookup_auth_key: fi_addr 0x" +
+                    Long.toHexString(fiAddr) + " was inserted without an authorization key");
+            }
+            if (!table.snapshot((int)entry.authKey, entry) || entry.kind != AvDescriptor.KIND_AUTH_KEY)
+            {
+                throw notValid("fi_av_lookup_auth_key", fiAddr);
+            }
+        }
+        return copyOut(entry.bytes, entry.length, authKey, false);
+    }
+
+    @Override
+    public void setUserId(final long fiAddr, final long userId, final long flags)
+    {
+        ensureOpen("fi_av_set_user_id");
+        if (readOnly)
+        {
+            throw new FabricException(Errno.FI_EPERM, "fi_av_set_user_id: the AV was opened read-only (FI_READ)");
+        }
+        if ((flags & ~Flags.FI_AUTH_KEY) != 0)
+        {
+            throw new FabricException(Errno.FI_EBADFLAGS, "fi_av_set_user_id: flags 0x" +
+                Long.toHexString(flags & ~Flags.FI_AUTH_KEY) + " are not supported; only FI_AUTH_KEY is");
+        }
+        if (!userIdMode)
+        {
+            throw new FabricException(Errno.FI_EINVAL, "fi_av_set_user_id: the AV was opened without " +
+                "FI_AV_USER_ID; pass user ids to insert with the FI_AV_USER_ID flag instead");
+        }
+        final int kind = (flags & Flags.FI_AUTH_KEY) != 0 ? AvDescriptor.KIND_AUTH_KEY : AvDescriptor.KIND_ADDRESS;
+        table.userId(validEntry("fi_av_set_user_id", fiAddr, kind, new AvTable.Entry()), userId);
+    }
+
+    @Override
+    public long userId(final long fiAddr)
+    {
+        ensureOpen("fi_av_lookup");
+        final AvTable.Entry entry = new AvTable.Entry();
+        final int index = indexOf(fiAddr);
+        if (index < 0 || !table.snapshot(index, entry))
+        {
+            throw notValid("fi_av_set_user_id", fiAddr);
+        }
+        return entry.userId;
+    }
+
+    /**
+     * Data path: the table index an fi_addr_t names, without allocating; the rx context and group bits are ignored.
+     *
+     * @param fiAddr an fi_addr_t of this AV.
+     * @return the index, or -1 when it is FI_ADDR_NOTAVAIL or outside the table.
+     */
+    public int indexOf(final long fiAddr)
+    {
+        if (fiAddr == Addresses.FI_ADDR_NOTAVAIL)
+        {
+            return -1;
+        }
+        final long index = (fiAddr & INDEX_MASK) - mapAddr;
+        return index < 0 || index >= table.entryCount() ? -1 : (int)index;
+    }
+
+    /**
+     * Data path: resolve a destination fi_addr_t to the peer's endpoint slot, without allocating or locking.
+     *
+     * @param fiAddr an fi_addr_t of this AV.
+     * @return the slot, or -1 when fiAddr names no valid address.
+     */
+    public int slotOf(final long fiAddr)
+    {
+        return table.slot(indexOf(fiAddr));
+    }
+
+    /**
+     * Data path: the incarnation an fi_addr_t's address names, without allocating.
+     *
+     * @param fiAddr an fi_addr_t of this AV.
+     * @return the incarnation (0 when the address names none), or -1 when fiAddr names no valid address.
+     */
+    public long incarnationOf(final long fiAddr)
+    {
+        return table.incarnation(indexOf(fiAddr));
+    }
+
+    private int validEntry(final String call, final long fiAddr, final int kind, final AvTable.Entry entry)
+    {
+        final int index = indexOf(fiAddr);
+        if (index < 0 || !table.snapshot(index, entry) || entry.kind != kind)
+        {
+            throw notValid(call, fiAddr);
+        }
+        return index;
+    }
+
+    private FabricException notValid(final String call, final long fiAddr)
+    {
+        final int index = indexOf(fiAddr);
+        final String why = fiAddr == Addresses.FI_ADDR_NOTAVAIL ? "is FI_ADDR_NOTAVAIL" : index < 0 ?
+            "is outside the table (map_addr 0x" + Long.toHexString(mapAddr) + ", " + table.entryCount() +
+            " entries)" : "names no " + "valid entry of that kind (removed, never inserted, or an " +
+            "authorization key without FI_AUTH_KEY)";
+        return new FabricException(Errno.FI_EINVAL, call + ": fi_addr 0x" + Long.toHexString(fiAddr) + " " + why);
+    }
+
+    private static int copyOut(final byte[] src, final int length, final byte[] dst, final boolean nul)
+    {
+        if (dst != null)
+        {
+            System.arraycopy(src, 0, dst, 0, Math.min(length, dst.length));
+            if (nul && dst.length > length)
+            {
+                dst[length] = 0;
+            }
+        }
+        return nul ? length + 1 : length;
+    }
+
+    @Override
+    protected String describe()
+    {
+        return "address vector" + (path == null ? "" : " '" + attr.name() + "'");
+    }
+
+    @Override
+    protected synchronized void doClose()
+    {
+        final ShmEventQueue queue = eq;
+        if (queue != null)
+        {
+            queue.release();
+            eq = null;
+        }
+        table.detach();
+        if (memory instanceof MappedByteBuffer)
+        {
+            IoUtil.unmap((MappedByteBuffer)memory);
+        }
+        else
+        {
+            BufferUtil.free(memory);
+        }
+        domain.release();
+    }
+}

@@ -1,0 +1,57 @@
+package io.jfabric.shm.av;
+
+import io.jfabric.FabricException;
+import io.jfabric.Info;
+import io.jfabric.Versions;
+import io.jfabric.shm.LocalHost;
+import io.jfabric.shm.ShmProvider;
+import org.junit.jupiter.api.function.Executable;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/**
+ * Helpers the AV tests share: domain opening, address building, errno assertions.
+ */
+final class AvTestSupport
+{
+    private AvTestSupport()
+    {
+    }
+
+    static Info info(final ShmProvider provider, final String domainName)
+    {
+        final Info hints = new Info();
+        hints.domainAttr().name(domainName);
+        return provider.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints).get(0);
+    }
+
+    static String addr(final String domain, final int slot)
+    {
+        return ShmAddress.format(LocalHost.name(), slot, domain, 0);
+    }
+
+    static String[] addrs(final String domain, final int first, final int count)
+    {
+        final String[] result = new String[count];
+        for (int i = 0; i < count; i++)
+        {
+            result[i] = addr(domain, first + i);
+        }
+        return result;
+    }
+
+    static FabricException assertErrno(final int errno, final Executable call)
+    {
+        final FabricException ex = assertThrows(FabricException.class, call);
+        assertEquals(errno, ex.errno(), ex.getMessage());
+        return ex;
+    }
+
+    static FabricException assertErrno(final int errno, final Executable call, final String why)
+    {
+        final FabricException ex = assertThrows(FabricException.class, call, why);
+        assertEquals(errno, ex.errno(), why + ": " + ex.getMessage());
+        return ex;
+    }
+}
