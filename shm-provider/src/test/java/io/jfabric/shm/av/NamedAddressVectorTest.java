@@ -1,0 +1,225 @@
+package io.jfabric.shm.av;
+
+import io.jfabric.AddressVector;
+import io.jfabric.AvAttr;
+import io.jfabric.Domain;
+import io.jfabric.EqAttr;
+import io.jfabric.EqEntry;
+import io.jfabric.EqErrEntry;
+import io.jfabric.EqEvent;
+import io.jfabric.Errno;
+import io.jfabric.EventQueue;
+import io.jfabric.Fabric;
+import io.jfabric.Flags;
+import io.jfabric.shm.ShmProvider;
+import io.jfabric.shm.ShmTestRoot;
+import org.agrona.IoUtil;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+import static io.jfabric.shm.av.AvTestSupport.addr;
+import static io.jfabric.shm.av.AvTestSupport.addrs;
+import static io.jfabric.shm.av.AvTestSupport.assertErrno;
+import static io.jfabric.shm.av.AvTestSupport.info;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Named AVs in their shared files (in one JVM, through separate domain opens), map_addr, FI_READ, header checks,
+ * dead claimers, and FI_EVENT inserts.
+ */
+class NamedAddressVectorTest
+{
+    private static final String DOMAIN = "orders";
+
+    private ShmTestRoot root;
+    private ShmProvider provider;
+    private Fabric fabric;
+    private Domain domain;
+
+    @BeforeEach
+    void setUp()
+    {
+        root = new ShmTestRoot();
+        provider = root.provider(key -> "ep.count".equals(key) ? "32" : null);
+        fabric = provider.fabric(info(provider, DOMAIN).fabricAttr(), 0);
+        domain = fabric.domain(info(provider, DOMAIN), 0);
+    }
+
+    @AfterEach
+    void tearDown()
+    {
+        domain.close();
+        fabric.close();
+        root.close();
+    }
+
+    private AddressVector open(final Domain d, final String name, final long mapAddr, final long flags)
+    {
+        return d.avOpen(new AvAttr().name(name).count(16).mapAddr(mapAddr).flags(flags), 0);
+    }
+
+    @Test
+    void shouldShareEntriesAndFiAddrsBetweenOpensAtTheSameMapAddr()
+    {
+        try (Domain other = fabric.domain(info(provider, DOMAIN), 0);
+            AddressVector first = open(domain, "peers", 0x1000, 0);
+            AddressVector second = open(other, "peers", 0x1000, 0))
+        {
+            assertTrue(Files.isRegularFile(root.dir().resolve("orders.peers.av")));
+            final long[] a = new long[3];
+            assertEquals(3, first.insert(addrs(DOMAIN, 0, 3), 3, a, 0, 0));
+            assertArrayEquals(new long[]{ 0x1000, 0x1001, 0x1002 }, a);
+            final long[] b = new long[1];
+            assertEquals(1, second.insert(addrs(DOMAIN, 9, 1), 1, b, 0, 0));
+            assertEquals(0x1003, b[0], "indices are shared: the next insert anywhere takes the next index");
+            for (int i = 0; i < 3; i++)
+            {
+                assertEquals(addr(DOMAIN, i), second.lookup(a[i]));
+            }
+            assertEquals(addr(DOMAIN, 9), first.lookup(b[0]));
+            second.remove(new long[]{ a[1] }, 1, 0);
+            assertErrno(Errno.FI_EINVAL, () -> first.lookup(a[1]));
+            assertEquals(-1, ((ShmAddressVector)first).slotOf(a[1]));
+        }
+    }
+
+    @Test
+    void shouldReturnTheCreatorsMapAddrForZeroAndHonourAnotherOne()
+    {
+        try (AddressVector creator = open(domain, "peers", 0x7000, 0);
+            AddressVector zero = open(domain, "peers", 0, 0);
+            AddressVector elsewhere = open(domain, "peers", 0x9000, 0))
+        {
+            assertEquals(0x7000, creator.attr().mapAddr());
+            assertEquals(0x7000, zero.attr().mapAddr(), "0 on input returns the map_addr in use");
+            assertEquals(0x9000, elsewhere.attr().mapAddr());
+            final long[] a = new long[1];
+            creator.insert(addrs(DOMAIN, 4, 1), 1, a, 0, 0);
+            assertEquals(0x7000, a[0]);
+            assertEquals(4, ((ShmAddressVector)zero).slotOf(0x7000));
+            assertEquals(4, ((ShmAddressVector)elsewhere).slotOf(0x9000), "same index at another base");
+            assertErrno(Errno.FI_EINVAL, () -> elsewhere.lookup(0x7000));
+        }
+        try (AddressVector unnamed = domain.avOpen(new AvAttr().mapAddr(0x5000), 0))
+        {
+            assertEquals(0, unnamed.attr().mapAddr(), "map_addr is ignored without a name");
+        }
+    }
+
+    @Test
+    void shouldOpenReadOnlyOnlyAnExistingNamedAvThatSeesUpdatesAndCannotWrite()
+    {
+        assertErrno(Errno.FI_ENOENT, () -> open(domain, "absent", 0, Flags.FI_READ));
+        try (AddressVector writer = open(domain, "peers", 0, 0);
+            AddressVector reader = open(domain, "peers", 0, Flags.FI_READ))
+        {
+            final long[] a = new long[2];
+            writer.insert(addrs(DOMAIN, 1, 2), 2, a, 0, 0);
+            assertEquals(addr(DOMAIN, 2), reader.lookup(a[1]));
+            assertEquals(1, ((ShmAddressVector)reader).slotOf(a[0]));
+            assertErrno(Errno.FI_EPERM, () -> reader.insert(addrs(DOMAIN, 5, 1), 1, null, 0, 0));
+            assertErrno(Errno.FI_EPERM, () -> reader.remove(a, 1, 0));
+            assertErrno(Errno.FI_EPERM, () -> reader.insertAuthKey(new byte[]{ 1 }, 0));
+            assertErrno(Errno.FI_EPERM, () -> reader.setUserId(a[0], 1, 0));
+            writer.remove(new long[]{ a[0] }, 1, 0);
+            assertErrno(Errno.FI_EINVAL, () -> reader.lookup(a[0]));
+        }
+    }
+
+    @Test
+    void shouldRefuseDamagedForeignAndOtherDomainFiles() throws Exception
+    {
+        open(domain, "peers", 0, 0).close();
+        final Path file = root.dir().resolve("orders.peers.av");
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE))
+        {
+            final MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, AvDescriptor.HEADER_LENGTH);
+            final UnsafeBuffer header = new UnsafeBuffer(mapped);
+            header.putInt(AvDescriptor.DOMAIN_NAME_OFFSET + 2, 'X');
+            assertErrno(Errno.FI_ECRC, () -> open(domain, "peers", 0, 0));
+            header.putLong(AvDescriptor.MAGIC_OFFSET, 42);
+            assertErrno(Errno.FI_EINVAL, () -> open(domain, "peers", 0, 0));
+            IoUtil.unmap(mapped);
+        }
+
+        open(domain, "copy", 0, 0).close();
+        Files.copy(root.dir().resolve("orders.copy.av"), root.dir().resolve("orders.stolen.av"));
+        assertErrno(Errno.FI_EINVAL, () -> open(domain, "stolen", 0, 0));
+        Files.write(root.dir().resolve("orders.short.av"), new byte[100]);
+        assertErrno(Errno.FI_EINVAL, () -> open(domain, "short", 0, 0));
+    }
+
+    @Test
+    void shouldReclaimAnEntryClaimedByAProcessThatDied() throws Exception
+    {
+        final Process gone = new ProcessBuilder("true").start();
+        gone.waitFor();
+        try (AddressVector av = open(domain, "peers", 0, 0))
+        {
+            final Path file = root.dir().resolve("orders.peers.av");
+            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE))
+            {
+                final MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, channel.size());
+                final UnsafeBuffer buffer = new UnsafeBuffer(mapped);
+                buffer.putLongVolatile(AvDescriptor.entryOffset(0) + AvDescriptor.STATE_OFFSET,
+                    AvDescriptor.claimed(gone.pid()));
+                buffer.putLongVolatile(AvDescriptor.entryOffset(1) + AvDescriptor.STATE_OFFSET,
+                    AvDescriptor.claimed(ProcessHandle.current().parent().orElseThrow().pid()));
+                final long[] a = new long[2];
+                assertEquals(2, av.insert(addrs(DOMAIN, 0, 2), 2, a, 0, 0));
+                assertEquals(0, a[0], "the dead claimer's entry is free again");
+                assertEquals(2, a[1], "a live claimer's entry stays claimed");
+                IoUtil.unmap(mapped);
+            }
+        }
+    }
+
+    @Test
+    void shouldCompleteFiEventInsertsOnTheBoundQueue()
+    {
+        try (EventQueue eq = fabric.eqOpen(new EqAttr(), 0);
+            AddressVector av = domain.avOpen(new AvAttr().flags(Flags.FI_EVENT), 0))
+        {
+            assertErrno(Errno.FI_ENOEQ, () -> av.insert(addrs(DOMAIN, 0, 1), 1, null, 0, 5));
+            assertErrno(Errno.FI_EBADFLAGS, () -> av.bind(eq, 1));
+            assertErrno(Errno.FI_EINVAL, () -> av.bind(null, 0));
+            av.bind(eq, 0);
+            assertErrno(Errno.FI_EINVAL, () -> av.bind(eq, 0));
+            assertErrno(Errno.FI_EBUSY, eq::close);
+
+            final long[] fiAddr = new long[3];
+            assertEquals(0, av.insert(new String[]{ addr(DOMAIN, 0), "bad", addr(DOMAIN, 1) }, 3, fiAddr, 0, 99));
+            assertEquals(Long.valueOf(-1L), Long.valueOf(fiAddr[1]));
+            assertErrno(Errno.FI_EINVAL, () -> av.insert(addrs(DOMAIN, 0, 1), 1, null, Flags.FI_SYNC_ERR, 0,
+                new int[1]), "FI_SYNC_ERR is for synchronous AVs");
+
+            final EqEntry entry = new EqEntry();
+            assertEquals(-Errno.FI_EAVAIL, eq.read(entry, 0), "the error precedes the completion");
+            final EqErrEntry err = new EqErrEntry();
+            assertEquals(1, eq.readErr(err, 0));
+            assertSame(av, err.fid());
+            assertEquals(99, err.context());
+            assertEquals(1, err.data(), "the failed address's position");
+            assertEquals(Errno.FI_EINVAL, err.err());
+            assertTrue(eq.read(entry, 0) > 0);
+            assertEquals(EqEvent.AV_COMPLETE.value(), entry.event());
+            assertEquals(99, entry.context());
+            assertEquals(2, entry.data(), "the count inserted");
+            assertEquals(-Errno.FI_EAGAIN, eq.read(entry, 0));
+
+            av.close();
+            eq.close();
+        }
+    }
+}
