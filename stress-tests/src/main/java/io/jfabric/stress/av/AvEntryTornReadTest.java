@@ -1,0 +1,90 @@
+package io.jfabric.stress.av;
+
+import io.jfabric.shm.av.AvDescriptor;
+import io.jfabric.shm.av.AvHeader;
+import io.jfabric.shm.av.AvTable;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Description;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.I_Result;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
+import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
+
+/**
+ * An AV entry read while another process removes it and inserts a different address into the same index, with the
+ * real {@link AvTable} code: the reader's snapshot must be the old address whole, the new one whole, or nothing,
+ * never the length, slot or bytes of one mixed with the other.
+ * <p>
+ * Called by JCStress's actor threads only, one actor each.
+ */
+@JCStressTest
+@Description("A reader never sees a torn AV entry across remove + re-insert.")
+@Outcome(id = "0", expect = ACCEPTABLE, desc = "Between remove and re-publish: no valid entry.")
+@Outcome(id = "1", expect = ACCEPTABLE, desc = "The old address, whole.")
+@Outcome(id = "2", expect = ACCEPTABLE, desc = "The new address, whole.")
+@Outcome(id = "3", expect = FORBIDDEN, desc = "Torn: fields of two publications mixed.")
+@State
+public class AvEntryTornReadTest
+{
+    private static final byte[] OLD = "fi_shm://h:1/a".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] NEW = "fi_shm://h:22/bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb?gen=7"
+        .getBytes(StandardCharsets.US_ASCII);
+
+    private final AvTable table;
+    private final AvTable.Entry entry = new AvTable.Entry();
+
+    /** A table of 4 entries with the old address published at index 0. */
+    public AvEntryTornReadTest()
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[(int)AvDescriptor.fileLength(4)]);
+        final AvHeader header = new AvHeader(buffer);
+        header.write(4, 0, "stress", "");
+        header.publishReady();
+        table = new AvTable(buffer, 4);
+        table.publishAddress(table.claim(), OLD, 1, 0, -1, -1);
+    }
+
+    /** Another process: remove the old address and insert the new one, which takes the freed lowest index. */
+    @Actor
+    public void writer()
+    {
+        table.remove(0, table.state(0));
+        final int index = table.claim();
+        table.publishAddress(index, NEW, 22, 7, -1, -1);
+    }
+
+    /**
+     * A process resolving index 0.
+     *
+     * @param r 0 nothing, 1 old whole, 2 new whole, 3 torn.
+     */
+    @Actor
+    public void reader(final I_Result r)
+    {
+        if (!table.snapshot(0, entry))
+        {
+            r.r1 = 0;
+            return;
+        }
+        final byte[] bytes = Arrays.copyOf(entry.bytes, entry.length);
+        if (Arrays.equals(bytes, OLD) && entry.slot == 1 && entry.incarnation == 0)
+        {
+            r.r1 = 1;
+        }
+        else if (Arrays.equals(bytes, NEW) && entry.slot == 22 && entry.incarnation == 7)
+        {
+            r.r1 = 2;
+        }
+        else
+        {
+            r.r1 = 3;
+        }
+    }
+}
