@@ -2,10 +2,10 @@ package io.jfabric.shm.av;
 
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
+import io.jfabric.shm.region.HeaderChecks;
 import org.agrona.concurrent.AtomicBuffer;
 
 import java.nio.charset.StandardCharsets;
-import java.util.zip.CRC32C;
 
 import static io.jfabric.shm.av.AvDescriptor.*;
 
@@ -57,7 +57,7 @@ public final class AvHeader
         buffer.putBytes(DOMAIN_NAME_OFFSET, domain);
         buffer.putInt(AV_NAME_LENGTH_OFFSET, av.length);
         buffer.putBytes(AV_NAME_OFFSET, av);
-        buffer.putInt(CHECKSUM_OFFSET, computeChecksum());
+        buffer.putInt(CHECKSUM_OFFSET, HeaderChecks.checksum(buffer, CHECKSUM_OFFSET));
     }
 
     /** Mark the header complete: a release store, after every other write. */
@@ -78,18 +78,8 @@ public final class AvHeader
      */
     public void verifyIdentity(final String source)
     {
-        final long magic = buffer.getLong(MAGIC_OFFSET);
-        if (magic != MAGIC)
-        {
-            throw new FabricException(Errno.FI_EINVAL, source + " is not a jfabric address vector: magic 0x" +
-                Long.toHexString(magic) + ", expected 0x" + Long.toHexString(MAGIC));
-        }
-        final int version = buffer.getInt(LAYOUT_VERSION_OFFSET);
-        if (version != LAYOUT_VERSION)
-        {
-            throw new FabricException(Errno.FI_EINVAL, source + " has address vector layout version " + version +
-                " but this jfabric reads version " + LAYOUT_VERSION + "; remove it once no process uses it");
-        }
+        HeaderChecks.verifyIdentity(buffer, buffer.getLong(MAGIC_OFFSET), MAGIC, buffer.getInt(LAYOUT_VERSION_OFFSET),
+            LAYOUT_VERSION, source, "address vector");
     }
 
     /**
@@ -102,13 +92,7 @@ public final class AvHeader
     public void verify(final String source)
     {
         verifyIdentity(source);
-        final int stored = buffer.getInt(CHECKSUM_OFFSET);
-        final int computed = computeChecksum();
-        if (stored != computed)
-        {
-            throw new FabricException(Errno.FI_ECRC, source + " is damaged: header checksum 0x" +
-                Integer.toHexString(stored) + " but its fields sum to 0x" + Integer.toHexString(computed));
-        }
+        HeaderChecks.verifyChecksum(buffer, CHECKSUM_OFFSET, source);
         damagedUnless(buffer.getInt(HEADER_LENGTH_OFFSET) == HEADER_LENGTH, source, "header length");
         damagedUnless(buffer.getInt(ENTRY_LENGTH_OFFSET) == ENTRY_LENGTH, source, "entry length");
         damagedUnless(buffer.getInt(ADDRESS_CAPACITY_OFFSET) == ADDRESS_CAPACITY, source, "address capacity");
@@ -173,15 +157,6 @@ public final class AvHeader
     public long nextGeneration()
     {
         return buffer.getAndAddLong(GENERATION_OFFSET, 1) + 1;
-    }
-
-    private int computeChecksum()
-    {
-        final byte[] covered = new byte[CHECKSUM_OFFSET];
-        buffer.getBytes(0, covered);
-        final CRC32C crc = new CRC32C();
-        crc.update(covered, 0, covered.length);
-        return (int)crc.getValue();
     }
 
     private static void damagedUnless(final boolean ok, final String source, final String field)

@@ -205,26 +205,7 @@ public final class AvTable
      */
     public int slot(final int index)
     {
-        if (index < 0 || index >= entryCount)
-        {
-            return -1;
-        }
-        final int offset = entryOffset(index);
-        while (true)
-        {
-            final long state = buffer.getLongAcquire(offset + STATE_OFFSET);
-            if (!isValid(state))
-            {
-                return -1;
-            }
-            final int kind = buffer.getInt(offset + KIND_OFFSET);
-            final int slot = buffer.getInt(offset + SLOT_OFFSET);
-            VarHandle.acquireFence();
-            if (buffer.getLongVolatile(offset + STATE_OFFSET) == state)
-            {
-                return kind == KIND_ADDRESS ? slot : -1;
-            }
-        }
+        return (int)addressField(index, SLOT_OFFSET);
     }
 
     /**
@@ -234,6 +215,18 @@ public final class AvTable
      * @return the incarnation (0 for none), or -1 when not a VALID address.
      */
     public long incarnation(final int index)
+    {
+        return addressField(index, INCARNATION_OFFSET);
+    }
+
+    /**
+     * One field of a VALID address entry, read between two equal loads of its state (see {@link AvDescriptor}).
+     *
+     * @param index       the entry index.
+     * @param fieldOffset {@link AvDescriptor#SLOT_OFFSET} (an int) or {@link AvDescriptor#INCARNATION_OFFSET}.
+     * @return the field, or -1.
+     */
+    private long addressField(final int index, final int fieldOffset)
     {
         if (index < 0 || index >= entryCount)
         {
@@ -248,11 +241,12 @@ public final class AvTable
                 return -1;
             }
             final int kind = buffer.getInt(offset + KIND_OFFSET);
-            final long incarnation = buffer.getLong(offset + INCARNATION_OFFSET);
+            final long value = fieldOffset == SLOT_OFFSET ?
+                buffer.getInt(offset + SLOT_OFFSET) : buffer.getLong(offset + fieldOffset);
             VarHandle.acquireFence();
             if (buffer.getLongVolatile(offset + STATE_OFFSET) == state)
             {
-                return kind == KIND_ADDRESS ? incarnation : -1;
+                return kind == KIND_ADDRESS ? value : -1;
             }
         }
     }

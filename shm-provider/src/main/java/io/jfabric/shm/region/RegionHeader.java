@@ -5,7 +5,6 @@ import io.jfabric.FabricException;
 import org.agrona.concurrent.AtomicBuffer;
 
 import java.nio.charset.StandardCharsets;
-import java.util.zip.CRC32C;
 
 import static io.jfabric.shm.region.RegionDescriptor.*;
 
@@ -124,19 +123,7 @@ public final class RegionHeader
      */
     public void verifyIdentity(final String source)
     {
-        final long magic = magic();
-        if (magic != MAGIC)
-        {
-            throw new FabricException(Errno.FI_EINVAL, source + " is not a jfabric domain region: magic 0x" +
-                Long.toHexString(magic) + ", expected 0x" + Long.toHexString(MAGIC));
-        }
-        final int version = layoutVersion();
-        if (version != LAYOUT_VERSION)
-        {
-            throw new FabricException(Errno.FI_EINVAL, source + " has region layout version " + version +
-                " but this jfabric reads layout version " + LAYOUT_VERSION + ": open it with a matching jfabric, " +
-                "or remove it once no process uses it");
-        }
+        HeaderChecks.verifyIdentity(buffer, magic(), MAGIC, layoutVersion(), LAYOUT_VERSION, source, "domain region");
     }
 
     /**
@@ -158,13 +145,7 @@ public final class RegionHeader
                 source + " is damaged: header length " + headerLength + ", layout version 1 has " + HEADER_LENGTH);
         }
 
-        final int stored = storedChecksum();
-        final int computed = computeChecksum();
-        if (stored != computed)
-        {
-            throw new FabricException(Errno.FI_ECRC, source + " is damaged: header checksum 0x" +
-                Integer.toHexString(stored) + " but its fields sum to 0x" + Integer.toHexString(computed));
-        }
+        HeaderChecks.verifyChecksum(buffer, CHECKSUM_OFFSET, source);
 
         final int nameLength = buffer.getInt(NAME_LENGTH_OFFSET);
         if (nameLength < 0 || nameLength > NAME_CAPACITY)
@@ -265,11 +246,7 @@ public final class RegionHeader
     /** @return CRC32C of bytes {@code [0, CHECKSUM_OFFSET)} as they are now. */
     public int computeChecksum()
     {
-        final byte[] covered = new byte[CHECKSUM_OFFSET];
-        buffer.getBytes(0, covered);
-        final CRC32C crc = new CRC32C();
-        crc.update(covered, 0, covered.length);
-        return (int)crc.getValue();
+        return HeaderChecks.checksum(buffer, CHECKSUM_OFFSET);
     }
 
     /** @return the attach count, a volatile read. */

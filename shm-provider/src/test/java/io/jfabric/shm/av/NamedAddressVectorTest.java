@@ -9,14 +9,9 @@ import io.jfabric.EqErrEntry;
 import io.jfabric.EqEvent;
 import io.jfabric.Errno;
 import io.jfabric.EventQueue;
-import io.jfabric.Fabric;
 import io.jfabric.Flags;
-import io.jfabric.shm.ShmProvider;
-import io.jfabric.shm.ShmTestRoot;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.nio.MappedByteBuffer;
@@ -38,30 +33,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Named AVs in their shared files (in one JVM, through separate domain opens), map_addr, FI_READ, header checks,
  * dead claimers, and FI_EVENT inserts.
  */
-class NamedAddressVectorTest
+class NamedAddressVectorTest extends AvDomainTestBase
 {
-    private static final String DOMAIN = "orders";
-
-    private ShmTestRoot root;
-    private ShmProvider provider;
-    private Fabric fabric;
-    private Domain domain;
-
-    @BeforeEach
-    void setUp()
+    @Override
+    String epCount()
     {
-        root = new ShmTestRoot();
-        provider = root.provider(key -> "ep.count".equals(key) ? "32" : null);
-        fabric = provider.fabric(info(provider, DOMAIN).fabricAttr(), 0);
-        domain = fabric.domain(info(provider, DOMAIN), 0);
-    }
-
-    @AfterEach
-    void tearDown()
-    {
-        domain.close();
-        fabric.close();
-        root.close();
+        return "32";
     }
 
     private AddressVector open(final Domain d, final String name, final long mapAddr, final long flags)

@@ -6,15 +6,13 @@ import io.jfabric.AvAttr;
 import io.jfabric.AvType;
 import io.jfabric.Domain;
 import io.jfabric.Errno;
-import io.jfabric.Fabric;
 import io.jfabric.FidClass;
 import io.jfabric.Flags;
 import io.jfabric.shm.LocalHost;
 import io.jfabric.shm.ShmDomain;
 import io.jfabric.shm.ShmProvider;
 import io.jfabric.shm.ShmTestRoot;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import io.jfabric.Fabric;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -32,30 +30,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * fi_av(3) on an unnamed AV, including the cases of libfabric's own AV unit tests with their expected results.
  */
-class ShmAddressVectorTest
+class ShmAddressVectorTest extends AvDomainTestBase
 {
-    private static final String DOMAIN = "orders";
-
-    private ShmTestRoot root;
-    private ShmProvider provider;
-    private Fabric fabric;
-    private Domain domain;
-
-    @BeforeEach
-    void setUp()
+    @Override
+    String epCount()
     {
-        root = new ShmTestRoot();
-        provider = root.provider(key -> "ep.count".equals(key) ? "64" : null);
-        fabric = provider.fabric(info(provider, DOMAIN).fabricAttr(), 0);
-        domain = fabric.domain(info(provider, DOMAIN), 0);
-    }
-
-    @AfterEach
-    void tearDown()
-    {
-        domain.close();
-        fabric.close();
-        root.close();
+        return "64";
     }
 
     private AddressVector open(final long count)
