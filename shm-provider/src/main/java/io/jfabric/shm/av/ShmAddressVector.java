@@ -46,6 +46,9 @@ import java.nio.file.Path;
  * {@link Errno#FI_ENOENT}; inserts, removes, auth key inserts and user ids then fail with {@link Errno#FI_EPERM}.
  * Files outlive processes; remove them with the domain's files.
  * <p>
+ * FI_SYMMETRIC, ep_per_node and rx_ctx_bits (0 to 16) are accepted and reported back; they change nothing, every
+ * insert is checked the same way.
+ * <p>
  * <b>Concurrency</b>: the table is lock free (see {@link AvDescriptor}), so no lock is taken whatever the domain's
  * threading model; an inserter process that dies between claiming and publishing leaves a CLAIMED entry that the
  * next inserter, finding its pid gone, frees (a reused pid keeps it claimed until that process exits).
@@ -697,12 +700,12 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
     @Override
     public long userId(final long fiAddr)
     {
-        ensureOpen("fi_av_lookup");
+        ensureOpen("userId");
         final AvTable.Entry entry = new AvTable.Entry();
         final int index = indexOf(fiAddr);
         if (index < 0 || !table.snapshot(index, entry))
         {
-            throw notValid("fi_av_set_user_id", fiAddr);
+            throw notValid("userId", fiAddr);
         }
         return entry.userId;
     }

@@ -88,6 +88,8 @@ class NamedAddressVectorTest extends AvDomainTestBase
             assertEquals(4, ((ShmAddressVector)elsewhere).slotOf(0x9000), "same index at another base");
             assertErrno(Errno.FI_EINVAL, () -> elsewhere.lookup(0x7000));
         }
+        assertErrno(Errno.FI_EINVAL, () -> open(domain, "peers", (1L << 48) - 4, 0), "no room below bit 48");
+        assertErrno(Errno.FI_EINVAL, () -> open(domain, "peers", -16, 0));
         try (AddressVector unnamed = domain.avOpen(new AvAttr().mapAddr(0x5000), 0))
         {
             assertEquals(0, unnamed.attr().mapAddr(), "map_addr is ignored without a name");

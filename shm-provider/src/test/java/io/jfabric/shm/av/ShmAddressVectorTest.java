@@ -463,4 +463,37 @@ class ShmAddressVectorTest extends AvDomainTestBase
             assertEquals(Errno.FI_ENOSPC, status[16]);
         }
     }
+
+    @Test
+    void shouldResolveFiAddrToSlotWithoutAllocating()
+    {
+        final com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean)java.lang.management.ManagementFactory.getThreadMXBean();
+        try (AddressVector av = open(8))
+        {
+            final ShmAddressVector shm = (ShmAddressVector)av;
+            final long[] fiAddr = new long[3];
+            av.insert(addrs(DOMAIN, 4, 3), 3, fiAddr, 0, 0);
+            long sum = resolve(shm, fiAddr);
+            final long before = threads.getCurrentThreadAllocatedBytes();
+            sum += resolve(shm, fiAddr);
+            final long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+            assertEquals(2 * 10_000L * (4 + 5 + 6 - 1 - 1), sum, "slots 4, 5, 6, incarnation 0, two misses");
+            assertEquals(0, allocated, "slotOf and incarnationOf allocate nothing");
+        }
+    }
+
+    private static long resolve(final ShmAddressVector av, final long[] fiAddr)
+    {
+        long sum = 0;
+        for (int i = 0; i < 10_000; i++)
+        {
+            for (final long a : fiAddr)
+            {
+                sum += av.slotOf(a) + av.incarnationOf(a);
+            }
+            sum += av.slotOf(-1L) + av.slotOf(fiAddr[2] + 1);
+        }
+        return sum;
+    }
 }
