@@ -1,0 +1,58 @@
+package io.jfabric.shm.av;
+
+import org.agrona.BitUtil;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class AvDescriptorTest
+{
+    @Test
+    void shouldLayTheHeaderFieldsOutWithoutOverlapAndWithinTheHeader()
+    {
+        assertTrue(AvDescriptor.DOMAIN_NAME_OFFSET + AvDescriptor.NAME_CAPACITY <= AvDescriptor.AV_NAME_LENGTH_OFFSET);
+        assertTrue(AvDescriptor.AV_NAME_OFFSET + AvDescriptor.AV_NAME_CAPACITY <= AvDescriptor.CHECKSUM_OFFSET);
+        assertTrue(AvDescriptor.CHECKSUM_OFFSET + 4 <= AvDescriptor.READY_OFFSET);
+        assertTrue(AvDescriptor.GENERATION_OFFSET + 8 <= AvDescriptor.HEADER_LENGTH);
+        for (final int shared : new int[]{ AvDescriptor.READY_OFFSET, AvDescriptor.ATTACH_COUNT_OFFSET,
+            AvDescriptor.GENERATION_OFFSET })
+        {
+            assertEquals(0, shared % BitUtil.CACHE_LINE_LENGTH, "fields other processes update own a cache line");
+        }
+    }
+
+    @Test
+    void shouldKeepEntriesAlignedAndTheirFieldsInside()
+    {
+        assertEquals(0, AvDescriptor.ENTRY_LENGTH % BitUtil.CACHE_LINE_LENGTH);
+        assertEquals(0, AvDescriptor.entryOffset(0) % BitUtil.CACHE_LINE_LENGTH);
+        assertEquals(AvDescriptor.HEADER_LENGTH + 3 * AvDescriptor.ENTRY_LENGTH, AvDescriptor.entryOffset(3));
+        assertTrue(AvDescriptor.REFERENCES_OFFSET + 8 <= AvDescriptor.ADDRESS_OFFSET);
+        assertEquals(AvDescriptor.ENTRY_LENGTH, AvDescriptor.ADDRESS_OFFSET + AvDescriptor.ADDRESS_CAPACITY);
+        assertEquals(AvDescriptor.HEADER_LENGTH + 16L * AvDescriptor.ENTRY_LENGTH, AvDescriptor.fileLength(16));
+    }
+
+    @Test
+    void shouldSizeTablesFromTheCountRoundedUpToAPowerOfTwoOfAtLeastSixteen()
+    {
+        assertEquals(16, AvDescriptor.entriesFor(1));
+        assertEquals(16, AvDescriptor.entriesFor(16));
+        assertEquals(32, AvDescriptor.entriesFor(17));
+        assertEquals(1 << 16, AvDescriptor.entriesFor(1 << 16));
+    }
+
+    @Test
+    void shouldTellStatesApartAndKeepThePidAndGeneration()
+    {
+        final long claimed = AvDescriptor.claimed(123456);
+        assertTrue(AvDescriptor.isClaimed(claimed));
+        assertFalse(AvDescriptor.isValid(claimed));
+        assertEquals(123456, AvDescriptor.claimerPid(claimed));
+        final long valid = AvDescriptor.valid(7);
+        assertTrue(AvDescriptor.isValid(valid));
+        assertFalse(AvDescriptor.isClaimed(valid));
+        assertFalse(AvDescriptor.isValid(AvDescriptor.FREE) || AvDescriptor.isClaimed(AvDescriptor.FREE));
+    }
+}
