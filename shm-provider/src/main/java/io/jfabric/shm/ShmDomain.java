@@ -10,7 +10,17 @@ import io.jfabric.FidClass;
 import io.jfabric.Flags;
 import io.jfabric.HmemOverrideOps;
 import io.jfabric.Info;
+import io.jfabric.CntrAttr;
+import io.jfabric.Counter;
+import io.jfabric.MemoryRegion;
+import io.jfabric.MrAttr;
+import io.jfabric.MrIov;
+import io.jfabric.ShareableMemory;
+import io.jfabric.shm.cntr.CounterTable;
+import io.jfabric.shm.cntr.ShmCounter;
 import io.jfabric.shm.eq.ShmEventQueue;
+import io.jfabric.shm.mr.MemoryRegistrar;
+import io.jfabric.shm.mr.RemoteMemory;
 import io.jfabric.shm.region.RegionFile;
 import io.jfabric.shm.region.RegionGeometry;
 
@@ -42,6 +52,8 @@ public final class ShmDomain extends FidLifecycle implements Domain
     private ShmEventQueue eq;
     private boolean asyncMrRegistration;
     private volatile HmemOverrideOps hmemOverride;
+    private final MemoryRegistrar memory;
+    private final CounterTable counterTable;
 
     ShmDomain(final ShmFabric fabric, final Info requested, final long flags, final long context)
     {
@@ -85,6 +97,8 @@ public final class ShmDomain extends FidLifecycle implements Domain
             }
         }
         region = opened;
+        counterTable = new CounterTable(region.buffer(), region.geometry());
+        memory = new MemoryRegistrar(this, config.rootDir(), config.groupAccess());
     }
 
     private static Info resolve(final ShmFabric fabric, final Info requested)
@@ -102,7 +116,7 @@ public final class ShmDomain extends FidLifecycle implements Domain
             .mrCnt(askedOr(asked.mrCnt(), out.mrCnt()))
             .mrIovLimit(askedOr(asked.mrIovLimit(), out.mrIovLimit()));
         // The mr_mode passed to fi_domain is the mode the application works in (fi_mr(3)), within what shm keeps.
-        out.mrMode(ShmInfoMatcher.outputMrMode(asked.mrMode()));
+        out.mrMode(ShmInfoMatcher.domainMrMode(asked.mrMode()));
         return resolved;
     }
 
@@ -247,7 +261,78 @@ public final class ShmDomain extends FidLifecycle implements Domain
             eq.release();
             eq = null;
         }
+        memory.close();
         region.close();
         fabric.release();
+    }
+
+    // ---- memory registration (fi_mr(3)) and counters (fi_cntr(3)): delegations into shm.mr and shm.cntr ----
+
+    @Override
+    public MemoryRegion mrReg(
+        final java.nio.ByteBuffer buffer,
+        final long access,
+        final long offset,
+        final long requestedKey,
+        final long flags,
+        final long context)
+    {
+        return memory.reg(buffer, access, offset, requestedKey, flags, context);
+    }
+
+    @Override
+    public MemoryRegion mrRegv(
+        final MrIov[] iov, final long access, final long offset, final long requestedKey, final long flags, final long context)
+    {
+        return memory.regv(iov, access, offset, requestedKey, flags, context);
+    }
+
+    @Override
+    public MemoryRegion mrRegAttr(final MrAttr mrAttr, final long flags)
+    {
+        return memory.regAttr(mrAttr, flags);
+    }
+
+    @Override
+    public ShareableMemory allocShareable(final long length)
+    {
+        return memory.allocShareable(length);
+    }
+
+    @Override
+    public long mrMapRaw(final long baseAddr, final byte[] rawKey, final long flags)
+    {
+        return memory.mapRaw(baseAddr, rawKey, flags);
+    }
+
+    @Override
+    public void mrUnmapKey(final long key)
+    {
+        memory.unmapKey(key);
+    }
+
+    @Override
+    public Counter cntrOpen(final CntrAttr cntrAttr, final long context)
+    {
+        ensureOpen("fi_cntr_open");
+        return new ShmCounter(this, resources, counterTable, cntrAttr, context);
+    }
+
+    /**
+     * @return a new view for one-sided reads and writes of peers' registered shareable memory (the RMA data path
+     * builds on it); the domain cannot close until the view is closed.
+     */
+    public RemoteMemory remoteMemory()
+    {
+        ensureOpen("remoteMemory");
+        return memory.remoteMemory();
+    }
+
+    /**
+     * @return the region's counter table.
+     */
+    public CounterTable counterTable()
+    {
+        return counterTable;
     }
 }

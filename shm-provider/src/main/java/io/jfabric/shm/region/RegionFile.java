@@ -586,7 +586,7 @@ public final class RegionFile implements AutoCloseable
      * @throws FabricException {@link Errno#FI_ENOSPC} when the file system ran out of space (or quota),
      *                         {@link Errno#FI_EIO} or {@link Errno#FI_EACCES} for any other write failure.
      */
-    static void preallocate(final FileChannel channel, final long length, final Path dir, final String what)
+    public static void preallocate(final FileChannel channel, final long length, final Path dir, final String what)
     {
         final ByteBuffer zeros = Zeros.BUFFER.duplicate();
         long position = 0;
@@ -615,7 +615,12 @@ public final class RegionFile implements AutoCloseable
         }
     }
 
-    private static FabricException ioFailure(final String action, final IOException ex)
+    /**
+     * @param action what was being done, for the message.
+     * @param ex     the failure.
+     * @return the failure as a FabricException: FI_EACCES, FI_ENOSPC or FI_EIO.
+     */
+    public static FabricException ioFailure(final String action, final IOException ex)
     {
         final int errno = ex instanceof AccessDeniedException ? Errno.FI_EACCES :
             isOutOfSpace(ex) ? Errno.FI_ENOSPC : Errno.FI_EIO;
@@ -648,7 +653,12 @@ public final class RegionFile implements AutoCloseable
         static final ByteBuffer BUFFER = ByteBuffer.allocateDirect(PREALLOCATE_CHUNK).asReadOnlyBuffer();
     }
 
-    private static void deleteQuietly(final Path temp)
+    /**
+     * Delete a file if it exists, ignoring failures: for temporary files.
+     *
+     * @param temp the file, or null.
+     */
+    public static void deleteQuietly(final Path temp)
     {
         if (null != temp)
         {
