@@ -131,44 +131,41 @@ public final class ShmCounter extends FidLifecycle implements Counter
     @Override
     public int add(final long value)
     {
-        if (isClosed())
-        {
-            return -Errno.FI_EBADF;
-        }
-        buffer.getAndAddLong(valueOffset, value);
-        return 0;
+        return update(valueOffset, value, true);
     }
 
     @Override
     public int addErr(final long value)
     {
-        if (isClosed())
-        {
-            return -Errno.FI_EBADF;
-        }
-        buffer.getAndAddLong(errorOffset, value);
-        return 0;
+        return update(errorOffset, value, true);
     }
 
     @Override
     public int set(final long value)
     {
-        if (isClosed())
-        {
-            return -Errno.FI_EBADF;
-        }
-        buffer.putLongVolatile(valueOffset, value);
-        return 0;
+        return update(valueOffset, value, false);
     }
 
     @Override
     public int setErr(final long value)
     {
+        return update(errorOffset, value, false);
+    }
+
+    private int update(final int offset, final long value, final boolean add)
+    {
         if (isClosed())
         {
             return -Errno.FI_EBADF;
         }
-        buffer.putLongVolatile(errorOffset, value);
+        if (add)
+        {
+            buffer.getAndAddLong(offset, value);
+        }
+        else
+        {
+            buffer.putLongVolatile(offset, value);
+        }
         return 0;
     }
 

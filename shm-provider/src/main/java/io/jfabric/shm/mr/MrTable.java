@@ -281,37 +281,37 @@ public final class MrTable
     /** @param index entry. @return key. */
     public long key(final int index)
     {
-        return region.getLong(entryOffset(geometry, index) + KEY_OFFSET);
+        return longField(index, KEY_OFFSET);
     }
 
     /** @param index entry. @return owner pid. */
     public long ownerPid(final int index)
     {
-        return region.getLong(entryOffset(geometry, index) + OWNER_PID_OFFSET);
+        return longField(index, OWNER_PID_OFFSET);
     }
 
     /** @param index entry. @return segment id. */
     public long segmentId(final int index)
     {
-        return region.getLong(entryOffset(geometry, index) + SEGMENT_ID_OFFSET);
+        return longField(index, SEGMENT_ID_OFFSET);
     }
 
     /** @param index entry. @return offset in the segment's data. */
     public long segmentOffset(final int index)
     {
-        return region.getLong(entryOffset(geometry, index) + SEGMENT_OFFSET_OFFSET);
+        return longField(index, SEGMENT_OFFSET_OFFSET);
     }
 
     /** @param index entry. @return length. */
     public long length(final int index)
     {
-        return region.getLong(entryOffset(geometry, index) + LENGTH_OFFSET);
+        return longField(index, LENGTH_OFFSET);
     }
 
     /** @param index entry. @return base address. */
     public long baseAddress(final int index)
     {
-        return region.getLong(entryOffset(geometry, index) + BASE_ADDRESS_OFFSET);
+        return longField(index, BASE_ADDRESS_OFFSET);
     }
 
     /** @param index entry. @return access bits. */
@@ -323,7 +323,12 @@ public final class MrTable
     /** @param index entry. @return counter index + 1, or 0. */
     public int counter(final int index)
     {
-        return region.getInt(entryOffset(geometry, index) + COUNTER_OFFSET);
+        return region.getIntVolatile(entryOffset(geometry, index) + COUNTER_OFFSET);
+    }
+
+    private long longField(final int index, final int field)
+    {
+        return region.getLong(entryOffset(geometry, index) + field);
     }
 
     private void lock(final String operation)

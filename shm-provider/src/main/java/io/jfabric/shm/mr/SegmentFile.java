@@ -19,8 +19,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 
 import static io.jfabric.shm.mr.SegmentDescriptor.*;
@@ -154,47 +152,24 @@ public final class SegmentFile implements AutoCloseable
     {
         final Path path = directory.path().resolve(fileName(domainName, ownerPid, segmentId));
         final String source = "shareable memory segment " + path;
-        try
+        try (FileChannel channel = directory.openTrusted(source, path))
         {
-            final Map<String, Object> before = RegionDirectory.readAttributes(path);
-            if (before == null)
+            if (channel == null)
             {
                 return null;
             }
-            if (!(Boolean)before.get("isRegularFile"))
+            final ByteBuffer page = ByteBuffer.allocate(HEADER_LENGTH);
+            RegionFile.readHeaderPage(channel, page, source);
+            final UnsafeBuffer copy = new UnsafeBuffer(page);
+            final long dataLength = validate(copy, source, ownerPid, segmentId);
+            final long fileLength = channel.size();
+            if (fileLength != fileLength(dataLength))
             {
-                throw new FabricException(Errno.FI_EINVAL, source + " is not a regular file");
+                throw new FabricException(Errno.FI_EINVAL, source + " is damaged or truncated: " + fileLength +
+                    " bytes but its header's data length " + dataLength + " needs " + fileLength(dataLength));
             }
-            directory.checkFile(source, path, before);
-            try (FileChannel channel = FileChannel.open(
-                path, StandardOpenOption.READ, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS))
-            {
-                final Map<String, Object> after = RegionDirectory.readAttributes(path);
-                if (after == null || !Objects.equals(before.get("fileKey"), after.get("fileKey")))
-                {
-                    return null;
-                }
-                final ByteBuffer page = ByteBuffer.allocate(HEADER_LENGTH);
-                while (page.hasRemaining() && channel.read(page, page.position()) >= 0)
-                {
-                    // Read the whole header page, or to the end of the file.
-                }
-                if (page.position() < HEADER_LENGTH)
-                {
-                    throw new FabricException(Errno.FI_EINVAL, source + " is truncated: " + page.position() +
-                        " bytes, shorter than its " + HEADER_LENGTH + " byte header");
-                }
-                final UnsafeBuffer copy = new UnsafeBuffer(page);
-                final long dataLength = validate(copy, source, ownerPid, segmentId);
-                final long fileLength = channel.size();
-                if (fileLength != fileLength(dataLength))
-                {
-                    throw new FabricException(Errno.FI_EINVAL, source + " is damaged or truncated: " + fileLength +
-                        " bytes but its header's data length " + dataLength + " needs " + fileLength(dataLength));
-                }
-                return new SegmentFile(path, ownerPid, segmentId, dataLength,
-                    channel.map(FileChannel.MapMode.READ_WRITE, 0, fileLength));
-            }
+            return new SegmentFile(path, ownerPid, segmentId, dataLength,
+                channel.map(FileChannel.MapMode.READ_WRITE, 0, fileLength));
         }
         catch (final NoSuchFileException ex)
         {

@@ -4,12 +4,14 @@ import io.jfabric.Errno;
 import io.jfabric.FabricException;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
@@ -200,6 +202,50 @@ public final class RegionDirectory
                 ") is writable by every user, so its contents cannot be trusted; remove it if no process uses " +
                 "the domain");
         }
+    }
+
+    /**
+     * Open a shared file of this directory for reading and writing the way every jfabric file is opened: its
+     * attributes read without following links; refused unless it is a regular file this process may trust
+     * ({@link #checkFile}); opened without following links; checked after opening to be the same file.
+     *
+     * @param source what the file is, for messages.
+     * @param file   the file.
+     * @return the open channel, or null when the file does not exist or was replaced while being opened (look
+     * again).
+     * @throws FabricException {@link Errno#FI_EINVAL} for a file that is not a regular file, or as
+     *                         {@link #checkFile} says.
+     * @throws IOException     on any other failure.
+     */
+    public FileChannel openTrusted(final String source, final Path file) throws IOException
+    {
+        final Map<String, Object> before = readAttributes(file);
+        if (null == before)
+        {
+            return null;
+        }
+        if (!(Boolean)before.get("isRegularFile"))
+        {
+            throw new FabricException(Errno.FI_EINVAL, source + " is not a regular file");
+        }
+        checkFile(source, file, before);
+
+        final FileChannel channel;
+        try
+        {
+            channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+        }
+        catch (final NoSuchFileException ex)
+        {
+            return null;
+        }
+        final Map<String, Object> after = readAttributes(file);
+        if (null == after || !Objects.equals(before.get("fileKey"), after.get("fileKey")))
+        {
+            channel.close();
+            return null;
+        }
+        return channel;
     }
 
     private static void create(final Path rootDir, final boolean groupAccess) throws IOException

@@ -20,7 +20,6 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -341,44 +340,28 @@ public final class RegionFile implements AutoCloseable
         final long readyTimeoutMs)
     {
         final String source = "domain region " + path;
-        try
+        try (FileChannel channel = directory.openTrusted(source, path))
         {
-            final Map<String, Object> before = RegionDirectory.readAttributes(path);
-            if (null == before)
+            if (null == channel)
             {
-                return null;
+                return null; // Absent, or removed or replaced while being opened: look again.
             }
-            if (!(Boolean)before.get("isRegularFile"))
+
+            final ByteBuffer page = ByteBuffer.allocate(RegionDescriptor.HEADER_LENGTH);
+            final RegionHeader copy = new RegionHeader(new UnsafeBuffer(page));
+            readHeaderPage(channel, page, source);
+            validateHeader(channel, page, copy, source, domainName, geometry, readyTimeoutMs);
+
+            final long regionLength = copy.regionLength();
+            final long fileLength = channel.size();
+            if (fileLength != regionLength)
             {
-                throw new FabricException(Errno.FI_EINVAL, source + " is not a regular file");
+                throw new FabricException(Errno.FI_EINVAL, source + " is " + (fileLength < regionLength ?
+                    "truncated" : "damaged") + ": " + fileLength + " bytes but its header says " + regionLength);
             }
-            directory.checkFile(source, path, before);
 
-            try (FileChannel channel = FileChannel.open(
-                path, StandardOpenOption.READ, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS))
-            {
-                final Map<String, Object> after = RegionDirectory.readAttributes(path);
-                if (null == after || !Objects.equals(before.get("fileKey"), after.get("fileKey")))
-                {
-                    return null; // Removed or replaced while being opened: look again.
-                }
-
-                final ByteBuffer page = ByteBuffer.allocate(RegionDescriptor.HEADER_LENGTH);
-                final RegionHeader copy = new RegionHeader(new UnsafeBuffer(page));
-                readHeaderPage(channel, page, source);
-                validateHeader(channel, page, copy, source, domainName, geometry, readyTimeoutMs);
-
-                final long regionLength = copy.regionLength();
-                final long fileLength = channel.size();
-                if (fileLength != regionLength)
-                {
-                    throw new FabricException(Errno.FI_EINVAL, source + " is " + (fileLength < regionLength ?
-                        "truncated" : "damaged") + ": " + fileLength + " bytes but its header says " + regionLength);
-                }
-
-                return new RegionFile(
-                    path, false, geometry, channel.map(FileChannel.MapMode.READ_WRITE, 0, regionLength), copy);
-            }
+            return new RegionFile(
+                path, false, geometry, channel.map(FileChannel.MapMode.READ_WRITE, 0, regionLength), copy);
         }
         catch (final NoSuchFileException ex)
         {
@@ -391,11 +374,16 @@ public final class RegionFile implements AutoCloseable
     }
 
     /**
-     * Read the header page into {@code page} with positional reads, never through a mapping.
+     * Read the header page into {@code page} with positional reads, never through a mapping; for region and
+     * segment files, whose headers are both one page.
      *
+     * @param channel the file.
+     * @param page    a buffer of {@link RegionDescriptor#HEADER_LENGTH} bytes.
+     * @param source  what the file is, for messages.
+     * @throws IOException     on a read failure.
      * @throws FabricException {@link Errno#FI_EINVAL} when the file ends before the header does.
      */
-    private static void readHeaderPage(final FileChannel channel, final ByteBuffer page, final String source)
+    public static void readHeaderPage(final FileChannel channel, final ByteBuffer page, final String source)
         throws IOException
     {
         page.clear();
