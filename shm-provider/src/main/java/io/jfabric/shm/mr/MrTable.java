@@ -36,8 +36,8 @@ public final class MrTable
     private static final long LOCK_CHECK_NS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final AtomicBuffer region;
-    private final RegionGeometry geometry;
     private final int entries;
+    private final int tableOffset;
     private final long pid = ProcessHandle.current().pid();
 
     /**
@@ -47,8 +47,8 @@ public final class MrTable
     public MrTable(final AtomicBuffer region, final RegionGeometry geometry)
     {
         this.region = region;
-        this.geometry = geometry;
         this.entries = geometry.mrTableEntries();
+        this.tableOffset = RegionDescriptor.mrTableOffset(geometry);
     }
 
     /** @return entries in the table. */
@@ -94,7 +94,7 @@ public final class MrTable
             for (int probe = 0; probe < entries; probe++)
             {
                 final int index = (home + probe) % entries;
-                final int offset = entryOffset(geometry, index);
+                final int offset = offset(index);
                 final long control = region.getLongVolatile(offset + CONTROL_OFFSET);
                 final int state = state(control);
                 if (state == STATE_EMPTY)
@@ -132,7 +132,7 @@ public final class MrTable
                 throw new FabricException(Errno.FI_ENOSPC, operation + ": the domain's key table is full (" +
                     entries + " entries, jfabric.shm.mr.count); close memory regions or raise the setting");
             }
-            final int offset = entryOffset(geometry, reusable);
+            final int offset = offset(reusable);
             final long generation = generation(region.getLongVolatile(offset + CONTROL_OFFSET));
             region.putLongVolatile(offset + CONTROL_OFFSET, MrTableDescriptor.control(generation, STATE_CLAIMED));
             region.putLong(offset + KEY_OFFSET, key);
@@ -172,7 +172,7 @@ public final class MrTable
         final int access,
         final int counter)
     {
-        final int offset = entryOffset(geometry, index);
+        final int offset = offset(index);
         region.putLong(offset + SEGMENT_ID_OFFSET, segmentId);
         region.putLong(offset + SEGMENT_OFFSET_OFFSET, segmentOffset);
         region.putLong(offset + LENGTH_OFFSET, length);
@@ -188,7 +188,7 @@ public final class MrTable
      */
     public void publish(final int index)
     {
-        final int offset = entryOffset(geometry, index);
+        final int offset = offset(index);
         final long control = region.getLongVolatile(offset + CONTROL_OFFSET);
         region.putLongRelease(offset + CONTROL_OFFSET, MrTableDescriptor.control(generation(control), STATE_PUBLISHED));
     }
@@ -201,7 +201,7 @@ public final class MrTable
      */
     public void unpublish(final int index)
     {
-        final int offset = entryOffset(geometry, index);
+        final int offset = offset(index);
         final long control = region.getLongVolatile(offset + CONTROL_OFFSET);
         region.putLongVolatile(offset + CONTROL_OFFSET, MrTableDescriptor.control(generation(control) + 1, STATE_CLAIMED));
     }
@@ -216,7 +216,7 @@ public final class MrTable
         lock("fi_close");
         try
         {
-            final int offset = entryOffset(geometry, index);
+            final int offset = offset(index);
             final long control = region.getLongVolatile(offset + CONTROL_OFFSET);
             region.putLongVolatile(offset + CONTROL_OFFSET, MrTableDescriptor.control(generation(control) + 1, STATE_FREE));
         }
@@ -238,7 +238,7 @@ public final class MrTable
         for (int probe = 0; probe < entries; probe++)
         {
             final int index = (home + probe) % entries;
-            final int offset = entryOffset(geometry, index);
+            final int offset = offset(index);
             final long control = region.getLongVolatile(offset + CONTROL_OFFSET);
             final int state = state(control);
             if (state == STATE_EMPTY)
@@ -264,7 +264,7 @@ public final class MrTable
      */
     public long control(final int index)
     {
-        return region.getLongAcquire(entryOffset(geometry, index) + CONTROL_OFFSET);
+        return region.getLongAcquire(offset(index) + CONTROL_OFFSET);
     }
 
     /**
@@ -275,7 +275,7 @@ public final class MrTable
     public boolean unchanged(final int index, final long control)
     {
         VarHandle.loadLoadFence();
-        return region.getLongVolatile(entryOffset(geometry, index) + CONTROL_OFFSET) == control;
+        return region.getLongVolatile(offset(index) + CONTROL_OFFSET) == control;
     }
 
     /** @param index entry. @return key. */
@@ -317,18 +317,27 @@ public final class MrTable
     /** @param index entry. @return access bits. */
     public int access(final int index)
     {
-        return region.getInt(entryOffset(geometry, index) + ACCESS_OFFSET);
+        return region.getInt(offset(index) + ACCESS_OFFSET);
     }
 
     /** @param index entry. @return counter index + 1, or 0. */
     public int counter(final int index)
     {
-        return region.getIntVolatile(entryOffset(geometry, index) + COUNTER_OFFSET);
+        return region.getIntVolatile(offset(index) + COUNTER_OFFSET);
     }
 
     private long longField(final int index, final int field)
     {
-        return region.getLong(entryOffset(geometry, index) + field);
+        return region.getLong(offset(index) + field);
+    }
+
+    private int offset(final int index)
+    {
+        if (index < 0 || index >= entries)
+        {
+            throw new IndexOutOfBoundsException("mr entry " + index + " not in [0, " + entries + ")");
+        }
+        return entryOffset(tableOffset, index);
     }
 
     private void lock(final String operation)

@@ -94,6 +94,16 @@ public final class MrTableDescriptor
     }
 
     /**
+     * @param tableOffset the table's offset, {@link RegionDescriptor#mrTableOffset}, computed once.
+     * @param index       entry index, already known to be in range.
+     * @return offset in the region of that entry's first byte.
+     */
+    public static int entryOffset(final int tableOffset, final int index)
+    {
+        return tableOffset + index * RegionDescriptor.MR_ENTRY_LENGTH;
+    }
+
+    /**
      * @param generation generation.
      * @param state      state.
      * @return the control word.

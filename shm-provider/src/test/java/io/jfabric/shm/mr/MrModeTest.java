@@ -175,6 +175,9 @@ class MrModeTest
     {
         final ShmDomain domain = domains.open("hmem", MrMode.FI_MR_HMEM | MrMode.FI_MR_COLLECTIVE | MrMode.FI_MR_LOCAL);
         assertEquals(MrMode.FI_MR_LOCAL, domain.attr().mrMode());
+        final ShmDomain basic = domains.open("basic", MrMode.FI_MR_BASIC);
+        assertEquals(MrMode.FI_MR_VIRT_ADDR | MrMode.FI_MR_ALLOCATED | MrMode.FI_MR_PROV_KEY, basic.attr().mrMode(),
+            "fi_mr(3): FI_MR_BASIC behaves as VIRT_ADDR, ALLOCATED and PROV_KEY");
     }
 
     @Test

@@ -22,6 +22,7 @@ import java.util.List;
  * checks A's pattern (byte i = i), writes 0xC3 over the whole region, tries the refused accesses, creates the done
  * file, waits for A to create the wait file (A has closed the region then) and tries again.
  * {@code raw <domain> <mrMode> <hex raw key> <base addr> <length>}: maps the raw key and reads the pattern.
+ * {@code hold <domain> <mrMode> <key>}: registers a region with that key and halts without closing anything.
  */
 public final class MrPeerMain
 {
@@ -47,6 +48,14 @@ public final class MrPeerMain
             if ("access".equals(args[0]))
             {
                 access(shm, args);
+            }
+            else if ("hold".equals(args[0]))
+            {
+                final long key = shm.mrReg(java.nio.ByteBuffer.allocateDirect(64), io.jfabric.Flags.FI_SEND, 0,
+                    Long.parseLong(args[3]), 0, 0).key();
+                System.out.println("result held=" + key);
+                System.out.flush();
+                Runtime.getRuntime().halt(0); // Dies holding the key: nothing is closed.
             }
             else
             {

@@ -151,4 +151,17 @@ class MrTwoJvmTest
             assertEquals("true", result.get("pattern"), out);
         }
     }
+
+    @Test
+    void shouldReclaimAKeyWhoseOwnerProcessDiedWithoutClosing() throws Exception
+    {
+        final ShmDomain domain = domains.open("dead", 0);
+        final String out = ChildJvm.start(MrPeerMain.class, properties(), "hold", "dead", "0", "31337")
+            .awaitSuccess(60);
+        assertEquals("31337", result(out, "held=").get("held"), out);
+        try (MemoryRegion mr = domain.mrReg(java.nio.ByteBuffer.allocateDirect(8), FI_SEND, 0, 31337, 0, 0))
+        {
+            assertEquals(31337, mr.key(), "the dead process's entry was withdrawn and reused");
+        }
+    }
 }

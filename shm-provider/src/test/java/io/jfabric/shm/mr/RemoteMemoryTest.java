@@ -139,4 +139,33 @@ class RemoteMemoryTest
         assertEquals(-FI_EBADF, remote.read(1, 0, new UnsafeBuffer(new byte[1]), 0, 1));
         domain.close();
     }
+
+    @Test
+    void shouldKeepThePeersMappingValidAfterTheOwnerFreesTheMemory() throws Exception
+    {
+        final ShmDomain owner = domains.open("free", 0);
+        final ShmDomain peer = domains.open("free", 0);
+        final ShareableMemory memory = owner.allocShareable(8192);
+        final java.nio.file.Path file;
+        try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.list(domains.root.dir()))
+        {
+            file = files.filter(p -> p.getFileName().toString().startsWith("free.seg." +
+                ProcessHandle.current().pid() + ".")).findFirst().orElseThrow();
+        }
+        assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
+            java.nio.file.Files.getPosixFilePermissions(file)));
+        final MemoryRegion mr = owner.mrRegv(new MrIov[]{MrIov.of(memory, 0, 8192)}, FI_REMOTE_READ, 0, 21, 0, 0);
+        try (RemoteMemory remote = peer.remoteMemory())
+        {
+            final UnsafeBuffer dst = new UnsafeBuffer(new byte[8192]);
+            assertEquals(0, remote.read(21, 0, dst, 0, 8192));
+            mr.close();
+            memory.close();
+            assertEquals(false, java.nio.file.Files.exists(file), "freeing deletes the segment file");
+            assertEquals(-FI_EKEYREJECTED, remote.read(21, 0, dst, 0, 8192));
+            assertEquals(1, remote.mappedSegments(), "the peer's own mapping stays until the view closes");
+        }
+        assertErrno(FI_EINVAL, () -> owner.allocShareable(0));
+        assertErrno(FI_EINVAL, () -> owner.allocShareable(-5));
+    }
 }
