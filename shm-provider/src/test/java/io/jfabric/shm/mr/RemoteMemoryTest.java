@@ -168,4 +168,29 @@ class RemoteMemoryTest
         assertErrno(FI_EINVAL, () -> owner.allocShareable(0));
         assertErrno(FI_EINVAL, () -> owner.allocShareable(-5));
     }
+
+    @Test
+    void shouldRefuseASegmentFileThatFailsValidationWithoutMappingIt() throws Exception
+    {
+        final ShmDomain owner = domains.open("bad", 0);
+        final ShmDomain peer = domains.open("bad", 0);
+        try (ShareableMemory memory = owner.allocShareable(4096);
+            MemoryRegion mr = owner.mrRegv(new MrIov[]{MrIov.of(memory, 0, 4096)}, FI_REMOTE_READ, 0, 8, 0, 0);
+            RemoteMemory remote = peer.remoteMemory())
+        {
+            final java.nio.file.Path file;
+            try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.list(domains.root.dir()))
+            {
+                file = files.filter(p -> p.getFileName().toString().startsWith("bad.seg.")).findFirst().orElseThrow();
+            }
+            try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(file,
+                java.nio.file.StandardOpenOption.WRITE))
+            {
+                channel.write(ByteBuffer.wrap(new byte[]{1, 2, 3, 4, 5, 6, 7, 8}), SegmentDescriptor.MAGIC_OFFSET);
+            }
+            final UnsafeBuffer dst = new UnsafeBuffer(new byte[16]);
+            assertEquals(-FI_EINVAL, remote.read(8, 0, dst, 0, 16), "foreign magic");
+            assertEquals(0, remote.mappedSegments(), "nothing mapped");
+        }
+    }
 }
