@@ -39,6 +39,10 @@ import java.util.List;
  * <p>
  * Region files outlive the processes that use them; see the README for removing them.
  * <p>
+ * Memory registration, shareable memory and one-sided access are {@link MemoryRegistrar}'s (package
+ * {@code io.jfabric.shm.mr}); counters are {@link ShmCounter}s over the region's counter table (package
+ * {@code io.jfabric.shm.cntr}). The domain only delegates to them.
+ * <p>
  * Control calls are thread safe. Objects opened from the domain hold a reference, so closing the domain while
  * any remains open fails with {@link Errno#FI_EBUSY}.
  */
