@@ -21,6 +21,9 @@ import static io.jfabric.shm.mr.MrTableDescriptor.*;
  * taken over. Holding it, a claim sees every live key on the probe path, so two processes can never claim the same
  * key. Readers ({@link #find}, the getters) take no lock: see the sequence lock in {@link MrTableDescriptor}.
  * <p>
+ * Entries of processes that died without closing are withdrawn when their key is requested again, or all at once
+ * when the table is full.
+ * <p>
  * Keys: any 64-bit value below 2^63 may be requested; keys with the top bit set are the provider's
  * ({@link #nextProviderKey()}), so requested and provider keys never collide. {@code FI_KEY_NOTAVAIL} (all ones) is
  * one of them and is never handed out.
@@ -129,6 +132,10 @@ public final class MrTable
             }
             if (reusable < 0)
             {
+                reusable = reclaimDead();
+            }
+            if (reusable < 0)
+            {
                 throw new FabricException(Errno.FI_ENOSPC, operation + ": the domain's key table is full (" +
                     entries + " entries, jfabric.shm.mr.count); close memory regions or raise the setting");
             }
@@ -149,6 +156,29 @@ public final class MrTable
         {
             unlock();
         }
+    }
+
+    /**
+     * Withdraw every entry whose owner process no longer exists; called with the lock held when the table is full.
+     *
+     * @return one of the entries freed, or -1 when none was.
+     */
+    private int reclaimDead()
+    {
+        int freed = -1;
+        for (int index = 0; index < entries; index++)
+        {
+            final int offset = offset(index);
+            final long control = region.getLongVolatile(offset + CONTROL_OFFSET);
+            final int state = state(control);
+            if ((state == STATE_CLAIMED || state == STATE_PUBLISHED) &&
+                region.getLong(offset + OWNER_PID_OFFSET) != pid && !isAlive(region.getLong(offset + OWNER_PID_OFFSET)))
+            {
+                region.putLongVolatile(offset + CONTROL_OFFSET, MrTableDescriptor.control(generation(control) + 1, STATE_FREE));
+                freed = freed < 0 ? index : freed;
+            }
+        }
+        return freed;
     }
 
     /**

@@ -22,7 +22,8 @@ import java.util.List;
  * checks A's pattern (byte i = i), writes 0xC3 over the whole region, tries the refused accesses, creates the done
  * file, waits for A to create the wait file (A has closed the region then) and tries again.
  * {@code raw <domain> <mrMode> <hex raw key> <base addr> <length>}: maps the raw key and reads the pattern.
- * {@code hold <domain> <mrMode> <key>}: registers a region with that key and halts without closing anything.
+ * {@code hold <domain> <mrMode> <key> [count]}: registers regions with keys key, key + 1, ... and halts without
+ * closing anything.
  */
 public final class MrPeerMain
 {
@@ -51,8 +52,13 @@ public final class MrPeerMain
             }
             else if ("hold".equals(args[0]))
             {
-                final long key = shm.mrReg(java.nio.ByteBuffer.allocateDirect(64), io.jfabric.Flags.FI_SEND, 0,
-                    Long.parseLong(args[3]), 0, 0).key();
+                final int count = args.length > 4 ? Integer.parseInt(args[4]) : 1;
+                long key = 0;
+                for (int i = 0; i < count; i++)
+                {
+                    key = shm.mrReg(java.nio.ByteBuffer.allocateDirect(64), io.jfabric.Flags.FI_SEND, 0,
+                        Long.parseLong(args[3]) + i, 0, 0).key();
+                }
                 System.out.println("result held=" + key);
                 System.out.flush();
                 Runtime.getRuntime().halt(0); // Dies holding the key: nothing is closed.

@@ -164,4 +164,23 @@ class MrTwoJvmTest
             assertEquals(31337, mr.key(), "the dead process's entry was withdrawn and reused");
         }
     }
+
+    @Test
+    void shouldReclaimEntriesOfADeadProcessWhenTheKeyTableIsFull() throws Exception
+    {
+        try (MrTestDomains small = new MrTestDomains(key -> "mr.count".equals(key) ? "4" : null))
+        {
+            final ShmDomain domain = small.open("full", 0);
+            final String out = ChildJvm.start(MrPeerMain.class,
+                List.of("jfabric.shm.dir=" + small.root.dir(), "jfabric.shm.mr.count=4"), "hold", "full", "0", "100", "4")
+                .awaitSuccess(60);
+            assertEquals("103", result(out, "held=").get("held"), out);
+            try (MemoryRegion a = domain.mrReg(java.nio.ByteBuffer.allocateDirect(8), FI_SEND, 0, 500, 0, 0);
+                MemoryRegion b = domain.mrReg(java.nio.ByteBuffer.allocateDirect(8), FI_SEND, 0, 501, 0, 0))
+            {
+                assertEquals(500, a.key());
+                assertEquals(501, b.key());
+            }
+        }
+    }
 }
