@@ -119,7 +119,7 @@ public final class ShmDomain extends FidLifecycle implements Domain
             .cntrCnt(askedOr(asked.cntrCnt(), out.cntrCnt()))
             .mrCnt(askedOr(asked.mrCnt(), out.mrCnt()))
             .mrIovLimit(askedOr(asked.mrIovLimit(), out.mrIovLimit()));
-        // The mr_mode passed to fi_domain is the mode the application works in (fi_mr(3)), within what shm keeps.
+        // The mr_mode passed to fi_domain is the mode the application works in (fi_mr(3)), within what shm implements.
         out.mrMode(ShmInfoMatcher.domainMrMode(asked.mrMode()));
         return resolved;
     }
