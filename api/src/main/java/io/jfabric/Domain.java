@@ -64,4 +64,77 @@ public interface Domain extends Fid
      * @return the address vector.
      */
     AddressVector avOpen(AvAttr attr, long context);
+
+    // ---- memory registration (fi_mr(3)) and counters (fi_cntr(3)) ----
+
+    /**
+     * {@code fi_mr_reg}: register one buffer.
+     *
+     * @param buffer       direct or heap buffer; its bytes from position to limit are registered.
+     * @param access       access bits (see {@link MrIov} for what each kind of memory allows).
+     * @param offset       reserved, must be 0.
+     * @param requestedKey the key wanted (ignored with {@link MrMode#FI_MR_PROV_KEY}).
+     * @param flags        0, {@link Flags#FI_RMA_EVENT} or {@link Flags#FI_RMA_PMEM}.
+     * @param context      returned with the FI_MR_COMPLETE event of an asynchronous registration.
+     * @return the region.
+     */
+    MemoryRegion mrReg(java.nio.ByteBuffer buffer, long access, long offset, long requestedKey, long flags, long context);
+
+    /**
+     * {@code fi_mr_regv}: register several pieces of memory as one region.
+     *
+     * @param iov          1 to mr_iov_limit pieces.
+     * @param access       access bits.
+     * @param offset       reserved, must be 0.
+     * @param requestedKey the key wanted.
+     * @param flags        0, {@link Flags#FI_RMA_EVENT} or {@link Flags#FI_RMA_PMEM}.
+     * @param context      the application's context.
+     * @return the region.
+     */
+    MemoryRegion mrRegv(MrIov[] iov, long access, long offset, long requestedKey, long flags, long context);
+
+    /**
+     * {@code fi_mr_regattr}: register with attributes.
+     *
+     * @param attr  the attributes.
+     * @param flags 0, {@link Flags#FI_RMA_EVENT} or {@link Flags#FI_RMA_PMEM}.
+     * @return the region.
+     */
+    MemoryRegion mrRegAttr(MrAttr attr, long flags);
+
+    /**
+     * Allocate memory that peers of this domain in other processes can map and access one-sidedly once it is
+     * registered with remote access (no libfabric counterpart: in C any memory is reachable by
+     * process_vm_readv; in Java only a mapped file is).
+     *
+     * @param length bytes, at least 1.
+     * @return the memory, zero filled.
+     */
+    ShareableMemory allocShareable(long length);
+
+    /**
+     * {@code fi_mr_map_raw}: turn a peer's raw key into a key usable in this process.
+     *
+     * @param baseAddr the base address from the peer's {@code fi_mr_raw_attr}.
+     * @param rawKey   the raw key bytes.
+     * @param flags    none defined, 0.
+     * @return the key; release it with {@link #mrUnmapKey(long)} before the domain closes.
+     */
+    long mrMapRaw(long baseAddr, byte[] rawKey, long flags);
+
+    /**
+     * {@code fi_mr_unmap_key}: release a key from {@link #mrMapRaw}.
+     *
+     * @param key the mapped key.
+     */
+    void mrUnmapKey(long key);
+
+    /**
+     * {@code fi_cntr_open}: open a counter.
+     *
+     * @param attr    the attributes, or null for the defaults.
+     * @param context the application's context.
+     * @return the counter.
+     */
+    Counter cntrOpen(CntrAttr attr, long context);
 }

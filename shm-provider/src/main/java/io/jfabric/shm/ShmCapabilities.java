@@ -48,7 +48,23 @@ public final class ShmCapabilities
     /** The tag format of tagged messages: libfabric's FI_TAG_GENERIC. */
     public static final long MEM_TAG_FORMAT = 0xAAAAAAAAAAAAAAAAL;
 
-    /** mr_mode bits the provider keeps on output when the application offers them. */
+    /**
+     * mr_mode bits a domain honours when the application passes them to fi_domain (see the README's "Memory
+     * registration and counters"): everything but FI_MR_HMEM and FI_MR_COLLECTIVE.
+     */
+    public static final int MR_MODE_SUPPORTED = io.jfabric.MrMode.FI_MR_LOCAL | io.jfabric.MrMode.FI_MR_RAW |
+        io.jfabric.MrMode.FI_MR_VIRT_ADDR | io.jfabric.MrMode.FI_MR_ALLOCATED | io.jfabric.MrMode.FI_MR_PROV_KEY |
+        io.jfabric.MrMode.FI_MR_MMU_NOTIFY | io.jfabric.MrMode.FI_MR_RMA_EVENT | io.jfabric.MrMode.FI_MR_ENDPOINT;
+
+    /**
+     * mr_mode bits getinfo keeps on output when the application offers them: the bits shm needs. Every other bit
+     * is cleared, as fi_domain(3) asks of bits a provider does not need. FI_MR_PROV_KEY: provider keys come from a
+     * domain-wide sequence and never collide, so registration needs no probe for a free key; FI_MR_VIRT_ADDR: a
+     * peer addresses shareable memory by the owner's native address, which lets the RMA path pass C-style
+     * addresses unchanged. shm needs no other bit: all memory a Java program registers is already allocated
+     * (FI_MR_ALLOCATED is always true), local buffers need no descriptor (FI_MR_LOCAL), keys fit 8 bytes
+     * (FI_MR_RAW), and regions are usable at once (FI_MR_RMA_EVENT, FI_MR_ENDPOINT, FI_MR_MMU_NOTIFY).
+     */
     public static final int MR_MODE_KEPT = io.jfabric.MrMode.FI_MR_PROV_KEY | io.jfabric.MrMode.FI_MR_VIRT_ADDR;
 
     /** Bytes of a memory registration key. */

@@ -13,7 +13,18 @@ import io.jfabric.Flags;
 import io.jfabric.HmemOverrideOps;
 import io.jfabric.Info;
 import io.jfabric.shm.av.ShmAddressVector;
+
+import io.jfabric.CntrAttr;
+import io.jfabric.Counter;
+import io.jfabric.MemoryRegion;
+import io.jfabric.MrAttr;
+import io.jfabric.MrIov;
+import io.jfabric.ShareableMemory;
+import io.jfabric.shm.cntr.CounterTable;
+import io.jfabric.shm.cntr.ShmCounter;
 import io.jfabric.shm.eq.ShmEventQueue;
+import io.jfabric.shm.mr.MemoryRegistrar;
+import io.jfabric.shm.mr.RemoteMemory;
 import io.jfabric.shm.region.RegionFile;
 import io.jfabric.shm.region.RegionGeometry;
 
@@ -32,6 +43,10 @@ import java.util.List;
  * <p>
  * Region files outlive the processes that use them; see the README for removing them.
  * <p>
+ * Memory registration, shareable memory and one-sided access are {@link MemoryRegistrar}'s (package
+ * {@code io.jfabric.shm.mr}); counters are {@link ShmCounter}s over the region's counter table (package
+ * {@code io.jfabric.shm.cntr}). The domain only delegates to them.
+ * <p>
  * Control calls are thread safe. Objects opened from the domain hold a reference, so closing the domain while
  * any remains open fails with {@link Errno#FI_EBUSY}.
  */
@@ -45,6 +60,8 @@ public final class ShmDomain extends FidLifecycle implements Domain
     private ShmEventQueue eq;
     private boolean asyncMrRegistration;
     private volatile HmemOverrideOps hmemOverride;
+    private final MemoryRegistrar memory;
+    private final CounterTable counterTable;
 
     ShmDomain(final ShmFabric fabric, final Info requested, final long flags, final long context)
     {
@@ -88,6 +105,8 @@ public final class ShmDomain extends FidLifecycle implements Domain
             }
         }
         region = opened;
+        counterTable = new CounterTable(region.buffer(), region.geometry());
+        memory = new MemoryRegistrar(this, config.rootDir(), config.groupAccess());
     }
 
     private static Info resolve(final ShmFabric fabric, final Info requested)
@@ -104,8 +123,8 @@ public final class ShmDomain extends FidLifecycle implements Domain
             .cntrCnt(askedOr(asked.cntrCnt(), out.cntrCnt()))
             .mrCnt(askedOr(asked.mrCnt(), out.mrCnt()))
             .mrIovLimit(askedOr(asked.mrIovLimit(), out.mrIovLimit()));
-        // The mr_mode passed to fi_domain is the mode the application works in (fi_mr(3)), within what shm keeps.
-        out.mrMode(ShmInfoMatcher.outputMrMode(asked.mrMode()));
+        // The mr_mode passed to fi_domain is the mode the application works in (fi_mr(3)), within what shm implements.
+        out.mrMode(ShmInfoMatcher.domainMrMode(asked.mrMode()));
         return resolved;
     }
 
@@ -259,7 +278,78 @@ public final class ShmDomain extends FidLifecycle implements Domain
             eq.release();
             eq = null;
         }
+        memory.close();
         region.close();
         fabric.release();
+    }
+
+    // ---- memory registration (fi_mr(3)) and counters (fi_cntr(3)): delegations into shm.mr and shm.cntr ----
+
+    @Override
+    public MemoryRegion mrReg(
+        final java.nio.ByteBuffer buffer,
+        final long access,
+        final long offset,
+        final long requestedKey,
+        final long flags,
+        final long context)
+    {
+        return memory.reg(buffer, access, offset, requestedKey, flags, context);
+    }
+
+    @Override
+    public MemoryRegion mrRegv(
+        final MrIov[] iov, final long access, final long offset, final long requestedKey, final long flags, final long context)
+    {
+        return memory.regv(iov, access, offset, requestedKey, flags, context);
+    }
+
+    @Override
+    public MemoryRegion mrRegAttr(final MrAttr mrAttr, final long flags)
+    {
+        return memory.regAttr(mrAttr, flags);
+    }
+
+    @Override
+    public ShareableMemory allocShareable(final long length)
+    {
+        return memory.allocShareable(length);
+    }
+
+    @Override
+    public long mrMapRaw(final long baseAddr, final byte[] rawKey, final long flags)
+    {
+        return memory.mapRaw(baseAddr, rawKey, flags);
+    }
+
+    @Override
+    public void mrUnmapKey(final long key)
+    {
+        memory.unmapKey(key);
+    }
+
+    @Override
+    public Counter cntrOpen(final CntrAttr cntrAttr, final long context)
+    {
+        ensureOpen("fi_cntr_open");
+        return new ShmCounter(this, resources, counterTable, cntrAttr, context);
+    }
+
+    /**
+     * @return a new view for one-sided reads and writes of peers' registered shareable memory (the RMA data path
+     * builds on it); the domain cannot close until the view is closed.
+     */
+    public RemoteMemory remoteMemory()
+    {
+        ensureOpen("remoteMemory");
+        return memory.remoteMemory();
+    }
+
+    /**
+     * @return the region's counter table.
+     */
+    public CounterTable counterTable()
+    {
+        return counterTable;
     }
 }

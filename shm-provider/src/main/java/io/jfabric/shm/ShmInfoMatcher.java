@@ -188,6 +188,24 @@ final class ShmInfoMatcher
         return info;
     }
 
+    /**
+     * The mr_mode a domain works in, from the mr_mode the application passes to fi_domain: the legacy values as
+     * given, otherwise the bits shm implements ({@link ShmCapabilities#MR_MODE_SUPPORTED}); so an application that
+     * declares FI_MR_RAW, FI_MR_RMA_EVENT, FI_MR_ENDPOINT, FI_MR_LOCAL or FI_MR_MMU_NOTIFY gets that mode's rules.
+     *
+     * @param requested the mr_mode passed to fi_domain.
+     * @return the mode in force.
+     */
+    static int domainMrMode(final int requested)
+    {
+        if (requested == MrMode.FI_MR_BASIC || requested == MrMode.FI_MR_SCALABLE)
+        {
+            return requested == MrMode.FI_MR_BASIC ?
+                MrMode.FI_MR_VIRT_ADDR | MrMode.FI_MR_ALLOCATED | MrMode.FI_MR_PROV_KEY : 0;
+        }
+        return requested & ShmCapabilities.MR_MODE_SUPPORTED;
+    }
+
     static int outputMrMode(final int requested)
     {
         if (requested == MrMode.FI_MR_BASIC || requested == MrMode.FI_MR_SCALABLE)

@@ -82,6 +82,16 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  *   |   Attach Count: every open adds one atomically (getAndAdd)    |
  *   |                                                               |
  *   +---------------------------------------------------------------+  584
+ *   |                     Reserved up to 640                       ...
+ *   +---------------------------------------------------------------+  640 MR table lock
+ *   |   MR Table Lock: 0 free, else pid of the writer (CAS)         |
+ *   |                                                               |
+ *   +---------------------------------------------------------------+  648
+ *   |                     Reserved up to 704                       ...
+ *   +---------------------------------------------------------------+  704 MR key sequence
+ *   |   Provider Key Sequence: next FI_MR_PROV_KEY key (getAndAdd)  |
+ *   |                                                               |
+ *   +---------------------------------------------------------------+  712
  *   |                  Reserved up to HEADER_LENGTH                ...
  *   +---------------------------------------------------------------+  4096
  * </pre>
@@ -108,7 +118,9 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  * </pre>
  * A ring occupies {@code capacity + RingBufferDescriptor.TRAILER_LENGTH} bytes ({@link #ringLength(int)}) from its
  * offset; the rest up to the next page is padding. Key table and counter table entries are
- * {@link #MR_ENTRY_LENGTH} and {@link #COUNTER_ENTRY_LENGTH} bytes, reserved for the memory region and counter work.
+ * {@link #MR_ENTRY_LENGTH} and {@link #COUNTER_ENTRY_LENGTH} bytes; their fields are drawn in
+ * {@code io.jfabric.shm.mr.MrTableDescriptor} and {@code io.jfabric.shm.cntr.CounterTableDescriptor}, which compute
+ * offsets within an entry from {@link #mrEntryOffset} and {@link #counterEntryOffset}.
  * <p>
  * Stateless; any thread.
  */
@@ -209,6 +221,16 @@ public final class RegionDescriptor
 
     /** Offset in a slot of its state (int). */
     public static final int SLOT_STATE_OFFSET = 2 * BitUtil.CACHE_LINE_LENGTH;
+
+    /**
+     * Offset of the MR key table's writer lock (long), own cache line: 0 when free, else the pid of the process
+     * inserting into or withdrawing from the table (see {@code io.jfabric.shm.mr.MrTableDescriptor}). Outside the
+     * checksum: it changes while the region is in use.
+     */
+    public static final int MR_TABLE_LOCK_OFFSET = 10 * BitUtil.CACHE_LINE_LENGTH;
+
+    /** Offset of the provider key sequence (long), own cache line: the next FI_MR_PROV_KEY key is taken from it. */
+    public static final int MR_KEY_SEQUENCE_OFFSET = 11 * BitUtil.CACHE_LINE_LENGTH;
 
     /** Length of a memory region key table entry. */
     public static final int MR_ENTRY_LENGTH = 64;

@@ -62,7 +62,7 @@ import java.util.Set;
  * <p>
  * Immutable and thread safe once {@link #open opened}.
  */
-final class RegionDirectory
+public final class RegionDirectory
 {
     private static final String ATTRIBUTES = "unix:mode,uid,gid,fileKey,isDirectory,isRegularFile,isSymbolicLink";
     private static final String PROBE_PREFIX = "..uid-probe.";
@@ -99,7 +99,7 @@ final class RegionDirectory
      *                         {@link Errno#FI_EINVAL} when the path is not a directory, {@link Errno#FI_EIO} on any
      *                         other I/O failure.
      */
-    static RegionDirectory open(final Path rootDir, final boolean groupAccess)
+    public static RegionDirectory open(final Path rootDir, final boolean groupAccess)
     {
         Objects.requireNonNull(rootDir, "rootDir");
         try
@@ -137,7 +137,7 @@ final class RegionDirectory
     }
 
     /** @return the root directory. */
-    Path path()
+    public Path path()
     {
         return path;
     }
@@ -161,7 +161,7 @@ final class RegionDirectory
      * @return its attributes, or null when it does not exist.
      * @throws IOException on any other failure.
      */
-    static Map<String, Object> readAttributes(final Path file) throws IOException
+    public static Map<String, Object> readAttributes(final Path file) throws IOException
     {
         try
         {
@@ -182,7 +182,7 @@ final class RegionDirectory
      * @param attributes its attributes from {@link #readAttributes}.
      * @throws FabricException {@link Errno#FI_EACCES} naming the file, its owner and mode, when it is not.
      */
-    void checkFile(final String source, final Path file, final Map<String, Object> attributes)
+    public void checkFile(final String source, final Path file, final Map<String, Object> attributes)
     {
         final int fileUid = (Integer)attributes.get("uid");
         final int fileGid = (Integer)attributes.get("gid");

@@ -443,7 +443,12 @@ public final class SharedFile
         static final ByteBuffer BUFFER = ByteBuffer.allocateDirect(PREALLOCATE_CHUNK).asReadOnlyBuffer();
     }
 
-    private static void deleteQuietly(final Path temp)
+    /**
+     * Delete a file, ignoring failures.
+     *
+     * @param temp the file, or null.
+     */
+    public static void deleteQuietly(final Path temp)
     {
         if (null != temp)
         {

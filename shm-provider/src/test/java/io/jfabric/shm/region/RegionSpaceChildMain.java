@@ -77,7 +77,7 @@ public final class RegionSpaceChildMain
         {
             try
             {
-                RegionFile.preallocate(channel, length, file.getParent(), "test file " + file);
+                SharedFile.preallocate(channel, length, file.getParent(), "test file " + file);
                 result = "ok";
             }
             catch (final FabricException ex)

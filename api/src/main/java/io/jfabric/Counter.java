@@ -1,0 +1,55 @@
+package io.jfabric;
+
+/**
+ * A completion counter ({@code struct fid_cntr}, fi_cntr(3)): a success count and an error count.
+ * <p>
+ * All operations but {@link #close()} are data path: they return a value or 0, or a negated errno, never throw and
+ * never allocate. Safe from any thread; in the shm provider the values live in the domain region, so operations
+ * raised by peers (remote writes into a bound memory region) count here too. Closing fails with
+ * {@link Errno#FI_EBUSY} while a memory region or endpoint is bound to it.
+ */
+public interface Counter extends Fid
+{
+    /** @return {@code fi_cntr_read}: the success count. */
+    long read();
+
+    /** @return {@code fi_cntr_readerr}: the error count. */
+    long readErr();
+
+    /**
+     * @param value added to the success count.
+     * @return 0, or {@code -FI_EBADF} once closed.
+     */
+    int add(long value);
+
+    /**
+     * @param value added to the error count.
+     * @return 0, or {@code -FI_EBADF} once closed.
+     */
+    int addErr(long value);
+
+    /**
+     * @param value the new success count.
+     * @return 0, or {@code -FI_EBADF} once closed.
+     */
+    int set(long value);
+
+    /**
+     * @param value the new error count.
+     * @return 0, or {@code -FI_EBADF} once closed.
+     */
+    int setErr(long value);
+
+    /**
+     * {@code fi_cntr_wait}: wait until the success count reaches {@code threshold}.
+     *
+     * @param threshold the count to reach.
+     * @param timeoutMs milliseconds to wait, negative for ever.
+     * @return 0 when reached; {@code -FI_ETIMEDOUT}; {@code -FI_EAVAIL} when the error count changed while waiting;
+     * {@code -FI_EINVAL} for a counter opened with FI_WAIT_NONE; {@code -FI_EBADF} once closed.
+     */
+    int await(long threshold, int timeoutMs);
+
+    /** @return a copy of the attributes in force. */
+    CntrAttr attr();
+}

@@ -1,0 +1,141 @@
+package io.jfabric;
+
+import java.util.Arrays;
+
+/**
+ * Memory region attributes ({@code struct fi_mr_attr}, fi_mr(3)) for {@link Domain#mrRegAttr(MrAttr, long)}.
+ * <p>
+ * Fields: {@code mr_iov}/{@code iov_count} ({@link #iov}), {@code access}, {@code offset} (reserved, must be 0),
+ * {@code requested_key}, {@code context}, {@code auth_key} (accepted when no longer than the domain's, not
+ * enforced: the shm provider has one protection domain per named domain), {@code iface} (only
+ * FI_HMEM_SYSTEM, 0, is supported). A plain mutable holder, set fluently; not thread safe.
+ */
+public final class MrAttr
+{
+    private MrIov[] iov = new MrIov[0];
+    private long access;
+    private long offset;
+    private long requestedKey;
+    private long context;
+    private byte[] authKey;
+    private int iface;
+
+    /** @return the iov entries (the array itself). */
+    public MrIov[] iov()
+    {
+        return iov;
+    }
+
+    /**
+     * @param iov the memory to register as one region, 1 to mr_iov_limit entries.
+     * @return this.
+     */
+    public MrAttr iov(final MrIov... iov)
+    {
+        this.iov = iov;
+        return this;
+    }
+
+    /** @return the access bits. */
+    public long access()
+    {
+        return access;
+    }
+
+    /**
+     * @param access FI_SEND, FI_RECV, FI_READ, FI_WRITE, FI_REMOTE_READ, FI_REMOTE_WRITE or'd.
+     * @return this.
+     */
+    public MrAttr access(final long access)
+    {
+        this.access = access;
+        return this;
+    }
+
+    /** @return the offset, reserved. */
+    public long offset()
+    {
+        return offset;
+    }
+
+    /**
+     * @param offset reserved by fi_mr(3): must be 0.
+     * @return this.
+     */
+    public MrAttr offset(final long offset)
+    {
+        this.offset = offset;
+        return this;
+    }
+
+    /** @return the requested key. */
+    public long requestedKey()
+    {
+        return requestedKey;
+    }
+
+    /**
+     * @param requestedKey the key wanted; ignored with {@link MrMode#FI_MR_PROV_KEY}.
+     * @return this.
+     */
+    public MrAttr requestedKey(final long requestedKey)
+    {
+        this.requestedKey = requestedKey;
+        return this;
+    }
+
+    /** @return the application's context. */
+    public long context()
+    {
+        return context;
+    }
+
+    /**
+     * @param context returned with the FI_MR_COMPLETE event of an asynchronous registration.
+     * @return this.
+     */
+    public MrAttr context(final long context)
+    {
+        this.context = context;
+        return this;
+    }
+
+    /** @return the authorization key, or null. */
+    public byte[] authKey()
+    {
+        return authKey;
+    }
+
+    /**
+     * @param authKey authorization key, or null for the domain's.
+     * @return this.
+     */
+    public MrAttr authKey(final byte[] authKey)
+    {
+        this.authKey = authKey;
+        return this;
+    }
+
+    /** @return the HMEM interface number (0, FI_HMEM_SYSTEM). */
+    public int iface()
+    {
+        return iface;
+    }
+
+    /**
+     * @param iface the HMEM interface; shm supports 0, FI_HMEM_SYSTEM.
+     * @return this.
+     */
+    public MrAttr iface(final int iface)
+    {
+        this.iface = iface;
+        return this;
+    }
+
+    @Override
+    public String toString()
+    {
+        return "MrAttr{iov=" + Arrays.toString(iov) + ", access=0x" + Long.toHexString(access) + ", offset=" +
+            offset + ", requestedKey=" + requestedKey + ", context=" + context + ", iface=" + iface + '}';
+    }
+}

@@ -1,0 +1,111 @@
+package io.jfabric;
+
+import java.nio.ByteBuffer;
+import java.util.Objects;
+
+/**
+ * One piece of memory to register ({@code struct iovec} of fi_mr(3)): a range of a direct or heap
+ * {@link ByteBuffer}, of a {@code byte[]}, or of {@link ShareableMemory}.
+ * <p>
+ * What each kind allows (checked at registration, {@link Errno#FI_EACCES} otherwise):
+ * <ul>
+ *   <li>{@link ShareableMemory}: every access bit, including {@link Flags#FI_REMOTE_READ} and
+ *       {@link Flags#FI_REMOTE_WRITE}: peers in other processes map the same file.</li>
+ *   <li>A direct {@link ByteBuffer} (including a {@link java.nio.MappedByteBuffer}) or a {@code byte[]} / heap
+ *       {@link ByteBuffer}: local access only ({@link Flags#FI_SEND}, {@link Flags#FI_RECV}, {@link Flags#FI_READ},
+ *       {@link Flags#FI_WRITE}); no other process can reach this memory from Java.</li>
+ * </ul>
+ * An Agrona buffer is registered through the memory it wraps ({@code byteBuffer()} or {@code byteArray()}).
+ * <p>
+ * Immutable; the range is taken when the iov is made ({@link ByteBuffer}: from its position to its limit).
+ */
+public final class MrIov
+{
+    private final ByteBuffer buffer;
+    private final byte[] array;
+    private final ShareableMemory shareable;
+    private final long offset;
+    private final long length;
+
+    private MrIov(
+        final ByteBuffer buffer, final byte[] array, final ShareableMemory shareable, final long offset, final long length)
+    {
+        this.buffer = buffer;
+        this.array = array;
+        this.shareable = shareable;
+        this.offset = offset;
+        this.length = length;
+    }
+
+    /**
+     * @param buffer a direct or heap buffer; its bytes from position to limit are the range.
+     * @return the iov.
+     */
+    public static MrIov of(final ByteBuffer buffer)
+    {
+        Objects.requireNonNull(buffer, "buffer");
+        return new MrIov(buffer, null, null, buffer.position(), buffer.remaining());
+    }
+
+    /**
+     * @param array  heap memory.
+     * @param offset first byte.
+     * @param length bytes.
+     * @return the iov.
+     */
+    public static MrIov of(final byte[] array, final int offset, final int length)
+    {
+        Objects.requireNonNull(array, "array");
+        return new MrIov(null, array, null, offset, length);
+    }
+
+    /**
+     * @param memory shareable memory from {@link Domain#allocShareable(long)}.
+     * @param offset first byte within it.
+     * @param length bytes.
+     * @return the iov.
+     */
+    public static MrIov of(final ShareableMemory memory, final long offset, final long length)
+    {
+        Objects.requireNonNull(memory, "memory");
+        return new MrIov(null, null, memory, offset, length);
+    }
+
+    /** @return the buffer, or null when the iov is not over a {@link ByteBuffer}. */
+    public ByteBuffer buffer()
+    {
+        return buffer;
+    }
+
+    /** @return the array, or null when the iov is not over a {@code byte[]}. */
+    public byte[] array()
+    {
+        return array;
+    }
+
+    /** @return the shareable memory, or null when the iov is not over shareable memory. */
+    public ShareableMemory shareable()
+    {
+        return shareable;
+    }
+
+    /** @return offset of the first byte in the buffer, array or shareable memory. */
+    public long offset()
+    {
+        return offset;
+    }
+
+    /** @return length in bytes. */
+    public long length()
+    {
+        return length;
+    }
+
+    @Override
+    public String toString()
+    {
+        final String kind = shareable != null ? "shareable" : array != null ? "byte[]" :
+            buffer.isDirect() ? "direct" : "heap";
+        return "MrIov{" + kind + ", offset=" + offset + ", length=" + length + '}';
+    }
+}

@@ -1,0 +1,110 @@
+package io.jfabric.shm.cntr;
+
+import io.jfabric.Errno;
+import io.jfabric.FabricException;
+import io.jfabric.shm.region.RegionGeometry;
+import org.agrona.concurrent.AtomicBuffer;
+
+import static io.jfabric.shm.cntr.CounterTableDescriptor.*;
+
+/**
+ * The domain region's counter table (entries laid out by {@link CounterTableDescriptor}): claims and frees entries
+ * and updates counts. Counts are atomic across processes, so a peer's remote write event raises the owner's counter.
+ * <p>
+ * Threads: any; claims are CAS, counts are atomic.
+ */
+public final class CounterTable
+{
+    private final AtomicBuffer region;
+    private final RegionGeometry geometry;
+
+    /**
+     * @param region   the mapped region.
+     * @param geometry its geometry.
+     */
+    public CounterTable(final AtomicBuffer region, final RegionGeometry geometry)
+    {
+        this.region = region;
+        this.geometry = geometry;
+    }
+
+    /**
+     * Claim a free entry, zeroing its counts. An entry whose owner process is gone is reclaimed when no entry is free.
+     *
+     * @param operation the call, for messages.
+     * @return the entry index.
+     * @throws FabricException {@link Errno#FI_ENOSPC} when every entry is in use.
+     */
+    public int claim(final String operation)
+    {
+        final long pid = ProcessHandle.current().pid();
+        final int entries = geometry.counterEntries();
+        for (int pass = 0; pass < 2; pass++)
+        {
+            for (int index = 0; index < entries; index++)
+            {
+                final int offset = entryOffset(geometry, index);
+                if (pass == 1 && region.getIntVolatile(offset + STATE_OFFSET) == STATE_IN_USE)
+                {
+                    final long owner = region.getLongVolatile(offset + OWNER_PID_OFFSET);
+                    if (owner != pid && !ProcessHandle.of(owner).map(ProcessHandle::isAlive).orElse(false))
+                    {
+                        region.compareAndSetInt(offset + STATE_OFFSET, STATE_IN_USE, STATE_FREE);
+                    }
+                }
+                if (region.compareAndSetInt(offset + STATE_OFFSET, STATE_FREE, STATE_IN_USE))
+                {
+                    region.putLongVolatile(offset + OWNER_PID_OFFSET, pid);
+                    region.putLongVolatile(offset + VALUE_OFFSET, 0);
+                    region.putLongVolatile(offset + ERROR_OFFSET, 0);
+                    return index;
+                }
+            }
+        }
+        throw new FabricException(Errno.FI_ENOSPC, operation + ": the domain's counter table is full (" + entries +
+            " entries, jfabric.shm.cntr.count); close counters or raise the setting");
+    }
+
+    /**
+     * @param index an entry this process claimed.
+     */
+    public void free(final int index)
+    {
+        region.putIntRelease(entryOffset(geometry, index) + STATE_OFFSET, STATE_FREE);
+    }
+
+    /**
+     * @param index entry.
+     * @return offset of its success count.
+     */
+    public int valueOffset(final int index)
+    {
+        return entryOffset(geometry, index) + VALUE_OFFSET;
+    }
+
+    /**
+     * @param index entry.
+     * @return offset of its error count.
+     */
+    public int errorOffset(final int index)
+    {
+        return entryOffset(geometry, index) + ERROR_OFFSET;
+    }
+
+    /**
+     * Add one event, from the data path of any process.
+     *
+     * @param index entry.
+     * @param delta amount.
+     */
+    public void add(final int index, final long delta)
+    {
+        region.getAndAddLong(valueOffset(index), delta);
+    }
+
+    /** @return the region buffer the counts live in. */
+    public AtomicBuffer buffer()
+    {
+        return region;
+    }
+}

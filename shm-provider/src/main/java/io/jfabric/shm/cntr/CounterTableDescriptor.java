@@ -1,0 +1,63 @@
+package io.jfabric.shm.cntr;
+
+import io.jfabric.shm.region.RegionDescriptor;
+import io.jfabric.shm.region.RegionGeometry;
+
+/**
+ * Layout of one entry of the domain region's counter table ({@link RegionDescriptor#counterEntryOffset}): the only
+ * class that computes offsets inside an entry.
+ * <pre>
+ *    0                   1                   2                   3
+ *    0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *   +---------------------------------------------------------------+  0
+ *   |  State: 0 free, 1 in use; claimed with CAS, freed with release |
+ *   +---------------------------------------------------------------+  4
+ *   |                        Reserved                               |
+ *   +---------------------------------------------------------------+  8
+ *   |                       Owner Pid                               |
+ *   |                                                               |
+ *   +---------------------------------------------------------------+  16
+ *   |        Value: success count (getAndAdd / volatile set)        |
+ *   |                                                               |
+ *   +---------------------------------------------------------------+  24
+ *   |        Error: error count (getAndAdd / volatile set)          |
+ *   |                                                               |
+ *   +---------------------------------------------------------------+  32
+ *   |                     Reserved up to 64                        ...
+ *   +---------------------------------------------------------------+  64
+ * </pre>
+ * The owner claims a free entry with a CAS of the state (0 to 1), writes its pid and zeroes both counts, and is
+ * the only one to free it. Peers only add to the value (remote write events), and only to an entry a published
+ * key table entry names; the owner cannot close the counter while a region is bound to it.
+ * <p>
+ * Stateless; any thread.
+ */
+public final class CounterTableDescriptor
+{
+    /** Offset of the state (int). */
+    public static final int STATE_OFFSET = 0;
+    /** Offset of the owner pid (long). */
+    public static final int OWNER_PID_OFFSET = 8;
+    /** Offset of the success count (long). */
+    public static final int VALUE_OFFSET = 16;
+    /** Offset of the error count (long). */
+    public static final int ERROR_OFFSET = 24;
+    /** State of a free entry. */
+    public static final int STATE_FREE = 0;
+    /** State of an entry in use. */
+    public static final int STATE_IN_USE = 1;
+
+    private CounterTableDescriptor()
+    {
+    }
+
+    /**
+     * @param g     geometry.
+     * @param index entry index.
+     * @return offset in the region of the entry.
+     */
+    public static int entryOffset(final RegionGeometry g, final int index)
+    {
+        return RegionDescriptor.counterEntryOffset(g, index);
+    }
+}

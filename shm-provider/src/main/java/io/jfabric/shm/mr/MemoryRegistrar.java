@@ -1,0 +1,501 @@
+package io.jfabric.shm.mr;
+
+import io.jfabric.DomainAttr;
+import io.jfabric.EqEvent;
+import io.jfabric.Errno;
+import io.jfabric.FabricException;
+import io.jfabric.Flags;
+import io.jfabric.MrAttr;
+import io.jfabric.MrIov;
+import io.jfabric.ShareableMemory;
+import io.jfabric.shm.DomainResources;
+import io.jfabric.shm.ShmCapabilities;
+import io.jfabric.shm.ShmDomain;
+import io.jfabric.shm.eq.ShmEventQueue;
+import io.jfabric.shm.region.RegionDirectory;
+import org.agrona.BufferUtil;
+import org.agrona.collections.Long2LongHashMap;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A domain's memory registration: checks registration requests (fi_mr_reg, fi_mr_regv, fi_mr_regattr), builds
+ * {@link ShmMemoryRegion}s and registers them at once or, when the domain's event queue is bound with
+ * {@link Flags#FI_REG_MR}, on its own thread with an FI_MR_COMPLETE event; allocates shareable memory; tracks
+ * mapped raw keys; opens {@link RemoteMemory} views.
+ * <p>
+ * Rules, in the order they are checked (each a {@link FabricException}):
+ * <ul>
+ *   <li>iov: 1 to mr_iov_limit entries ({@link Errno#FI_EINVAL}), each of length &gt; 0 within its memory;
+ *   offset 0; flags only {@link Flags#FI_RMA_EVENT} ({@link Errno#FI_EBADFLAGS}); access only FI_SEND, FI_RECV,
+ *   FI_READ, FI_WRITE, FI_REMOTE_READ, FI_REMOTE_WRITE ({@link Errno#FI_EINVAL}); iface FI_HMEM_SYSTEM.</li>
+ *   <li>Remote access (FI_REMOTE_READ/WRITE) needs shareable memory of this domain ({@link Errno#FI_EACCES}
+ *   otherwise: heap and direct buffers cannot be reached from another process), and, with several iov entries,
+ *   entries that follow each other in one shareable allocation ({@link Errno#FI_EINVAL}).</li>
+ *   <li>Keys: see {@link MrTable}; requested keys at or above 2^63 give {@link Errno#FI_EKEYREJECTED}, a key in
+ *   use {@link Errno#FI_ENOKEY}; with FI_MR_PROV_KEY the requested key is ignored.</li>
+ * </ul>
+ * Threads: any (control path); the asynchronous registrations run on one daemon thread per domain.
+ */
+public final class MemoryRegistrar
+{
+    private static final long ACCESS_BITS = Flags.FI_SEND | Flags.FI_RECV | Flags.FI_READ | Flags.FI_WRITE |
+        Flags.FI_REMOTE_READ | Flags.FI_REMOTE_WRITE;
+    private static final long REMOTE_BITS = Flags.FI_REMOTE_READ | Flags.FI_REMOTE_WRITE;
+
+    private final ShmDomain domain;
+    private final DomainAttr attr;
+    private final MrTable table;
+    private final Path rootDir;
+    private final boolean groupAccess;
+    private final AtomicLong segmentSequence = new AtomicLong();
+    private final long segmentIdBase;
+    private final Long2LongHashMap mappedKeys = new Long2LongHashMap(0);
+    private RegionDirectory directory;
+    private ExecutorService async;
+
+    /**
+     * @param domain      the domain, whose region holds the key table.
+     * @param rootDir     root directory of the shared files.
+     * @param groupAccess create files for the group too.
+     */
+    public MemoryRegistrar(final ShmDomain domain, final Path rootDir, final boolean groupAccess)
+    {
+        this.domain = domain;
+        this.attr = domain.attr();
+        this.table = new MrTable(domain.region().buffer(), domain.region().geometry());
+        this.rootDir = rootDir;
+        this.groupAccess = groupAccess;
+        // Segment ids carry the process start time's low bits, so a reused pid never names an old segment.
+        final long start = ProcessHandle.current().info().startInstant().map(i -> i.toEpochMilli()).orElse(0L);
+        this.segmentIdBase = (start & 0xFF_FFFFL) << 32;
+    }
+
+    /** @return the domain. */
+    public ShmDomain domain()
+    {
+        return domain;
+    }
+
+    /** @return the mr_mode the domain works in. */
+    public int mrMode()
+    {
+        return attr.mrMode();
+    }
+
+    /** @return the key table. */
+    public MrTable table()
+    {
+        return table;
+    }
+
+    DomainResources domainResources()
+    {
+        return domain.resources();
+    }
+
+    /**
+     * @return the checked root directory, opened on first use.
+     */
+    synchronized RegionDirectory directory()
+    {
+        if (directory == null)
+        {
+            directory = RegionDirectory.open(rootDir, groupAccess);
+        }
+        return directory;
+    }
+
+    /**
+     * fi_mr_reg.
+     *
+     * @param buffer       the memory.
+     * @param access       access bits.
+     * @param offset       must be 0.
+     * @param requestedKey key wanted.
+     * @param flags        flags.
+     * @param context      context.
+     * @return the region.
+     */
+    public ShmMemoryRegion reg(
+        final ByteBuffer buffer,
+        final long access,
+        final long offset,
+        final long requestedKey,
+        final long flags,
+        final long context)
+    {
+        if (buffer == null)
+        {
+            throw new FabricException(Errno.FI_EINVAL, "fi_mr_reg: buffer must not be null");
+        }
+        return register("fi_mr_reg", new MrIov[]{MrIov.of(buffer)}, access, offset, requestedKey, flags, context, 0);
+    }
+
+    /**
+     * fi_mr_regv.
+     *
+     * @param iov          the memory.
+     * @param access       access bits.
+     * @param offset       must be 0.
+     * @param requestedKey key wanted.
+     * @param flags        flags.
+     * @param context      context.
+     * @return the region.
+     */
+    public ShmMemoryRegion regv(
+        final MrIov[] iov,
+        final long access,
+        final long offset,
+        final long requestedKey,
+        final long flags,
+        final long context)
+    {
+        return register("fi_mr_regv", iov, access, offset, requestedKey, flags, context, 0);
+    }
+
+    /**
+     * fi_mr_regattr.
+     *
+     * @param mrAttr attributes.
+     * @param flags  flags.
+     * @return the region.
+     */
+    public ShmMemoryRegion regAttr(final MrAttr mrAttr, final long flags)
+    {
+        if (mrAttr == null)
+        {
+            throw new FabricException(Errno.FI_EINVAL, "fi_mr_regattr: attr must not be null");
+        }
+        if (mrAttr.authKey() != null && mrAttr.authKey().length > ShmCapabilities.MAX_AUTH_KEY_SIZE)
+        {
+            throw new FabricException(Errno.FI_EINVAL, "fi_mr_regattr: auth_key of " + mrAttr.authKey().length +
+                " bytes is longer than the " + ShmCapabilities.MAX_AUTH_KEY_SIZE + " shm accepts");
+        }
+        return register("fi_mr_regattr", mrAttr.iov(), mrAttr.access(), mrAttr.offset(), mrAttr.requestedKey(),
+            flags, mrAttr.context(), mrAttr.iface());
+    }
+
+    private ShmMemoryRegion register(
+        final String operation,
+        final MrIov[] iov,
+        final long access,
+        final long offset,
+        final long requestedKey,
+        final long flags,
+        final long context,
+        final int iface)
+    {
+        domain.ensureOpen(operation);
+        final MrIov[] pieces = checkIov(operation, iov);
+        if (offset != 0)
+        {
+            throw new FabricException(Errno.FI_EINVAL, operation + ": offset " + offset + " given; fi_mr(3) " +
+                "reserves it and requires 0");
+        }
+        if ((flags & ~Flags.FI_RMA_EVENT) != 0)
+        {
+            throw new FabricException(Errno.FI_EBADFLAGS, operation + ": flags 0x" +
+                Long.toHexString(flags & ~Flags.FI_RMA_EVENT) + " are not supported; shm takes FI_RMA_EVENT only " +
+                "(no persistent memory, so not FI_RMA_PMEM)");
+        }
+        if ((access & ~ACCESS_BITS) != 0)
+        {
+            throw new FabricException(Errno.FI_EINVAL, operation + ": access 0x" + Long.toHexString(access) +
+                " has bits 0x" + Long.toHexString(access & ~ACCESS_BITS) + " that are not access bits (FI_SEND, " +
+                "FI_RECV, FI_READ, FI_WRITE, FI_REMOTE_READ, FI_REMOTE_WRITE)");
+        }
+        if (iface != 0)
+        {
+            throw new FabricException(Errno.FI_EINVAL,
+                operation + ": iface " + iface + " is not supported; shm registers FI_HMEM_SYSTEM (0) memory only");
+        }
+
+        long length = 0;
+        for (final MrIov piece : pieces)
+        {
+            length += piece.length();
+        }
+        final MrIov first = pieces[0];
+        ShmShareableMemory shareable = null;
+        long segmentOffset = 0;
+        if (first.shareable() != null && sameAllocationContiguous(pieces))
+        {
+            shareable = (ShmShareableMemory)first.shareable();
+            segmentOffset = first.offset();
+        }
+        if ((access & REMOTE_BITS) != 0 && shareable == null)
+        {
+            final boolean anyShareable = first.shareable() != null;
+            throw new FabricException(anyShareable ? Errno.FI_EINVAL : Errno.FI_EACCES, operation + ": access 0x" +
+                Long.toHexString(access) + " asks for remote access, which needs " + (anyShareable ?
+                "the iov entries to follow each other in one shareable allocation" :
+                "shareable memory (Domain.allocShareable): heap and direct buffers are local only"));
+        }
+        final long baseAddress = address(first);
+
+        domain.retain(operation);
+        boolean built = false;
+        try
+        {
+            domain.resources().acquire(DomainResources.Kind.MR, operation);
+            try
+            {
+                if (shareable != null)
+                {
+                    shareable.retain(operation);
+                }
+                built = true;
+            }
+            finally
+            {
+                if (!built)
+                {
+                    domain.resources().release(DomainResources.Kind.MR);
+                }
+            }
+        }
+        finally
+        {
+            if (!built)
+            {
+                domain.release();
+            }
+        }
+
+        final ShmMemoryRegion mr = new ShmMemoryRegion(this, pieces, access, flags, requestedKey, length, baseAddress,
+            shareable, segmentOffset, context);
+        final ShmEventQueue eq = domain.asyncMrRegistration() ? domain.eventQueue() : null;
+        if (eq == null)
+        {
+            try
+            {
+                mr.register();
+            }
+            catch (final RuntimeException ex)
+            {
+                mr.close();
+                throw ex;
+            }
+            mr.complete();
+            return mr;
+        }
+        asyncExecutor().execute(() -> completeAsync(mr, eq, context));
+        return mr;
+    }
+
+    private static void completeAsync(final ShmMemoryRegion mr, final ShmEventQueue eq, final long context)
+    {
+        try
+        {
+            mr.register();
+            mr.complete();
+            eq.postEvent(EqEvent.MR_COMPLETE.value(), mr, context, 0);
+        }
+        catch (final FabricException ex)
+        {
+            eq.postError(mr, context, 0, ex.errno(), ex.errno(), ex.getMessage());
+        }
+    }
+
+    private synchronized ExecutorService asyncExecutor()
+    {
+        if (async == null)
+        {
+            async = Executors.newSingleThreadExecutor(r ->
+            {
+                final Thread t = new Thread(r, "jfabric-mr-" + attr.name());
+                t.setDaemon(true);
+                return t;
+            });
+        }
+        return async;
+    }
+
+    private MrIov[] checkIov(final String operation, final MrIov[] iov)
+    {
+        if (iov == null || iov.length == 0)
+        {
+            throw new FabricException(Errno.FI_EINVAL, operation + ": iov_count is 0; give 1 to " +
+                attr.mrIovLimit() + " (mr_iov_limit) entries");
+        }
+        if (iov.length > attr.mrIovLimit())
+        {
+            throw new FabricException(Errno.FI_EINVAL, operation + ": iov_count " + iov.length +
+                " is above the domain's mr_iov_limit " + attr.mrIovLimit());
+        }
+        for (int i = 0; i < iov.length; i++)
+        {
+            final MrIov piece = iov[i];
+            if (piece == null)
+            {
+                throw new FabricException(Errno.FI_EINVAL, operation + ": iov[" + i + "] is null");
+            }
+            if (piece.length() <= 0)
+            {
+                throw new FabricException(Errno.FI_EINVAL,
+                    operation + ": iov[" + i + "] has length " + piece.length() + "; a registered length must be > 0");
+            }
+            final long capacity = piece.shareable() != null ? piece.shareable().length() :
+                piece.array() != null ? piece.array().length : piece.buffer().capacity();
+            if (piece.offset() < 0 || piece.offset() > capacity - piece.length())
+            {
+                throw new FabricException(Errno.FI_EINVAL, operation + ": iov[" + i + "] " + piece +
+                    " is not within its memory of " + capacity + " bytes");
+            }
+            if (piece.shareable() != null)
+            {
+                if (!(piece.shareable() instanceof ShmShareableMemory) ||
+                    ((ShmShareableMemory)piece.shareable()).domain() != domain)
+                {
+                    throw new FabricException(Errno.FI_EINVAL,
+                        operation + ": iov[" + i + "] is shareable memory of another domain");
+                }
+                ((ShmShareableMemory)piece.shareable()).ensureOpen(operation);
+            }
+        }
+        return iov.clone();
+    }
+
+    private static boolean sameAllocationContiguous(final MrIov[] pieces)
+    {
+        final ShareableMemory memory = pieces[0].shareable();
+        long next = pieces[0].offset() + pieces[0].length();
+        for (int i = 1; i < pieces.length; i++)
+        {
+            if (pieces[i].shareable() != memory || pieces[i].offset() != next)
+            {
+                return false;
+            }
+            next += pieces[i].length();
+        }
+        return true;
+    }
+
+    /**
+     * The "virtual address" of a piece: native address for direct and shareable memory, 0 for heap memory.
+     */
+    private static long address(final MrIov piece)
+    {
+        if (piece.shareable() != null)
+        {
+            return piece.shareable().address() + piece.offset();
+        }
+        if (piece.buffer() != null && piece.buffer().isDirect())
+        {
+            return BufferUtil.address(piece.buffer()) + piece.offset();
+        }
+        return 0;
+    }
+
+    /**
+     * Allocate shareable memory.
+     *
+     * @param length bytes.
+     * @return the memory.
+     */
+    public ShareableMemory allocShareable(final long length)
+    {
+        domain.ensureOpen("allocShareable");
+        final RegionDirectory dir = directory();
+        domain.retain("allocShareable");
+        SegmentFile segment = null;
+        try
+        {
+            segment = SegmentFile.create(dir, attr.name(), ProcessHandle.current().pid(),
+                segmentIdBase | segmentSequence.incrementAndGet(), length, groupAccess);
+        }
+        finally
+        {
+            if (segment == null)
+            {
+                domain.release();
+            }
+        }
+        return new ShmShareableMemory(domain, segment);
+    }
+
+    /**
+     * fi_mr_map_raw.
+     *
+     * @param baseAddr base address from the peer (not needed to map: the key table has it).
+     * @param rawKey   raw key bytes.
+     * @param flags    0.
+     * @return the key.
+     */
+    public long mapRaw(final long baseAddr, final byte[] rawKey, final long flags)
+    {
+        domain.ensureOpen("fi_mr_map_raw");
+        if (flags != 0)
+        {
+            throw new FabricException(Errno.FI_EBADFLAGS,
+                "fi_mr_map_raw: flags 0x" + Long.toHexString(flags) + " given; none are defined");
+        }
+        if (rawKey == null || rawKey.length != ShmMemoryRegion.RAW_KEY_SIZE)
+        {
+            throw new FabricException(Errno.FI_EINVAL, "fi_mr_map_raw: raw key of " +
+                (rawKey == null ? "null" : rawKey.length + " bytes") + "; shm raw keys are " +
+                ShmMemoryRegion.RAW_KEY_SIZE + " bytes (mr_key_size)");
+        }
+        long key = 0;
+        for (int i = 0; i < ShmMemoryRegion.RAW_KEY_SIZE; i++)
+        {
+            key |= (rawKey[i] & 0xFFL) << (8 * i);
+        }
+        domain.retain("fi_mr_map_raw");
+        synchronized (mappedKeys)
+        {
+            mappedKeys.put(key, mappedKeys.get(key) + 1);
+        }
+        return key;
+    }
+
+    /**
+     * fi_mr_unmap_key.
+     *
+     * @param key a key from {@link #mapRaw}.
+     */
+    public void unmapKey(final long key)
+    {
+        synchronized (mappedKeys)
+        {
+            final long count = mappedKeys.get(key);
+            if (count <= 0)
+            {
+                throw new FabricException(Errno.FI_EINVAL, "fi_mr_unmap_key: key " + Long.toUnsignedString(key) +
+                    " is not a key mapped with fi_mr_map_raw in this domain");
+            }
+            if (count == 1)
+            {
+                mappedKeys.remove(key);
+            }
+            else
+            {
+                mappedKeys.put(key, count - 1);
+            }
+        }
+        domain.release();
+    }
+
+    /**
+     * @return a new view for one-sided access to peers' registered shareable memory; close it when done.
+     */
+    public RemoteMemory remoteMemory()
+    {
+        return new RemoteMemory(this);
+    }
+
+    /** Stop the asynchronous registration thread; the domain calls it when it closes. */
+    public synchronized void close()
+    {
+        if (async != null)
+        {
+            async.shutdownNow();
+            async = null;
+        }
+    }
+}

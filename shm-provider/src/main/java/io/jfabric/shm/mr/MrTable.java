@@ -1,0 +1,410 @@
+package io.jfabric.shm.mr;
+
+import io.jfabric.Errno;
+import io.jfabric.FabricException;
+import io.jfabric.shm.region.RegionDescriptor;
+import io.jfabric.shm.region.RegionGeometry;
+import org.agrona.concurrent.AtomicBuffer;
+
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+import static io.jfabric.shm.mr.MrTableDescriptor.*;
+
+/**
+ * The domain's memory region key table (entries laid out by {@link MrTableDescriptor}) in the mapped region: an
+ * open-addressed hash table from key to registration, shared by every process of the domain.
+ * <p>
+ * Writers (claim, publish, withdraw) hold the table lock, a pid in the region header
+ * ({@link RegionDescriptor#MR_TABLE_LOCK_OFFSET}) taken with a CAS; a lock whose holder process no longer exists is
+ * taken over. Holding it, a claim sees every live key on the probe path, so two processes can never claim the same
+ * key. Readers ({@link #find}, the getters) take no lock: see the sequence lock in {@link MrTableDescriptor}.
+ * <p>
+ * Entries of processes that died without closing are withdrawn when their key is requested again, or all at once
+ * when the table is full.
+ * <p>
+ * Keys: any 64-bit value below 2^63 may be requested; keys with the top bit set are the provider's
+ * ({@link #nextProviderKey()}), so requested and provider keys never collide. {@code FI_KEY_NOTAVAIL} (all ones) is
+ * one of them and is never handed out.
+ * <p>
+ * Threads: writers from any thread (they serialise on the lock); readers from any thread.
+ */
+public final class MrTable
+{
+    /** Keys from here up are the provider's. */
+    public static final long PROVIDER_KEY_BASE = Long.MIN_VALUE;
+
+    private static final long LOCK_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(10);
+    private static final long LOCK_CHECK_NS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    private final AtomicBuffer region;
+    private final int entries;
+    private final int tableOffset;
+    private final long pid = ProcessHandle.current().pid();
+
+    /**
+     * @param region   the mapped region.
+     * @param geometry its geometry.
+     */
+    public MrTable(final AtomicBuffer region, final RegionGeometry geometry)
+    {
+        this.region = region;
+        this.entries = geometry.mrTableEntries();
+        this.tableOffset = RegionDescriptor.mrTableOffset(geometry);
+    }
+
+    /** @return entries in the table. */
+    public int entries()
+    {
+        return entries;
+    }
+
+    /**
+     * @param key a requested key.
+     * @return true when applications may request it: below 2^63.
+     */
+    public static boolean isRequestable(final long key)
+    {
+        return key >= 0;
+    }
+
+    /**
+     * @return a key no process of the domain has been given yet, from the provider range.
+     */
+    public long nextProviderKey()
+    {
+        final long sequence = region.getAndAddLong(RegionDescriptor.MR_KEY_SEQUENCE_OFFSET, 1);
+        return PROVIDER_KEY_BASE | (sequence & Long.MAX_VALUE);
+    }
+
+    /**
+     * Claim an entry for {@code key}: state CLAIMED, owner this process, every other field cleared. Takes the lock.
+     *
+     * @param key       the key.
+     * @param operation the call, for messages.
+     * @return the entry index.
+     * @throws FabricException {@link Errno#FI_ENOKEY} when a live entry has the key; {@link Errno#FI_ENOSPC} when
+     *                         the table is full; {@link Errno#FI_EBUSY} when the lock could not be taken.
+     */
+    public int claim(final long key, final String operation)
+    {
+        lock(operation);
+        try
+        {
+            int reusable = -1;
+            final int home = home(key, entries);
+            for (int probe = 0; probe < entries; probe++)
+            {
+                final int index = (home + probe) % entries;
+                final int offset = offset(index);
+                final long control = region.getLongVolatile(offset + CONTROL_OFFSET);
+                final int state = state(control);
+                if (state == STATE_EMPTY)
+                {
+                    if (reusable < 0)
+                    {
+                        reusable = index;
+                    }
+                    break;
+                }
+                if (state == STATE_FREE)
+                {
+                    if (reusable < 0)
+                    {
+                        reusable = index;
+                    }
+                    continue;
+                }
+                if (region.getLong(offset + KEY_OFFSET) == key)
+                {
+                    final long owner = region.getLong(offset + OWNER_PID_OFFSET);
+                    if (owner != pid && !isAlive(owner))
+                    {
+                        // Left by a process that died: withdraw it and reuse the entry.
+                        region.putLongVolatile(offset + CONTROL_OFFSET, MrTableDescriptor.control(generation(control) + 1, STATE_FREE));
+                        reusable = reusable < 0 ? index : reusable;
+                        continue;
+                    }
+                    throw new FabricException(Errno.FI_ENOKEY, operation + ": key " + Long.toUnsignedString(key) +
+                        " is already in use in this domain (by process " + owner + ")");
+                }
+            }
+            if (reusable < 0)
+            {
+                reusable = reclaimDead();
+            }
+            if (reusable < 0)
+            {
+                throw new FabricException(Errno.FI_ENOSPC, operation + ": the domain's key table is full (" +
+                    entries + " entries, jfabric.shm.mr.count); close memory regions or raise the setting");
+            }
+            final int offset = offset(reusable);
+            final long generation = generation(region.getLongVolatile(offset + CONTROL_OFFSET));
+            region.putLongVolatile(offset + CONTROL_OFFSET, MrTableDescriptor.control(generation, STATE_CLAIMED));
+            region.putLong(offset + KEY_OFFSET, key);
+            region.putLong(offset + OWNER_PID_OFFSET, pid);
+            region.putLong(offset + SEGMENT_ID_OFFSET, 0);
+            region.putLong(offset + SEGMENT_OFFSET_OFFSET, 0);
+            region.putLong(offset + LENGTH_OFFSET, 0);
+            region.putLong(offset + BASE_ADDRESS_OFFSET, 0);
+            region.putInt(offset + ACCESS_OFFSET, 0);
+            region.putIntVolatile(offset + COUNTER_OFFSET, 0);
+            return reusable;
+        }
+        finally
+        {
+            unlock();
+        }
+    }
+
+    /**
+     * Withdraw every entry whose owner process no longer exists; called with the lock held when the table is full.
+     *
+     * @return one of the entries freed, or -1 when none was.
+     */
+    private int reclaimDead()
+    {
+        int freed = -1;
+        for (int index = 0; index < entries; index++)
+        {
+            final int offset = offset(index);
+            final long control = region.getLongVolatile(offset + CONTROL_OFFSET);
+            final int state = state(control);
+            if ((state == STATE_CLAIMED || state == STATE_PUBLISHED) &&
+                region.getLong(offset + OWNER_PID_OFFSET) != pid && !isAlive(region.getLong(offset + OWNER_PID_OFFSET)))
+            {
+                region.putLongVolatile(offset + CONTROL_OFFSET, MrTableDescriptor.control(generation(control) + 1, STATE_FREE));
+                freed = freed < 0 ? index : freed;
+            }
+        }
+        return freed;
+    }
+
+    /**
+     * Describe a claimed entry; plain writes, made visible by {@link #publish}. Only the claiming object calls it,
+     * while the entry is CLAIMED.
+     *
+     * @param index         entry.
+     * @param segmentId     segment id, 0 for memory no peer can map.
+     * @param segmentOffset offset in the segment's data.
+     * @param length        bytes.
+     * @param baseAddress   what peers subtract from their addresses.
+     * @param access        access bits.
+     * @param counter       counter index + 1, or 0.
+     */
+    public void describe(
+        final int index,
+        final long segmentId,
+        final long segmentOffset,
+        final long length,
+        final long baseAddress,
+        final int access,
+        final int counter)
+    {
+        final int offset = offset(index);
+        region.putLong(offset + SEGMENT_ID_OFFSET, segmentId);
+        region.putLong(offset + SEGMENT_OFFSET_OFFSET, segmentOffset);
+        region.putLong(offset + LENGTH_OFFSET, length);
+        region.putLong(offset + BASE_ADDRESS_OFFSET, baseAddress);
+        region.putInt(offset + ACCESS_OFFSET, access);
+        region.putInt(offset + COUNTER_OFFSET, counter);
+    }
+
+    /**
+     * Make a claimed entry reachable: a release store of the control word after every field.
+     *
+     * @param index entry.
+     */
+    public void publish(final int index)
+    {
+        final int offset = offset(index);
+        final long control = region.getLongVolatile(offset + CONTROL_OFFSET);
+        region.putLongRelease(offset + CONTROL_OFFSET, MrTableDescriptor.control(generation(control), STATE_PUBLISHED));
+    }
+
+    /**
+     * Make a published entry unreachable but keep its key (refresh, disable): the generation moves on, so a reader
+     * that started before fails its check.
+     *
+     * @param index entry.
+     */
+    public void unpublish(final int index)
+    {
+        final int offset = offset(index);
+        final long control = region.getLongVolatile(offset + CONTROL_OFFSET);
+        region.putLongVolatile(offset + CONTROL_OFFSET, MrTableDescriptor.control(generation(control) + 1, STATE_CLAIMED));
+    }
+
+    /**
+     * Withdraw an entry and give it back: first thing on close, before the memory is released.
+     *
+     * @param index entry.
+     */
+    public void free(final int index)
+    {
+        lock("fi_close");
+        try
+        {
+            final int offset = offset(index);
+            final long control = region.getLongVolatile(offset + CONTROL_OFFSET);
+            region.putLongVolatile(offset + CONTROL_OFFSET, MrTableDescriptor.control(generation(control) + 1, STATE_FREE));
+        }
+        finally
+        {
+            unlock();
+        }
+    }
+
+    /**
+     * Find the published entry of a key. Lock free, allocation free.
+     *
+     * @param key the key.
+     * @return the entry index, or -1 when no entry with that key is published.
+     */
+    public int find(final long key)
+    {
+        final int home = home(key, entries);
+        for (int probe = 0; probe < entries; probe++)
+        {
+            final int index = (home + probe) % entries;
+            final int offset = offset(index);
+            final long control = region.getLongVolatile(offset + CONTROL_OFFSET);
+            final int state = state(control);
+            if (state == STATE_EMPTY)
+            {
+                return -1;
+            }
+            if (state != STATE_FREE && region.getLong(offset + KEY_OFFSET) == key)
+            {
+                VarHandle.loadLoadFence();
+                if (region.getLongVolatile(offset + CONTROL_OFFSET) == control)
+                {
+                    return state == STATE_PUBLISHED ? index : -1;
+                }
+                probe--; // Changed under us: look at the same entry again.
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * @param index entry.
+     * @return its control word, an acquire read: the start of a sequence-locked read of the entry.
+     */
+    public long control(final int index)
+    {
+        return region.getLongAcquire(offset(index) + CONTROL_OFFSET);
+    }
+
+    /**
+     * @param index   entry.
+     * @param control the control word read at the start.
+     * @return true when the entry still has that control word: the fields read since are consistent.
+     */
+    public boolean unchanged(final int index, final long control)
+    {
+        VarHandle.loadLoadFence();
+        return region.getLongVolatile(offset(index) + CONTROL_OFFSET) == control;
+    }
+
+    /** @param index entry. @return key. */
+    public long key(final int index)
+    {
+        return longField(index, KEY_OFFSET);
+    }
+
+    /** @param index entry. @return owner pid. */
+    public long ownerPid(final int index)
+    {
+        return longField(index, OWNER_PID_OFFSET);
+    }
+
+    /** @param index entry. @return segment id. */
+    public long segmentId(final int index)
+    {
+        return longField(index, SEGMENT_ID_OFFSET);
+    }
+
+    /** @param index entry. @return offset in the segment's data. */
+    public long segmentOffset(final int index)
+    {
+        return longField(index, SEGMENT_OFFSET_OFFSET);
+    }
+
+    /** @param index entry. @return length. */
+    public long length(final int index)
+    {
+        return longField(index, LENGTH_OFFSET);
+    }
+
+    /** @param index entry. @return base address. */
+    public long baseAddress(final int index)
+    {
+        return longField(index, BASE_ADDRESS_OFFSET);
+    }
+
+    /** @param index entry. @return access bits. */
+    public int access(final int index)
+    {
+        return region.getInt(offset(index) + ACCESS_OFFSET);
+    }
+
+    /** @param index entry. @return counter index + 1, or 0. */
+    public int counter(final int index)
+    {
+        return region.getIntVolatile(offset(index) + COUNTER_OFFSET);
+    }
+
+    private long longField(final int index, final int field)
+    {
+        return region.getLong(offset(index) + field);
+    }
+
+    private int offset(final int index)
+    {
+        if (index < 0 || index >= entries)
+        {
+            throw new IndexOutOfBoundsException("mr entry " + index + " not in [0, " + entries + ")");
+        }
+        return entryOffset(tableOffset, index);
+    }
+
+    private void lock(final String operation)
+    {
+        final long deadline = System.nanoTime() + LOCK_TIMEOUT_NS;
+        long nextCheck = System.nanoTime() + LOCK_CHECK_NS;
+        while (!region.compareAndSetLong(RegionDescriptor.MR_TABLE_LOCK_OFFSET, 0, pid))
+        {
+            final long holder = region.getLongVolatile(RegionDescriptor.MR_TABLE_LOCK_OFFSET);
+            final long now = System.nanoTime();
+            if (holder != 0 && now - nextCheck >= 0)
+            {
+                nextCheck = now + LOCK_CHECK_NS;
+                if (holder != pid && !isAlive(holder) &&
+                    region.compareAndSetLong(RegionDescriptor.MR_TABLE_LOCK_OFFSET, holder, pid))
+                {
+                    return; // Its holder died while registering: take it over.
+                }
+            }
+            if (now - deadline >= 0)
+            {
+                throw new FabricException(Errno.FI_EBUSY, operation + ": the domain's key table lock has been " +
+                    "held by process " + holder + " for more than " + TimeUnit.NANOSECONDS.toSeconds(LOCK_TIMEOUT_NS) +
+                    " s");
+            }
+            Thread.onSpinWait();
+            LockSupport.parkNanos(1000);
+        }
+    }
+
+    private void unlock()
+    {
+        region.putLongRelease(RegionDescriptor.MR_TABLE_LOCK_OFFSET, 0);
+    }
+
+    private static boolean isAlive(final long pid)
+    {
+        return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+    }
+}

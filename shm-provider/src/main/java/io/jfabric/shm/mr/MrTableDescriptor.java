@@ -1,0 +1,145 @@
+package io.jfabric.shm.mr;
+
+import io.jfabric.shm.region.RegionDescriptor;
+import io.jfabric.shm.region.RegionGeometry;
+
+/**
+ * Layout of one entry of the domain region's memory region key table ({@link RegionDescriptor#mrEntryOffset}):
+ * the only class that computes offsets inside an entry. One entry per registered region of any process of the
+ * domain, so keys are unique domain-wide.
+ * <pre>
+ *    0                   1                   2                   3
+ *    0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *   +---------------------------------------------------------------+  0
+ *   |  Control: generation (bits 8..63) | state (bits 0..7)         |
+ *   |  written last with release when publishing, first on withdraw|
+ *   +---------------------------------------------------------------+  8
+ *   |                          Key                                  |
+ *   |                                                               |
+ *   +---------------------------------------------------------------+  16
+ *   |                       Owner Pid                               |
+ *   |                                                               |
+ *   +---------------------------------------------------------------+  24
+ *   |       Segment Id (the n of <domain>.seg.<pid>.<n>), 0 = none  |
+ *   |                                                               |
+ *   +---------------------------------------------------------------+  32
+ *   |              Offset of the region in the segment's data       |
+ *   |                                                               |
+ *   +---------------------------------------------------------------+  40
+ *   |                         Length                                |
+ *   |                                                               |
+ *   +---------------------------------------------------------------+  48
+ *   |   Base Address: what peers subtract from their address        |
+ *   |   (FI_MR_VIRT_ADDR: the owner's native address; else 0)       |
+ *   +---------------------------------------------------------------+  56
+ *   |              Access bits (FI_READ .. FI_REMOTE_WRITE)         |
+ *   +---------------------------------------------------------------+  60
+ *   |   Counter index + 1 for FI_REMOTE_WRITE events, 0 = none      |
+ *   +---------------------------------------------------------------+  64
+ * </pre>
+ * States: {@link #STATE_EMPTY} (never used; ends a probe), {@link #STATE_CLAIMED} (key taken, not reachable: being
+ * registered, disabled, or refreshing), {@link #STATE_PUBLISHED} (reachable), {@link #STATE_FREE} (withdrawn;
+ * reusable, but does not end a probe). Entries are claimed, published and withdrawn only under the table lock
+ * ({@link RegionDescriptor#MR_TABLE_LOCK_OFFSET}); readers take no lock and use the control word as a sequence
+ * lock: acquire-read it, read the fields, fence, read it again, and trust the fields only when both reads agree and
+ * say published. Every withdrawal adds one to the generation, so a reader can tell a reused entry from its own.
+ * <p>
+ * Stateless; any thread.
+ */
+public final class MrTableDescriptor
+{
+    /** Offset of the control word (long). */
+    public static final int CONTROL_OFFSET = 0;
+    /** Offset of the key (long). */
+    public static final int KEY_OFFSET = 8;
+    /** Offset of the owner's pid (long). */
+    public static final int OWNER_PID_OFFSET = 16;
+    /** Offset of the segment id (long). */
+    public static final int SEGMENT_ID_OFFSET = 24;
+    /** Offset of the region's offset in the segment's data (long). */
+    public static final int SEGMENT_OFFSET_OFFSET = 32;
+    /** Offset of the length (long). */
+    public static final int LENGTH_OFFSET = 40;
+    /** Offset of the base address (long). */
+    public static final int BASE_ADDRESS_OFFSET = 48;
+    /** Offset of the access bits (int). */
+    public static final int ACCESS_OFFSET = 56;
+    /** Offset of the counter index + 1 (int). */
+    public static final int COUNTER_OFFSET = 60;
+
+    /** Entry never used. */
+    public static final int STATE_EMPTY = 0;
+    /** Key claimed, not reachable by peers. */
+    public static final int STATE_CLAIMED = 1;
+    /** Reachable by peers. */
+    public static final int STATE_PUBLISHED = 2;
+    /** Withdrawn; reusable. */
+    public static final int STATE_FREE = 3;
+
+    private static final int STATE_BITS = 8;
+    private static final long STATE_MASK = (1L << STATE_BITS) - 1;
+
+    private MrTableDescriptor()
+    {
+    }
+
+    /**
+     * @param g     geometry.
+     * @param index entry index.
+     * @return offset in the region of that entry's first byte.
+     */
+    public static int entryOffset(final RegionGeometry g, final int index)
+    {
+        return RegionDescriptor.mrEntryOffset(g, index);
+    }
+
+    /**
+     * @param tableOffset the table's offset, {@link RegionDescriptor#mrTableOffset}, computed once.
+     * @param index       entry index, already known to be in range.
+     * @return offset in the region of that entry's first byte.
+     */
+    public static int entryOffset(final int tableOffset, final int index)
+    {
+        return tableOffset + index * RegionDescriptor.MR_ENTRY_LENGTH;
+    }
+
+    /**
+     * @param generation generation.
+     * @param state      state.
+     * @return the control word.
+     */
+    public static long control(final long generation, final int state)
+    {
+        return (generation << STATE_BITS) | state;
+    }
+
+    /**
+     * @param control a control word.
+     * @return its state.
+     */
+    public static int state(final long control)
+    {
+        return (int)(control & STATE_MASK);
+    }
+
+    /**
+     * @param control a control word.
+     * @return its generation.
+     */
+    public static long generation(final long control)
+    {
+        return control >>> STATE_BITS;
+    }
+
+    /**
+     * @param key     a key.
+     * @param entries table entries.
+     * @return the entry its probe starts at.
+     */
+    public static int home(final long key, final int entries)
+    {
+        long h = key * 0x9E3779B97F4A7C15L;
+        h ^= h >>> 29;
+        return (int)Long.remainderUnsigned(h, entries);
+    }
+}

@@ -1,0 +1,98 @@
+package io.jfabric.shm.mr;
+
+import io.jfabric.shm.region.RegionDescriptor;
+import org.agrona.BitUtil;
+
+/**
+ * Layout version 1 of a shareable memory segment file, {@code <rootDir>/<domain>.seg.<pid>.<n>}: the only class
+ * that computes offsets into it. A header page, then the data, page aligned:
+ * <pre>
+ *    0                   1                   2                   3
+ *    0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *   +---------------------------------------------------------------+  0
+ *   |                  Magic "JFABSEG" + 1                          |
+ *   |                                                               |
+ *   +---------------------------------------------------------------+  8
+ *   |                      Layout Version                           |
+ *   +---------------------------------------------------------------+  12
+ *   |                      Header Length                            |
+ *   +---------------------------------------------------------------+  16
+ *   |                  Data Length (as allocated)                   |
+ *   |                                                               |
+ *   +---------------------------------------------------------------+  24
+ *   |                       Owner Pid                               |
+ *   |                                                               |
+ *   +---------------------------------------------------------------+  32
+ *   |                       Segment Id                              |
+ *   |                                                               |
+ *   +---------------------------------------------------------------+  40
+ *   |                     Reserved up to 64                        ...
+ *   +---------------------------------------------------------------+  64
+ *   |   Ready: READY_VALUE, written last with release               |
+ *   +---------------------------------------------------------------+  68
+ *   |                  Reserved up to DATA_OFFSET                  ...
+ *   +---------------------------------------------------------------+  4096 DATA_OFFSET
+ *   |   Data: dataLength bytes, padded to a page                   ...
+ *   +---------------------------------------------------------------+  fileLength(dataLength)
+ * </pre>
+ * Native byte order, as the region. The owner writes the header, then ready with release, before the file is
+ * linked under its name; a peer reads the header page with {@code read(2)} and checks magic, version, header
+ * length, ready, owner, segment id and the file's length before it maps anything.
+ * <p>
+ * Stateless; any thread.
+ */
+public final class SegmentDescriptor
+{
+    /** Magic: the bytes "JFABSEG" and a 1, read as a little-endian long. */
+    public static final long MAGIC = 0x01_47_45_53_42_41_46_4AL;
+    /** Layout version. */
+    public static final int LAYOUT_VERSION = 1;
+    /** Offset of the magic (long). */
+    public static final int MAGIC_OFFSET = 0;
+    /** Offset of the layout version (int). */
+    public static final int LAYOUT_VERSION_OFFSET = 8;
+    /** Offset of the header length (int). */
+    public static final int HEADER_LENGTH_OFFSET = 12;
+    /** Offset of the data length (long). */
+    public static final int DATA_LENGTH_OFFSET = 16;
+    /** Offset of the owner pid (long). */
+    public static final int OWNER_PID_OFFSET = 24;
+    /** Offset of the segment id (long). */
+    public static final int SEGMENT_ID_OFFSET = 32;
+    /** Offset of the ready field (int). */
+    public static final int READY_OFFSET = BitUtil.CACHE_LINE_LENGTH;
+    /** Ready value. */
+    public static final int READY_VALUE = 1;
+    /** Header length, one page. */
+    public static final int HEADER_LENGTH = RegionDescriptor.PAGE_LENGTH;
+    /** Offset of the data. */
+    public static final int DATA_OFFSET = HEADER_LENGTH;
+    /** Largest data length: one int-indexed buffer covers the file. */
+    public static final long MAX_DATA_LENGTH = RegionDescriptor.MAX_REGION_LENGTH - HEADER_LENGTH;
+    /** File name infix between the domain name and the owner's pid. */
+    public static final String NAME_INFIX = ".seg.";
+
+    private SegmentDescriptor()
+    {
+    }
+
+    /**
+     * @param dataLength data bytes.
+     * @return the file's length: header plus data padded to a page.
+     */
+    public static long fileLength(final long dataLength)
+    {
+        return HEADER_LENGTH + BitUtil.align(dataLength, RegionDescriptor.PAGE_LENGTH);
+    }
+
+    /**
+     * @param domainName the domain.
+     * @param ownerPid   the owner.
+     * @param segmentId  the owner's segment number.
+     * @return the file name.
+     */
+    public static String fileName(final String domainName, final long ownerPid, final long segmentId)
+    {
+        return domainName + NAME_INFIX + ownerPid + "." + segmentId;
+    }
+}

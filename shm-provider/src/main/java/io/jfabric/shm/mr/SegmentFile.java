@@ -1,0 +1,253 @@
+package io.jfabric.shm.mr;
+
+import io.jfabric.Errno;
+import io.jfabric.FabricException;
+import io.jfabric.shm.region.RegionDirectory;
+import io.jfabric.shm.region.SharedFile;
+import org.agrona.IoUtil;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.MappedByteBuffer;
+import java.nio.file.Path;
+
+import static io.jfabric.shm.mr.SegmentDescriptor.*;
+
+/**
+ * One shareable memory segment file (layout in {@link SegmentDescriptor}) mapped into this process: created by its
+ * owner, mapped on demand by peers.
+ * <p>
+ * Creation and opening follow the rules of every shared file ({@link SharedFile}): a temporary file in the root
+ * directory with every page allocated (so a full tmpfs is an {@link Errno#FI_ENOSPC} now rather than a SIGBUS
+ * later), header written and marked ready with release, then published by {@code link(2)}; a peer's open checks
+ * the file with the root directory's ownership rule, validates a private copy of the header page, compares the
+ * file's length, and only then maps it. The peer's mapping keeps the pages alive after the
+ * owner unmaps and deletes the file, so an access racing the owner's close never touches freed memory.
+ * <p>
+ * Threads: created and opened on the control path (a peer's first access to a segment); the buffer may be used from
+ * any thread until {@link #close()}, which unmaps at once.
+ */
+public final class SegmentFile implements AutoCloseable
+{
+    private final Path path;
+    private final long ownerPid;
+    private final long segmentId;
+    private final long dataLength;
+    private final MappedByteBuffer mapped;
+    private final UnsafeBuffer buffer;
+    private boolean closed;
+
+    private SegmentFile(
+        final Path path, final long ownerPid, final long segmentId, final long dataLength, final MappedByteBuffer mapped)
+    {
+        this.path = path;
+        this.ownerPid = ownerPid;
+        this.segmentId = segmentId;
+        this.dataLength = dataLength;
+        this.mapped = mapped;
+        this.buffer = new UnsafeBuffer(mapped);
+    }
+
+    /**
+     * Create and map a new segment.
+     *
+     * @param directory   the checked root directory.
+     * @param domainName  the domain.
+     * @param ownerPid    this process's pid.
+     * @param segmentId   this process's number for the segment, unique per process and domain.
+     * @param dataLength  bytes of data, in {@code [1, MAX_DATA_LENGTH]}.
+     * @param groupAccess create 0660 rather than 0600.
+     * @return the mapped segment.
+     */
+    public static SegmentFile create(
+        final RegionDirectory directory,
+        final String domainName,
+        final long ownerPid,
+        final long segmentId,
+        final long dataLength,
+        final boolean groupAccess)
+    {
+        if (dataLength < 1 || dataLength > MAX_DATA_LENGTH)
+        {
+            throw new FabricException(Errno.FI_EINVAL,
+                "allocShareable: length " + dataLength + " not in [1, " + MAX_DATA_LENGTH + "]");
+        }
+        final Path path = directory.path().resolve(fileName(domainName, ownerPid, segmentId));
+        final SharedFile.Mapped created = SharedFile.tryCreate(directory, path, "." + domainName + NAME_INFIX,
+            "shareable memory segment", new SegmentFormat(ownerPid, segmentId, dataLength), groupAccess,
+            "allocate less shareable memory");
+        if (null == created)
+        {
+            throw new FabricException(Errno.FI_EBUSY, "allocShareable: segment file " + path + " already " +
+                "exists: left by an earlier process with this pid; remove it once no process uses the domain");
+        }
+        return new SegmentFile(path, ownerPid, segmentId, dataLength, created.buffer());
+    }
+
+    /**
+     * Map a peer's segment, validating it first.
+     *
+     * @param directory  the checked root directory.
+     * @param domainName the domain.
+     * @param ownerPid   the owner recorded in the key table entry.
+     * @param segmentId  the segment id recorded in the key table entry.
+     * @return the mapped segment, or null when the file does not exist (the owner freed it).
+     * @throws FabricException {@link Errno#FI_EINVAL} for a file that is not a valid segment of that owner and id,
+     *                         or as {@link RegionDirectory#checkFile} says.
+     */
+    public static SegmentFile open(
+        final RegionDirectory directory, final String domainName, final long ownerPid, final long segmentId)
+    {
+        final Path path = directory.path().resolve(fileName(domainName, ownerPid, segmentId));
+        final SegmentFormat format = new SegmentFormat(ownerPid, segmentId, 0);
+        final SharedFile.Mapped mapped =
+            SharedFile.openExisting(directory, path, "shareable memory segment", format, false);
+        return null == mapped ? null : new SegmentFile(path, ownerPid, segmentId, format.dataLength, mapped.buffer());
+    }
+
+    /**
+     * The segment's {@link SharedFile.Format}: the header of a new segment, and validation of a peer's header copy
+     * against the owner and segment id its key table entry recorded. Keeps the data length it wrote or validated.
+     */
+    private static final class SegmentFormat implements SharedFile.Format
+    {
+        private final long ownerPid;
+        private final long segmentId;
+        private long dataLength;
+
+        SegmentFormat(final long ownerPid, final long segmentId, final long dataLength)
+        {
+            this.ownerPid = ownerPid;
+            this.segmentId = segmentId;
+            this.dataLength = dataLength;
+        }
+
+        @Override
+        public int headerLength()
+        {
+            return HEADER_LENGTH;
+        }
+
+        @Override
+        public long newFileLength()
+        {
+            return fileLength(dataLength);
+        }
+
+        @Override
+        public void write(final UnsafeBuffer mapped)
+        {
+            mapped.putLong(MAGIC_OFFSET, MAGIC);
+            mapped.putInt(LAYOUT_VERSION_OFFSET, LAYOUT_VERSION);
+            mapped.putInt(HEADER_LENGTH_OFFSET, HEADER_LENGTH);
+            mapped.putLong(DATA_LENGTH_OFFSET, dataLength);
+            mapped.putLong(OWNER_PID_OFFSET, ownerPid);
+            mapped.putLong(SEGMENT_ID_OFFSET, segmentId);
+            mapped.putIntRelease(READY_OFFSET, READY_VALUE);
+        }
+
+        @Override
+        public long validate(final UnsafeBuffer copy, final SharedFile.HeaderReader reader, final String source)
+        {
+            // A segment is linked under its name only after its ready store, so a peer never waits for one.
+            if (copy.getIntAcquire(READY_OFFSET) != READY_VALUE)
+            {
+                throw new FabricException(Errno.FI_EINVAL, source + " is not marked ready: it was not published " +
+                    "by jfabric, which links only finished segments");
+            }
+            if (copy.getLong(MAGIC_OFFSET) != MAGIC)
+            {
+                throw new FabricException(Errno.FI_EINVAL, source + " is not a jfabric segment: magic 0x" +
+                    Long.toHexString(copy.getLong(MAGIC_OFFSET)) + ", expected 0x" + Long.toHexString(MAGIC));
+            }
+            if (copy.getInt(LAYOUT_VERSION_OFFSET) != LAYOUT_VERSION ||
+                copy.getInt(HEADER_LENGTH_OFFSET) != HEADER_LENGTH)
+            {
+                throw new FabricException(Errno.FI_EINVAL, source + " has layout version " +
+                    copy.getInt(LAYOUT_VERSION_OFFSET) + " and header length " + copy.getInt(HEADER_LENGTH_OFFSET) +
+                    "; this jfabric reads version " + LAYOUT_VERSION + " with a " + HEADER_LENGTH + " byte header");
+            }
+            if (copy.getLong(OWNER_PID_OFFSET) != ownerPid || copy.getLong(SEGMENT_ID_OFFSET) != segmentId)
+            {
+                throw new FabricException(Errno.FI_EINVAL, source + " records owner " +
+                    copy.getLong(OWNER_PID_OFFSET) + " segment " + copy.getLong(SEGMENT_ID_OFFSET) + ", not owner " +
+                    ownerPid + " segment " + segmentId);
+            }
+            final long length = copy.getLong(DATA_LENGTH_OFFSET);
+            if (length < 1 || length > MAX_DATA_LENGTH)
+            {
+                throw new FabricException(Errno.FI_EINVAL,
+                    source + " is damaged: data length " + length + " not in [1, " + MAX_DATA_LENGTH + "]");
+            }
+            dataLength = length;
+            return fileLength(length);
+        }
+    }
+
+    /** @return the file. */
+    public Path path()
+    {
+        return path;
+    }
+
+    /** @return the owner's pid. */
+    public long ownerPid()
+    {
+        return ownerPid;
+    }
+
+    /** @return the owner's segment number. */
+    public long segmentId()
+    {
+        return segmentId;
+    }
+
+    /** @return data bytes. */
+    public long dataLength()
+    {
+        return dataLength;
+    }
+
+    /** @return the whole file; data at {@link SegmentDescriptor#DATA_OFFSET}. Invalid once closed. */
+    public UnsafeBuffer buffer()
+    {
+        return buffer;
+    }
+
+    /** @return the mapping, for direct buffer views. Invalid once closed. */
+    MappedByteBuffer mapped()
+    {
+        return mapped;
+    }
+
+    /** @return native address of the first data byte in this process. */
+    public long dataAddress()
+    {
+        return buffer.addressOffset() + DATA_OFFSET;
+    }
+
+    /**
+     * Unmap now; idempotent. Every user of the buffer in this process must have stopped.
+     *
+     * @param delete also delete the file (the owner, when freeing).
+     */
+    public synchronized void close(final boolean delete)
+    {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
+        if (delete)
+        {
+            SharedFile.deleteQuietly(path);
+        }
+        buffer.wrap(new byte[0]);
+        IoUtil.unmap(mapped);
+    }
+
+    @Override
+    public void close()
+    {
+        close(false);
+    }
+}

@@ -1,0 +1,75 @@
+package io.jfabric.shm.mr;
+
+import io.jfabric.Errno;
+import io.jfabric.FidClass;
+import io.jfabric.ShareableMemory;
+import io.jfabric.shm.FidLifecycle;
+
+import java.nio.ByteBuffer;
+
+/**
+ * Shareable memory of the shm provider: one {@link SegmentFile} this process created and maps. Memory regions
+ * registered over it hold a reference, so {@link #close()} fails with {@link Errno#FI_EBUSY} until they are closed;
+ * closing then unmaps the segment and deletes its file (peers that mapped it keep their own mapping).
+ * <p>
+ * Thread safe. Views from {@link #buffer()} must not be used after {@link #close()}: the memory is unmapped.
+ */
+public final class ShmShareableMemory extends FidLifecycle implements ShareableMemory
+{
+    private final FidLifecycle domain;
+    private final SegmentFile segment;
+
+    ShmShareableMemory(final FidLifecycle domain, final SegmentFile segment)
+    {
+        super(FidClass.UNSPEC, 0);
+        this.domain = domain;
+        this.segment = segment;
+    }
+
+    /** @return the segment. */
+    public SegmentFile segment()
+    {
+        return segment;
+    }
+
+    /** @return the domain that allocated it. */
+    public FidLifecycle domain()
+    {
+        return domain;
+    }
+
+    @Override
+    public long length()
+    {
+        return segment.dataLength();
+    }
+
+    @Override
+    public ByteBuffer buffer()
+    {
+        ensureOpen("allocShareable buffer");
+        return segment.mapped().duplicate()
+            .position(SegmentDescriptor.DATA_OFFSET)
+            .limit(SegmentDescriptor.DATA_OFFSET + (int)segment.dataLength())
+            .slice();
+    }
+
+    @Override
+    public long address()
+    {
+        return segment.dataAddress();
+    }
+
+    @Override
+    protected String describe()
+    {
+        return "shareable memory " + segment.path().getFileName();
+    }
+
+    @Override
+    protected void doClose()
+    {
+        segment.close(true);
+        domain.release();
+    }
+}

@@ -1,0 +1,299 @@
+package io.jfabric.shm.cntr;
+
+import io.jfabric.CntrAttr;
+import io.jfabric.Counter;
+import io.jfabric.Errno;
+import io.jfabric.Fabric;
+import io.jfabric.FabricException;
+import io.jfabric.FidClass;
+import io.jfabric.Info;
+import io.jfabric.Versions;
+import io.jfabric.WaitObj;
+import io.jfabric.shm.DomainResources;
+import io.jfabric.shm.ShmDomain;
+import io.jfabric.shm.ShmProvider;
+import io.jfabric.shm.ShmTestRoot;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * fi_cntr(3) over the shm provider, including the loops of libfabric's counter unit tests (fabtests
+ * unit/cntr_test.c: set, seterr, add, adderr with exact read and readerr values) and wait.
+ */
+class ShmCounterTest
+{
+    private static final int LOOPS = 100;
+
+    private ShmTestRoot root;
+    private Fabric fabric;
+    private ShmDomain domain;
+    private Info info;
+
+    @BeforeEach
+    void setUp()
+    {
+        root = new ShmTestRoot();
+        final ShmProvider provider = root.provider(key -> "cntr.count".equals(key) ? "4" : null);
+        final Info hints = new Info();
+        hints.domainAttr().name("cntr");
+        info = provider.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints).get(0);
+        fabric = provider.fabric(info.fabricAttr(), 0);
+        domain = (ShmDomain)fabric.domain(info, 0);
+    }
+
+    @AfterEach
+    void tearDown()
+    {
+        try
+        {
+            domain.close();
+            fabric.close();
+        }
+        finally
+        {
+            root.close();
+        }
+    }
+
+    private static void assertErrno(final int errno, final Executable call)
+    {
+        final FabricException ex = assertThrows(FabricException.class, call);
+        assertEquals(errno, ex.errno(), ex.getMessage());
+    }
+
+    @Test
+    void shouldOpenWithDefaultsAndCloseIdempotently()
+    {
+        final Counter counter = domain.cntrOpen(null, 5);
+        assertEquals(FidClass.CNTR, counter.fidClass());
+        assertEquals(5, counter.context());
+        assertEquals(0, counter.read());
+        assertEquals(0, counter.readErr());
+        assertEquals(WaitObj.NONE, counter.attr().waitObj());
+        assertErrno(Errno.FI_EBUSY, domain::close);
+        counter.close();
+        counter.close();
+        assertEquals(-Errno.FI_EBADF, counter.add(1));
+    }
+
+    @Test
+    void shouldSetAndReadExactValuesInALoop()
+    {
+        try (Counter counter = domain.cntrOpen(new CntrAttr(), 0))
+        {
+            for (long i = 0; i < LOOPS; i++)
+            {
+                assertEquals(0, counter.set(i));
+                assertEquals(i, counter.read());
+                assertEquals(0, counter.readErr(), "set leaves the error count alone");
+            }
+        }
+    }
+
+    @Test
+    void shouldSetErrAndReadErrExactValuesInALoop()
+    {
+        try (Counter counter = domain.cntrOpen(new CntrAttr(), 0))
+        {
+            for (long i = 0; i < LOOPS; i++)
+            {
+                assertEquals(0, counter.setErr(i));
+                assertEquals(i, counter.readErr());
+                assertEquals(0, counter.read(), "seterr leaves the count alone");
+            }
+        }
+    }
+
+    @Test
+    void shouldAddAndReadExactValuesInALoop()
+    {
+        try (Counter counter = domain.cntrOpen(new CntrAttr(), 0))
+        {
+            long expected = 0;
+            for (long i = 0; i < LOOPS; i++)
+            {
+                assertEquals(0, counter.add(i));
+                expected += i;
+                assertEquals(expected, counter.read());
+                assertEquals(0, counter.readErr());
+            }
+            assertEquals(LOOPS * (LOOPS - 1) / 2, counter.read());
+        }
+    }
+
+    @Test
+    void shouldAddErrAndReadErrExactValuesInALoop()
+    {
+        try (Counter counter = domain.cntrOpen(new CntrAttr(), 0))
+        {
+            assertEquals(0, counter.set(7));
+            long expected = 0;
+            for (long i = 0; i < LOOPS; i++)
+            {
+                assertEquals(0, counter.addErr(i));
+                expected += i;
+                assertEquals(expected, counter.readErr());
+                assertEquals(7, counter.read());
+            }
+        }
+    }
+
+    @Test
+    void shouldKeepCountersOfOneDomainApart()
+    {
+        try (Counter a = domain.cntrOpen(null, 0);
+            Counter b = domain.cntrOpen(null, 0))
+        {
+            a.add(3);
+            b.addErr(4);
+            assertEquals(3, a.read());
+            assertEquals(0, a.readErr());
+            assertEquals(0, b.read());
+            assertEquals(4, b.readErr());
+        }
+    }
+
+    @Test
+    void shouldStartAReusedEntryAtZero()
+    {
+        final Counter first = domain.cntrOpen(null, 0);
+        first.add(10);
+        first.addErr(2);
+        final int index = ((ShmCounter)first).index();
+        first.close();
+        try (Counter second = domain.cntrOpen(null, 0))
+        {
+            assertEquals(index, ((ShmCounter)second).index());
+            assertEquals(0, second.read());
+            assertEquals(0, second.readErr());
+        }
+    }
+
+    @Test
+    void shouldSeeCountsThroughAnotherDomainObjectOfTheSameRegion()
+    {
+        final ShmDomain other = (ShmDomain)fabric.domain(info, 0);
+        try (Counter counter = domain.cntrOpen(null, 0))
+        {
+            final int index = ((ShmCounter)counter).index();
+            other.counterTable().add(index, 5);
+            assertEquals(5, counter.read());
+        }
+        finally
+        {
+            other.close();
+        }
+    }
+
+    @Test
+    void shouldReturnWhenTheThresholdIsReachedAndTimeOutOtherwise() throws Exception
+    {
+        try (Counter counter = domain.cntrOpen(new CntrAttr().waitObj(WaitObj.UNSPEC), 0))
+        {
+            counter.set(5);
+            assertEquals(0, counter.await(5, 0));
+            assertEquals(-Errno.FI_ETIMEDOUT, counter.await(6, 0));
+            final long start = System.nanoTime();
+            assertEquals(-Errno.FI_ETIMEDOUT, counter.await(6, 100));
+            assertTrue(System.nanoTime() - start >= 100_000_000L, "waited the timeout");
+            assertEquals(5, counter.read());
+
+            final Thread adder = new Thread(() ->
+            {
+                for (int i = 0; i < 10; i++)
+                {
+                    counter.add(1);
+                }
+            });
+            adder.start();
+            assertEquals(0, counter.await(15, 10_000));
+            adder.join();
+            assertEquals(15, counter.read());
+            assertEquals(0, counter.readErr(), "a timeout leaves the error count unchanged");
+        }
+    }
+
+    @Test
+    void shouldReturnEavailWhenTheErrorCountChangesWhileWaiting() throws Exception
+    {
+        try (Counter counter = domain.cntrOpen(new CntrAttr().waitObj(WaitObj.YIELD), 0))
+        {
+            final Thread failer = new Thread(() ->
+            {
+                try
+                {
+                    Thread.sleep(50);
+                }
+                catch (final InterruptedException ignore)
+                {
+                    Thread.currentThread().interrupt();
+                }
+                counter.addErr(1);
+            });
+            failer.start();
+            assertEquals(-Errno.FI_EAVAIL, counter.await(1, 10_000));
+            failer.join();
+            assertEquals(1, counter.readErr());
+        }
+    }
+
+    @Test
+    void shouldRefuseWaitWithoutAWaitObjectAndBadAttributes()
+    {
+        try (Counter counter = domain.cntrOpen(null, 0))
+        {
+            assertEquals(-Errno.FI_EINVAL, counter.await(0, 0));
+        }
+        assertErrno(Errno.FI_EINVAL, () -> domain.cntrOpen(new CntrAttr().flags(1), 0));
+        assertErrno(Errno.FI_EINVAL, () -> domain.cntrOpen(new CntrAttr().events(1), 0));
+        assertErrno(Errno.FI_EINVAL, () -> domain.cntrOpen(new CntrAttr().waitObj(WaitObj.SET), 0));
+        assertEquals(0, domain.resources().inUse(DomainResources.Kind.COUNTER));
+    }
+
+    @Test
+    void shouldReturnEnospcWhenTheTableOrCntrCntIsExhausted()
+    {
+        final List<Counter> counters = new ArrayList<>();
+        try
+        {
+            for (int i = 0; i < 4; i++)
+            {
+                counters.add(domain.cntrOpen(null, 0));
+            }
+            final ShmDomain other = (ShmDomain)fabric.domain(info, 0);
+            try
+            {
+                assertErrno(Errno.FI_ENOSPC, () -> other.cntrOpen(null, 0));
+                assertEquals(0, other.resources().inUse(DomainResources.Kind.COUNTER));
+            }
+            finally
+            {
+                other.close();
+            }
+        }
+        finally
+        {
+            counters.forEach(Counter::close);
+        }
+        final Info limited = info.copy();
+        limited.domainAttr().cntrCnt(1);
+        final ShmDomain small = (ShmDomain)fabric.domain(limited, 0);
+        try (Counter one = small.cntrOpen(null, 0))
+        {
+            assertErrno(Errno.FI_ENOSPC, () -> small.cntrOpen(null, 0));
+        }
+        finally
+        {
+            small.close();
+        }
+    }
+}

@@ -1,0 +1,43 @@
+package io.jfabric.shm.mr;
+
+import io.jfabric.FidClass;
+import io.jfabric.shm.FidLifecycle;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Stands in for the shm endpoint (not yet built) in the FI_MR_ENDPOINT tests: the smallest {@link MrEndpoint} that
+ * keeps the contract, retaining bound regions until it closes. Test thread only.
+ */
+final class TestEndpoint extends FidLifecycle implements MrEndpoint
+{
+    private final Object domain;
+    private final List<ShmMemoryRegion> bound = new ArrayList<>();
+
+    TestEndpoint(final Object domain)
+    {
+        super(FidClass.EP, 0);
+        this.domain = domain;
+    }
+
+    @Override
+    public Object domain()
+    {
+        return domain;
+    }
+
+    @Override
+    public void bindMemoryRegion(final ShmMemoryRegion mr)
+    {
+        mr.retain("fi_mr_bind");
+        bound.add(mr);
+    }
+
+    @Override
+    protected void doClose()
+    {
+        bound.forEach(FidLifecycle::release);
+        bound.clear();
+    }
+}

@@ -1,0 +1,65 @@
+package io.jfabric.tools.bench;
+
+import io.jfabric.Fabric;
+import io.jfabric.Info;
+import io.jfabric.Versions;
+import io.jfabric.shm.ShmConfig;
+import io.jfabric.shm.ShmDomain;
+import io.jfabric.shm.ShmProvider;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
+
+/**
+ * A shm fabric in a private root directory under /dev/shm for one benchmark run, removed again on close. Opens as
+ * many domain objects of one named domain as a benchmark needs (each maps the region itself, as another process
+ * would). Benchmark setup thread only.
+ */
+final class BenchDomain implements AutoCloseable
+{
+    private final Path root;
+    private final ShmProvider provider;
+    private final Fabric fabric;
+    private final Info info;
+
+    BenchDomain()
+    {
+        try
+        {
+            root = Files.createTempDirectory(Path.of("/dev/shm"), "jfabric-bench-");
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+        provider = new ShmProvider(ShmConfig.of(key -> "dir".equals(key) ? root.toString() : null));
+        final Info hints = new Info();
+        hints.domainAttr().name("bench");
+        info = provider.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints).get(0);
+        info.domainAttr().mrMode(0);
+        fabric = provider.fabric(info.fabricAttr(), 0);
+    }
+
+    ShmDomain open()
+    {
+        return (ShmDomain)fabric.domain(info, 0);
+    }
+
+    @Override
+    public void close()
+    {
+        fabric.close();
+        try (Stream<Path> paths = Files.walk(root))
+        {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+}
