@@ -122,11 +122,10 @@ public final class Flags
     /** fi_domain_bind flag (rdma/fi_domain.h, bit 59): memory registrations complete asynchronously on the bound EQ. */
     public static final long FI_REG_MR = 1L << 59;
     /**
-     * fi_av_insert/remove/set_user_id flag: the fi_addr_t is an authorization key handle (libfabric 1.20 and
-     * later). The libfabric 1.17 headers of the build host predate it, so this bit (62) is not yet checked
-     * against libfabric's own header: verify it when the headers are upgraded.
+     * fi_av_insert/remove/set_user_id flag (rdma/fabric.h of libfabric 1.20 and later, bit 57): the fi_addr_t is an
+     * authorization key handle. Shares its bit with {@link #FI_UNIVERSE}, which only fi_av_open takes.
      */
-    public static final long FI_AUTH_KEY = 1L << 62;
+    public static final long FI_AUTH_KEY = 1L << 57;
     /** Bit reserved for provider-specific flags. */
     public static final long FI_PROV_SPECIFIC = 1L << 31;
 
