@@ -72,8 +72,9 @@ import org.agrona.BitUtil;
  * One entry, {@link #ENTRY_LENGTH} bytes (a multiple of the cache line):
  * <pre>
  *   +---------------------------------------------------------------+  +0
- *   |  State (long): FREE 0 | CLAIMED (pid << 2 | 1) |              |
- *   |                VALID (generation << 2 | 2)                    |
+ *   |  State (long), one of: FREE 0;                                |
+ *   |    CLAIMED (owner identity: pid | start-time bits) << 2 | 1   |
+ *   |    VALID (generation << 2 | 2)                                |
  *   +---------------------------------------------------------------+  +8
  *   |  Kind (int): 1 endpoint address, 2 authorization key          |
  *   +---------------------------------------------------------------+  +12
@@ -95,12 +96,13 @@ import org.agrona.BitUtil;
  *   |  ADDRESS_CAPACITY bytes                                      ...
  *   +---------------------------------------------------------------+  +ENTRY_LENGTH
  * </pre>
- * Entry protocol: an inserter claims a FREE entry with a CAS of the state from 0 to CLAIMED with its pid, writes
+ * Entry protocol: an inserter claims a FREE entry with a CAS of the state from 0 to CLAIMED with its process identity
+ * ({@link io.jfabric.shm.ProcessIdentity}: pid and start time, under 2^62 so the shift keeps all of it), writes
  * the fields, and publishes it with a release store of VALID carrying a fresh generation from the header's
  * counter, so no two publications of any entry ever share a state value. A remover CASes VALID to FREE. A reader
  * acquire-loads the state, reads the fields, then (after an acquire fence) loads the state again: the fields are
- * whole only when both loads returned the same VALID value. A CLAIMED entry whose pid no longer runs is set back to
- * FREE by the next inserter that finds it. Every field is in native byte order, like Agrona's rings.
+ * whole only when both loads returned the same VALID value. A CLAIMED entry whose claimer is gone (no such pid, or the pid
+ * now belongs to a process that started at another time) is set back to FREE by the next inserter that finds it. Every field is in native byte order, like Agrona's rings.
  * <p>
  * Stateless; any thread.
  */
@@ -190,7 +192,7 @@ public final class AvDescriptor
     public static final long FREE = 0;
     /** Tag bits of the state. */
     public static final long TAG_MASK = 3;
-    /** Tag of a claimed entry: the rest is the claimer's pid. */
+    /** Tag of a claimed entry: the rest is the claimer's process identity. */
     public static final long TAG_CLAIMED = 1;
     /** Tag of a valid entry: the rest is its generation. */
     public static final long TAG_VALID = 2;
@@ -221,12 +223,12 @@ public final class AvDescriptor
     }
 
     /**
-     * @param pid the claimer's pid.
+     * @param identity the claimer's {@link io.jfabric.shm.ProcessIdentity}, below 2^62.
      * @return the CLAIMED state.
      */
-    public static long claimed(final long pid)
+    public static long claimed(final long identity)
     {
-        return (pid << 2) | TAG_CLAIMED;
+        return (identity << 2) | TAG_CLAIMED;
     }
 
     /**
@@ -258,9 +260,9 @@ public final class AvDescriptor
 
     /**
      * @param state a CLAIMED state word.
-     * @return the claimer's pid.
+     * @return the claimer's {@link io.jfabric.shm.ProcessIdentity}.
      */
-    public static long claimerPid(final long state)
+    public static long claimer(final long state)
     {
         return state >>> 2;
     }

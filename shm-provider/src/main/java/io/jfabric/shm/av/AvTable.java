@@ -1,5 +1,6 @@
 package io.jfabric.shm.av;
 
+import io.jfabric.shm.ProcessIdentity;
 import org.agrona.concurrent.AtomicBuffer;
 
 import java.lang.invoke.VarHandle;
@@ -41,7 +42,7 @@ public final class AvTable
 
     private final AtomicBuffer buffer;
     private final AvHeader header;
-    private final long selfPid;
+    private final long self;
     private int entryCount;
 
     /**
@@ -53,7 +54,7 @@ public final class AvTable
         this.buffer = buffer;
         this.header = new AvHeader(buffer);
         this.entryCount = entryCount;
-        this.selfPid = ProcessHandle.current().pid();
+        this.self = ProcessIdentity.self();
     }
 
     /** @return entries of the table; 0 once {@link #detach detached}. */
@@ -70,7 +71,8 @@ public final class AvTable
 
     /**
      * Claim the lowest FREE entry: CAS its state from FREE to CLAIMED by this process. A CLAIMED entry whose
-     * claimer process is gone is set back to FREE on the way.
+     * claimer is gone ({@link ProcessIdentity#isGone}: exited, or its pid now names another process) is set back to
+     * FREE on the way. Control path: the liveness check reads /proc for each CLAIMED entry met.
      *
      * @return the index claimed, or -1 when every entry is in use.
      */
@@ -81,12 +83,12 @@ public final class AvTable
         {
             final int offset = entryOffset(i);
             long state = buffer.getLongVolatile(offset + STATE_OFFSET);
-            if (isClaimed(state) && claimerIsGone(claimerPid(state)) &&
+            if (isClaimed(state) && ProcessIdentity.isGone(claimer(state)) &&
                 buffer.compareAndSetLong(offset + STATE_OFFSET, state, FREE))
             {
                 state = FREE;
             }
-            if (state == FREE && buffer.compareAndSetLong(offset + STATE_OFFSET, FREE, claimed(selfPid)))
+            if (state == FREE && buffer.compareAndSetLong(offset + STATE_OFFSET, FREE, claimed(self)))
             {
                 VarHandle.storeStoreFence(); // The claim is seen before any field this claimer writes.
                 return i;
@@ -148,7 +150,7 @@ public final class AvTable
      */
     public void abandon(final int index)
     {
-        buffer.compareAndSetLong(entryOffset(index) + STATE_OFFSET, claimed(selfPid), FREE);
+        buffer.compareAndSetLong(entryOffset(index) + STATE_OFFSET, claimed(self), FREE);
     }
 
     /**
@@ -280,10 +282,5 @@ public final class AvTable
     public void userId(final int index, final long userId)
     {
         buffer.putLongVolatile(entryOffset(index) + USER_ID_OFFSET, userId);
-    }
-
-    private boolean claimerIsGone(final long pid)
-    {
-        return pid != selfPid && ProcessHandle.of(pid).map(handle -> !handle.isAlive()).orElse(true);
     }
 }

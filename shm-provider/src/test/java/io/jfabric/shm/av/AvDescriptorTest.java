@@ -1,5 +1,6 @@
 package io.jfabric.shm.av;
 
+import io.jfabric.shm.ProcessIdentity;
 import org.agrona.BitUtil;
 import org.junit.jupiter.api.Test;
 
@@ -44,12 +45,13 @@ class AvDescriptorTest
     }
 
     @Test
-    void shouldTellStatesApartAndKeepThePidAndGeneration()
+    void shouldTellStatesApartAndKeepTheClaimerIdentityAndGeneration()
     {
-        final long claimed = AvDescriptor.claimed(123456);
+        final long identity = ProcessIdentity.of(ProcessIdentity.PID_MASK, ProcessIdentity.START_MASK);
+        final long claimed = AvDescriptor.claimed(identity);
         assertTrue(AvDescriptor.isClaimed(claimed));
         assertFalse(AvDescriptor.isValid(claimed));
-        assertEquals(123456, AvDescriptor.claimerPid(claimed));
+        assertEquals(identity, AvDescriptor.claimer(claimed), "the widest identity survives the tag shift");
         final long valid = AvDescriptor.valid(7);
         assertTrue(AvDescriptor.isValid(valid));
         assertFalse(AvDescriptor.isClaimed(valid));

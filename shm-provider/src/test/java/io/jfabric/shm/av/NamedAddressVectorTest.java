@@ -10,6 +10,7 @@ import io.jfabric.EqEvent;
 import io.jfabric.Errno;
 import io.jfabric.EventQueue;
 import io.jfabric.Flags;
+import io.jfabric.shm.ProcessIdentity;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -152,13 +153,37 @@ class NamedAddressVectorTest extends AvDomainTestBase
                 final MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, channel.size());
                 final UnsafeBuffer buffer = new UnsafeBuffer(mapped);
                 buffer.putLongVolatile(AvDescriptor.entryOffset(0) + AvDescriptor.STATE_OFFSET,
-                    AvDescriptor.claimed(gone.pid()));
+                    AvDescriptor.claimed(ProcessIdentity.of(gone.pid(), 0)));
+                final long parent = ProcessHandle.current().parent().orElseThrow().pid();
                 buffer.putLongVolatile(AvDescriptor.entryOffset(1) + AvDescriptor.STATE_OFFSET,
-                    AvDescriptor.claimed(ProcessHandle.current().parent().orElseThrow().pid()));
+                    AvDescriptor.claimed(ProcessIdentity.ofLiveProcess(parent)));
                 final long[] a = new long[2];
                 assertEquals(2, av.insert(addrs(DOMAIN, 0, 2), 2, a, 0, 0));
                 assertEquals(0, a[0], "the dead claimer's entry is free again");
                 assertEquals(2, a[1], "a live claimer's entry stays claimed");
+                IoUtil.unmap(mapped);
+            }
+        }
+    }
+
+    @Test
+    void shouldReclaimAnEntryClaimedByAnEarlierProcessWithThisPid() throws Exception
+    {
+        final long self = ProcessIdentity.self();
+        final long earlier = ProcessIdentity.of(ProcessIdentity.pid(self), ProcessIdentity.start(self) - 1);
+        try (AddressVector av = open(domain, "reused", 0, 0))
+        {
+            final Path file = root.dir().resolve("orders.reused.av");
+            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE))
+            {
+                final MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, channel.size());
+                final UnsafeBuffer buffer = new UnsafeBuffer(mapped);
+                final int state = AvDescriptor.entryOffset(0) + AvDescriptor.STATE_OFFSET;
+                buffer.putLongVolatile(state, AvDescriptor.claimed(earlier));
+                final long[] a = new long[1];
+                assertEquals(1, av.insert(addrs(DOMAIN, 0, 1), 1, a, 0, 0));
+                assertEquals(0, a[0], "the claim of the process that had this pid before is taken back");
+                assertTrue(AvDescriptor.isValid(buffer.getLongVolatile(state)));
                 IoUtil.unmap(mapped);
             }
         }
