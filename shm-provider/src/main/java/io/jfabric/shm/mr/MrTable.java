@@ -2,6 +2,7 @@ package io.jfabric.shm.mr;
 
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
+import io.jfabric.shm.ProcessIdentity;
 import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RegionGeometry;
 import org.agrona.concurrent.AtomicBuffer;
@@ -16,12 +17,13 @@ import static io.jfabric.shm.mr.MrTableDescriptor.*;
  * The domain's memory region key table (entries laid out by {@link MrTableDescriptor}) in the mapped region: an
  * open-addressed hash table from key to registration, shared by every process of the domain.
  * <p>
- * Writers (claim, publish, withdraw) hold the table lock, a pid in the region header
- * ({@link RegionDescriptor#MR_TABLE_LOCK_OFFSET}) taken with a CAS; a lock whose holder process no longer exists is
- * taken over. Holding it, a claim sees every live key on the probe path, so two processes can never claim the same
+ * Writers (claim, publish, withdraw) hold the table lock, the holder's {@link ProcessIdentity} (pid and start time)
+ * in the region header ({@link RegionDescriptor#MR_TABLE_LOCK_OFFSET}) taken with a CAS; a lock whose holder is gone
+ * (exited, or its pid now names another process, as when a restarted container's JVM is pid 1 again) is taken
+ * over. Holding it, a claim sees every live key on the probe path, so two processes can never claim the same
  * key. Readers ({@link #find}, the getters) take no lock: see the sequence lock in {@link MrTableDescriptor}.
  * <p>
- * Entries of processes that died without closing are withdrawn when their key is requested again, or all at once
+ * Entries of processes that are gone without closing (same test) are withdrawn when their key is requested again, or all at once
  * when the table is full.
  * <p>
  * Keys: any 64-bit value below 2^63 may be requested; keys with the top bit set are the provider's
@@ -41,7 +43,7 @@ public final class MrTable
     private final AtomicBuffer region;
     private final int entries;
     private final int tableOffset;
-    private final long pid = ProcessHandle.current().pid();
+    private final long self = ProcessIdentity.self();
 
     /**
      * @param region   the mapped region.
@@ -118,8 +120,8 @@ public final class MrTable
                 }
                 if (region.getLong(offset + KEY_OFFSET) == key)
                 {
-                    final long owner = region.getLong(offset + OWNER_PID_OFFSET);
-                    if (owner != pid && !isAlive(owner))
+                    final long owner = region.getLong(offset + OWNER_OFFSET);
+                    if (ProcessIdentity.isGone(owner))
                     {
                         // Left by a process that died: withdraw it and reuse the entry.
                         region.putLongVolatile(offset + CONTROL_OFFSET, MrTableDescriptor.control(generation(control) + 1, STATE_FREE));
@@ -127,7 +129,7 @@ public final class MrTable
                         continue;
                     }
                     throw new FabricException(Errno.FI_ENOKEY, operation + ": key " + Long.toUnsignedString(key) +
-                        " is already in use in this domain (by process " + owner + ")");
+                        " is already in use in this domain (by " + ProcessIdentity.describe(owner) + ")");
                 }
             }
             if (reusable < 0)
@@ -143,7 +145,7 @@ public final class MrTable
             final long generation = generation(region.getLongVolatile(offset + CONTROL_OFFSET));
             region.putLongVolatile(offset + CONTROL_OFFSET, MrTableDescriptor.control(generation, STATE_CLAIMED));
             region.putLong(offset + KEY_OFFSET, key);
-            region.putLong(offset + OWNER_PID_OFFSET, pid);
+            region.putLong(offset + OWNER_OFFSET, self);
             region.putLong(offset + SEGMENT_ID_OFFSET, 0);
             region.putLong(offset + SEGMENT_OFFSET_OFFSET, 0);
             region.putLong(offset + LENGTH_OFFSET, 0);
@@ -159,7 +161,8 @@ public final class MrTable
     }
 
     /**
-     * Withdraw every entry whose owner process no longer exists; called with the lock held when the table is full.
+     * Withdraw every entry whose owner is gone ({@link ProcessIdentity#isGone}); called with the lock held when the
+     * table is full.
      *
      * @return one of the entries freed, or -1 when none was.
      */
@@ -172,7 +175,7 @@ public final class MrTable
             final long control = region.getLongVolatile(offset + CONTROL_OFFSET);
             final int state = state(control);
             if ((state == STATE_CLAIMED || state == STATE_PUBLISHED) &&
-                region.getLong(offset + OWNER_PID_OFFSET) != pid && !isAlive(region.getLong(offset + OWNER_PID_OFFSET)))
+                ProcessIdentity.isGone(region.getLong(offset + OWNER_OFFSET)))
             {
                 region.putLongVolatile(offset + CONTROL_OFFSET, MrTableDescriptor.control(generation(control) + 1, STATE_FREE));
                 freed = freed < 0 ? index : freed;
@@ -314,10 +317,16 @@ public final class MrTable
         return longField(index, KEY_OFFSET);
     }
 
-    /** @param index entry. @return owner pid. */
+    /** @param index entry. @return the owner's {@link ProcessIdentity}. */
+    public long owner(final int index)
+    {
+        return longField(index, OWNER_OFFSET);
+    }
+
+    /** @param index entry. @return the owner's pid, decoded from its identity: what names its segment files. */
     public long ownerPid(final int index)
     {
-        return longField(index, OWNER_PID_OFFSET);
+        return ProcessIdentity.pid(owner(index));
     }
 
     /** @param index entry. @return segment id. */
@@ -373,25 +382,25 @@ public final class MrTable
     private void lock(final String operation)
     {
         final long deadline = System.nanoTime() + LOCK_TIMEOUT_NS;
-        long nextCheck = System.nanoTime() + LOCK_CHECK_NS;
-        while (!region.compareAndSetLong(RegionDescriptor.MR_TABLE_LOCK_OFFSET, 0, pid))
+        long nextCheck = System.nanoTime(); // First check at once: a holder that is gone is common after a crash.
+        while (!region.compareAndSetLong(RegionDescriptor.MR_TABLE_LOCK_OFFSET, 0, self))
         {
             final long holder = region.getLongVolatile(RegionDescriptor.MR_TABLE_LOCK_OFFSET);
             final long now = System.nanoTime();
             if (holder != 0 && now - nextCheck >= 0)
             {
                 nextCheck = now + LOCK_CHECK_NS;
-                if (holder != pid && !isAlive(holder) &&
-                    region.compareAndSetLong(RegionDescriptor.MR_TABLE_LOCK_OFFSET, holder, pid))
+                if (ProcessIdentity.isGone(holder) &&
+                    region.compareAndSetLong(RegionDescriptor.MR_TABLE_LOCK_OFFSET, holder, self))
                 {
-                    return; // Its holder died while registering: take it over.
+                    return; // Its holder died while registering (perhaps with this pid): take it over.
                 }
             }
             if (now - deadline >= 0)
             {
                 throw new FabricException(Errno.FI_EBUSY, operation + ": the domain's key table lock has been " +
-                    "held by process " + holder + " for more than " + TimeUnit.NANOSECONDS.toSeconds(LOCK_TIMEOUT_NS) +
-                    " s");
+                    "held by " + ProcessIdentity.describe(holder) + " for more than " +
+                    TimeUnit.NANOSECONDS.toSeconds(LOCK_TIMEOUT_NS) + " s");
             }
             Thread.onSpinWait();
             LockSupport.parkNanos(1000);
@@ -401,10 +410,5 @@ public final class MrTable
     private void unlock()
     {
         region.putLongRelease(RegionDescriptor.MR_TABLE_LOCK_OFFSET, 0);
-    }
-
-    private static boolean isAlive(final long pid)
-    {
-        return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
     }
 }

@@ -17,7 +17,7 @@ import io.jfabric.shm.region.RegionGeometry;
  *   |                          Key                                  |
  *   |                                                               |
  *   +---------------------------------------------------------------+  16
- *   |                       Owner Pid                               |
+ *   |  Owner Identity: pid | start-time bits (ProcessIdentity)      |
  *   |                                                               |
  *   +---------------------------------------------------------------+  24
  *   |       Segment Id (the n of <domain>.seg.<pid>.<n>), 0 = none  |
@@ -44,6 +44,11 @@ import io.jfabric.shm.region.RegionGeometry;
  * lock: acquire-read it, read the fields, fence, read it again, and trust the fields only when both reads agree and
  * say published. Every withdrawal adds one to the generation, so a reader can tell a reused entry from its own.
  * <p>
+ * Owners: the owner field and the table lock word (0 free, else the holder) hold an
+ * {@link io.jfabric.shm.ProcessIdentity}, pid and start-time bits in one long, never a bare pid: an entry or lock
+ * whose owner is gone (exited, or its pid now belongs to a process that started at another time) is withdrawn or
+ * taken over by the next writer. Segment files are named by the pid decoded from the owner field.
+ * <p>
  * Stateless; any thread.
  */
 public final class MrTableDescriptor
@@ -52,8 +57,8 @@ public final class MrTableDescriptor
     public static final int CONTROL_OFFSET = 0;
     /** Offset of the key (long). */
     public static final int KEY_OFFSET = 8;
-    /** Offset of the owner's pid (long). */
-    public static final int OWNER_PID_OFFSET = 16;
+    /** Offset of the owner's process identity (long): pid and start time, see {@code ProcessIdentity}. */
+    public static final int OWNER_OFFSET = 16;
     /** Offset of the segment id (long). */
     public static final int SEGMENT_ID_OFFSET = 24;
     /** Offset of the region's offset in the segment's data (long). */

@@ -36,12 +36,12 @@ class MrLayoutTest
     {
         final int[][] fields = {
             {MrTableDescriptor.CONTROL_OFFSET, 8}, {MrTableDescriptor.KEY_OFFSET, 8},
-            {MrTableDescriptor.OWNER_PID_OFFSET, 8}, {MrTableDescriptor.SEGMENT_ID_OFFSET, 8},
+            {MrTableDescriptor.OWNER_OFFSET, 8}, {MrTableDescriptor.SEGMENT_ID_OFFSET, 8},
             {MrTableDescriptor.SEGMENT_OFFSET_OFFSET, 8}, {MrTableDescriptor.LENGTH_OFFSET, 8},
             {MrTableDescriptor.BASE_ADDRESS_OFFSET, 8}, {MrTableDescriptor.ACCESS_OFFSET, 4},
             {MrTableDescriptor.COUNTER_OFFSET, 4}};
         assertNoOverlap(fields, RegionDescriptor.MR_ENTRY_LENGTH);
-        assertNoOverlap(new int[][]{{CounterTableDescriptor.STATE_OFFSET, 4}, {CounterTableDescriptor.OWNER_PID_OFFSET, 8},
+        assertNoOverlap(new int[][]{{CounterTableDescriptor.STATE_OFFSET, 4}, {CounterTableDescriptor.OWNER_OFFSET, 8},
             {CounterTableDescriptor.VALUE_OFFSET, 8}, {CounterTableDescriptor.ERROR_OFFSET, 8}},
             RegionDescriptor.COUNTER_ENTRY_LENGTH);
     }

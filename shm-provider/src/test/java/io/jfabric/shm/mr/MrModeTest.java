@@ -13,6 +13,7 @@ import io.jfabric.MrMode;
 import io.jfabric.MrRawAttr;
 import io.jfabric.ShareableMemory;
 import io.jfabric.WaitObj;
+import io.jfabric.shm.ProcessIdentity;
 import io.jfabric.shm.ShmDomain;
 import io.jfabric.shm.region.RegionDescriptor;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -187,12 +188,12 @@ class MrModeTest
         final EventQueue eq = domains.fabric.eqOpen(new EqAttr().waitObj(WaitObj.UNSPEC), 0);
         domain.bind(eq, FI_REG_MR);
         final UnsafeBuffer region = (UnsafeBuffer)domain.region().buffer();
-        final long pid = ProcessHandle.current().pid();
+        final long self = ProcessIdentity.self();
         final ByteBuffer buffer = ByteBuffer.allocateDirect(64);
         final EqEntry entry = new EqEntry();
 
         // Hold the key table lock so the registration cannot complete until the test lets it.
-        region.putLongVolatile(RegionDescriptor.MR_TABLE_LOCK_OFFSET, pid);
+        region.putLongVolatile(RegionDescriptor.MR_TABLE_LOCK_OFFSET, self);
         final MemoryRegion mr = domain.mrReg(buffer, FI_SEND, 0, 77, 0, 0xABC);
         assertEquals(MemoryRegion.FI_KEY_NOTAVAIL, mr.key(), "not complete yet");
         assertEquals(-FI_EAGAIN, eq.read(entry, 0), "no event before completion");
