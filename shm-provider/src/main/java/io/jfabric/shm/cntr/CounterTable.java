@@ -2,6 +2,7 @@ package io.jfabric.shm.cntr;
 
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
+import io.jfabric.shm.ProcessIdentity;
 import io.jfabric.shm.region.RegionGeometry;
 import org.agrona.concurrent.AtomicBuffer;
 
@@ -29,7 +30,10 @@ public final class CounterTable
     }
 
     /**
-     * Claim a free entry, zeroing its counts. An entry whose owner process is gone is reclaimed when no entry is free.
+     * Claim a free entry, zeroing its counts: a CAS of its owner word from 0 to this process's identity. When no entry
+     * is free, an entry whose owner is gone ({@link ProcessIdentity#isGone}: exited, or its pid now names another
+     * process) is taken over with a CAS of the owner word from that identity to this one, so two claimers never get
+     * the same entry and an entry is never taken from a claimer half-way through its claim.
      *
      * @param operation the call, for messages.
      * @return the entry index.
@@ -37,26 +41,20 @@ public final class CounterTable
      */
     public int claim(final String operation)
     {
-        final long pid = ProcessHandle.current().pid();
+        final long self = ProcessIdentity.self();
         final int entries = geometry.counterEntries();
         for (int pass = 0; pass < 2; pass++)
         {
             for (int index = 0; index < entries; index++)
             {
                 final int offset = entryOffset(geometry, index);
-                if (pass == 1 && region.getIntVolatile(offset + STATE_OFFSET) == STATE_IN_USE)
+                final long owner = region.getLongVolatile(offset + OWNER_OFFSET);
+                final boolean claimable = owner == 0 || (pass == 1 && ProcessIdentity.isGone(owner));
+                if (claimable && region.compareAndSetLong(offset + OWNER_OFFSET, owner, self))
                 {
-                    final long owner = region.getLongVolatile(offset + OWNER_PID_OFFSET);
-                    if (owner != pid && !ProcessHandle.of(owner).map(ProcessHandle::isAlive).orElse(false))
-                    {
-                        region.compareAndSetInt(offset + STATE_OFFSET, STATE_IN_USE, STATE_FREE);
-                    }
-                }
-                if (region.compareAndSetInt(offset + STATE_OFFSET, STATE_FREE, STATE_IN_USE))
-                {
-                    region.putLongVolatile(offset + OWNER_PID_OFFSET, pid);
                     region.putLongVolatile(offset + VALUE_OFFSET, 0);
                     region.putLongVolatile(offset + ERROR_OFFSET, 0);
+                    region.putIntVolatile(offset + STATE_OFFSET, STATE_IN_USE);
                     return index;
                 }
             }
@@ -70,7 +68,18 @@ public final class CounterTable
      */
     public void free(final int index)
     {
-        region.putIntRelease(entryOffset(geometry, index) + STATE_OFFSET, STATE_FREE);
+        final int offset = entryOffset(geometry, index);
+        region.putIntVolatile(offset + STATE_OFFSET, STATE_FREE);
+        region.putLongRelease(offset + OWNER_OFFSET, 0);
+    }
+
+    /**
+     * @param index entry.
+     * @return its owner's {@link ProcessIdentity}, 0 when free.
+     */
+    public long owner(final int index)
+    {
+        return region.getLongVolatile(entryOffset(geometry, index) + OWNER_OFFSET);
     }
 
     /**

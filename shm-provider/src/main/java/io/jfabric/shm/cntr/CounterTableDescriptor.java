@@ -10,12 +10,12 @@ import io.jfabric.shm.region.RegionGeometry;
  *    0                   1                   2                   3
  *    0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
  *   +---------------------------------------------------------------+  0
- *   |  State: 0 free, 1 in use; claimed with CAS, freed with release |
+ *   |  State: 0 free, 1 in use; follows the owner word, for tools   |
  *   +---------------------------------------------------------------+  4
  *   |                        Reserved                               |
  *   +---------------------------------------------------------------+  8
- *   |                       Owner Pid                               |
- *   |                                                               |
+ *   |  Owner Identity: 0 free, else pid | start-time bits           |
+ *   |  (ProcessIdentity); claimed and taken over with CAS           |
  *   +---------------------------------------------------------------+  16
  *   |        Value: success count (getAndAdd / volatile set)        |
  *   |                                                               |
@@ -26,8 +26,11 @@ import io.jfabric.shm.region.RegionGeometry;
  *   |                     Reserved up to 64                        ...
  *   +---------------------------------------------------------------+  64
  * </pre>
- * The owner claims a free entry with a CAS of the state (0 to 1), writes its pid and zeroes both counts, and is
- * the only one to free it. Peers only add to the value (remote write events), and only to an entry a published
+ * The owner word is the claim: the owner claims a free entry with a CAS of it from 0 to its process identity
+ * ({@link io.jfabric.shm.ProcessIdentity}: pid and start-time bits), zeroes both counts, sets the state to 1, and is
+ * the only one to free it (state 0, then the owner word 0 with release), unless it is gone (exited, or its pid now
+ * names a process that started at another time): then a claim that finds no free entry CASes the owner word from
+ * the gone identity to its own. Peers only add to the value (remote write events), and only to an entry a published
  * key table entry names; the owner cannot close the counter while a region is bound to it.
  * <p>
  * Stateless; any thread.
@@ -36,8 +39,8 @@ public final class CounterTableDescriptor
 {
     /** Offset of the state (int). */
     public static final int STATE_OFFSET = 0;
-    /** Offset of the owner pid (long). */
-    public static final int OWNER_PID_OFFSET = 8;
+    /** Offset of the owner's process identity (long): pid and start time, see {@code ProcessIdentity}. */
+    public static final int OWNER_OFFSET = 8;
     /** Offset of the success count (long). */
     public static final int VALUE_OFFSET = 16;
     /** Offset of the error count (long). */

@@ -10,9 +10,12 @@ import io.jfabric.Info;
 import io.jfabric.Versions;
 import io.jfabric.WaitObj;
 import io.jfabric.shm.DomainResources;
+import io.jfabric.shm.ProcessIdentity;
 import io.jfabric.shm.ShmDomain;
 import io.jfabric.shm.ShmProvider;
 import io.jfabric.shm.ShmTestRoot;
+import io.jfabric.shm.region.RegionGeometry;
+import org.agrona.concurrent.AtomicBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -176,6 +179,41 @@ class ShmCounterTest
             assertEquals(0, second.read());
             assertEquals(0, second.readErr());
         }
+    }
+
+    @Test
+    void shouldReclaimCounterEntriesOfAnEarlierProcessWithThisPidButNotOfALiveProcess()
+    {
+        final long self = ProcessIdentity.self();
+        final long earlier = ProcessIdentity.of(ProcessIdentity.pid(self), ProcessIdentity.start(self) - 1);
+        final long parent = ProcessIdentity.ofLiveProcess(ProcessHandle.current().parent().orElseThrow().pid());
+        final AtomicBuffer region = domain.region().buffer();
+        final RegionGeometry geometry = domain.region().geometry();
+        final CounterTable table = domain.counterTable();
+        assertEquals(4, geometry.counterEntries());
+        for (int i = 0; i < 4; i++)
+        {
+            final int entry = CounterTableDescriptor.entryOffset(geometry, i);
+            region.putLongVolatile(entry + CounterTableDescriptor.OWNER_OFFSET, i == 3 ? parent : earlier);
+            region.putIntVolatile(entry + CounterTableDescriptor.STATE_OFFSET, CounterTableDescriptor.STATE_IN_USE);
+        }
+        final List<Counter> counters = new ArrayList<>();
+        try
+        {
+            for (int i = 0; i < 3; i++)
+            {
+                counters.add(domain.cntrOpen(null, 0));
+                assertEquals(i, ((ShmCounter)counters.get(i)).index(), "the earlier process's entry is taken back");
+                assertEquals(self, table.owner(i));
+            }
+            assertErrno(Errno.FI_ENOSPC, () -> domain.cntrOpen(null, 0));
+            assertEquals(parent, table.owner(3), "a live process keeps its counter");
+        }
+        finally
+        {
+            counters.forEach(Counter::close);
+        }
+        assertEquals(0, table.owner(0), "closing gives the entry back");
     }
 
     @Test
