@@ -1,0 +1,84 @@
+package io.jfabric.stress.cntr;
+
+import io.jfabric.FabricException;
+import io.jfabric.shm.ProcessIdentity;
+import io.jfabric.shm.cntr.CounterTable;
+import io.jfabric.shm.cntr.CounterTableDescriptor;
+import io.jfabric.shm.region.RegionDescriptor;
+import io.jfabric.shm.region.RegionGeometry;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Arbiter;
+import org.openjdk.jcstress.annotations.Description;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.III_Result;
+
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
+import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
+
+/**
+ * Two claimers race for the only counter entry, which is owned by a gone process (an earlier process with this pid),
+ * with the real {@link CounterTable} code: exactly one takes it over, the other finds the table full, and the entry
+ * ends owned by this process. Checked to fail (both took it) with a broken claim that checks the owner and then
+ * stores itself without a CAS.
+ * <p>
+ * Called by JCStress's actor threads only, one actor each, then the arbiter.
+ */
+@JCStressTest
+@Description("A counter entry of a gone owner is taken over by exactly one claimer.")
+@Outcome(id = "0, -1, 1", expect = ACCEPTABLE, desc = "First took it over, second found the table full.")
+@Outcome(id = "-1, 0, 1", expect = ACCEPTABLE, desc = "Second took it over, first found the table full.")
+@Outcome(expect = FORBIDDEN, desc = "Both or neither took it, or the owner word is not this process.")
+@State
+public class CounterTakeoverTest
+{
+    private static final RegionGeometry GEOMETRY = new RegionGeometry(1, 4096, 4096, 4096, 1, 1);
+    private static final long SELF = ProcessIdentity.self();
+    private static final long GONE = ProcessIdentity.of(ProcessIdentity.pid(SELF), ProcessIdentity.start(SELF) - 1);
+
+    private final UnsafeBuffer region = new UnsafeBuffer(new byte[(int)RegionDescriptor.regionLength(GEOMETRY)]);
+    private final CounterTable table = new CounterTable(region, GEOMETRY);
+
+    /** The one entry, in use by a process that is gone. */
+    public CounterTakeoverTest()
+    {
+        final int entry = CounterTableDescriptor.entryOffset(GEOMETRY, 0);
+        region.putLong(entry + CounterTableDescriptor.OWNER_OFFSET, GONE);
+        region.putInt(entry + CounterTableDescriptor.STATE_OFFSET, CounterTableDescriptor.STATE_IN_USE);
+    }
+
+    /** @param r receives the index taken in r1, -1 for none. */
+    @Actor
+    public void first(final III_Result r)
+    {
+        r.r1 = claim();
+    }
+
+    /** @param r receives the index taken in r2, -1 for none. */
+    @Actor
+    public void second(final III_Result r)
+    {
+        r.r2 = claim();
+    }
+
+    /** @param r r3 = 1 when the entry is owned by this process. */
+    @Arbiter
+    public void check(final III_Result r)
+    {
+        r.r3 = table.owner(0) == SELF ? 1 : 0;
+    }
+
+    private int claim()
+    {
+        try
+        {
+            return table.claim("stress");
+        }
+        catch (final FabricException ex)
+        {
+            return -1;
+        }
+    }
+}
