@@ -25,12 +25,13 @@ import java.nio.file.Path;
  *   <li>The pid fits in {@link #PID_BITS} bits: Linux refuses a {@code /proc/sys/kernel/pid_max} above
  *   {@code PID_MAX_LIMIT} (2^22 on 64-bit kernels), and pids are below pid_max. A process with a larger pid (another
  *   kernel) cannot get an identity: {@link #self()} fails with {@link Errno#FI_ENOSYS}.</li>
- *   <li>The start time is field 22 of {@code /proc/<pid>/stat}: clock ticks (USER_HZ, 100 a second) since boot. It
- *   is stored plus one, so 0 can mean "unknown". It is read from the kernel as a number, not computed from the wall clock, so every process on the host sees the
- *   same value for the same process, whatever happens to the clock. ({@code ProcessHandle.Info.startInstant()} is
- *   derived from it plus a boot time each JVM reads once from {@code /proc/stat} in whole seconds; that boot time
- *   moves when the wall clock is stepped, so two JVMs can disagree about the same process, and a live owner would
- *   be judged gone.) {@link #START_BITS} bits of ticks last 348 years of uptime, so nothing is lost in practice.</li>
+ *   <li>The start time is field 22 of {@code /proc/<pid>/stat}: clock ticks (USER_HZ, 100 a second) since boot,
+ *   stored plus one so that 0 can mean "unknown". It is read from the kernel as a number, not computed from the wall
+ *   clock, so every process on the host sees the same value for the same process, whatever happens to the clock.
+ *   ({@code ProcessHandle.Info.startInstant()} is derived from it plus a boot time each JVM reads once from
+ *   {@code /proc/stat} in whole seconds; that boot time moves when the wall clock is stepped, so two JVMs can
+ *   disagree about the same process, and a live owner would be judged gone.) {@link #START_BITS} bits of ticks last
+ *   348 years of uptime, so nothing is lost in practice.</li>
  *   <li>The top two bits are 0, so a table may shift the identity left by two to tag it
  *   ({@code io.jfabric.shm.av.AvDescriptor#claimed}); the identity is never 0 because no process has pid 0, so 0
  *   keeps meaning "no owner" in a CAS word.</li>
@@ -152,14 +153,14 @@ public final class ProcessIdentity
      */
     public static boolean isGone(final long identity)
     {
-        if (identity == SELF)
-        {
-            return identity == 0;
-        }
         final long pid = pid(identity);
         if (pid == 0)
         {
             return true;
+        }
+        if (identity == SELF)
+        {
+            return false;
         }
         final long recordedStart = start(identity);
         if (pid == SELF_PID)
@@ -171,7 +172,8 @@ public final class ProcessIdentity
         {
             return true;
         }
-        return recordedStart != START_UNKNOWN && liveStart != START_UNKNOWN && recordedStart != (liveStart & START_MASK);
+        return recordedStart != START_UNKNOWN && liveStart != START_UNKNOWN &&
+            recordedStart != (liveStart & START_MASK);
     }
 
     /**
@@ -191,9 +193,9 @@ public final class ProcessIdentity
      * Read a process's start time from {@code /proc/<pid>/stat}.
      *
      * @param pid a pid.
-     * @return 1 + its start in clock ticks since boot; {@link #NO_PROCESS} when no process has the pid or it is a zombie;
-     * {@link #START_UNKNOWN} when it cannot be told (no {@code /proc}: then {@link ProcessHandle} says whether it
-     * lives).
+     * @return 1 + its start in clock ticks since boot; {@link #NO_PROCESS} when no process has the pid or it is a
+     * zombie; {@link #START_UNKNOWN} when it cannot be told (no {@code /proc}: then {@link ProcessHandle} says whether
+     * it lives).
      */
     private static long startOf(final long pid)
     {

@@ -101,8 +101,9 @@ import org.agrona.BitUtil;
  * the fields, and publishes it with a release store of VALID carrying a fresh generation from the header's
  * counter, so no two publications of any entry ever share a state value. A remover CASes VALID to FREE. A reader
  * acquire-loads the state, reads the fields, then (after an acquire fence) loads the state again: the fields are
- * whole only when both loads returned the same VALID value. A CLAIMED entry whose claimer is gone (no such pid, or the pid
- * now belongs to a process that started at another time) is set back to FREE by the next inserter that finds it. Every field is in native byte order, like Agrona's rings.
+ * whole only when both loads returned the same VALID value. A CLAIMED entry whose claimer is gone (no such pid, or
+ * the pid now belongs to a process that started at another time) is set back to FREE by the next inserter that finds
+ * it. Every field is in native byte order, like Agrona's rings.
  * <p>
  * Stateless; any thread.
  */

@@ -23,8 +23,8 @@ import static io.jfabric.shm.mr.MrTableDescriptor.*;
  * over. Holding it, a claim sees every live key on the probe path, so two processes can never claim the same
  * key. Readers ({@link #find}, the getters) take no lock: see the sequence lock in {@link MrTableDescriptor}.
  * <p>
- * Entries of processes that are gone without closing (same test) are withdrawn when their key is requested again, or all at once
- * when the table is full.
+ * Entries of processes that are gone without closing (same test) are withdrawn when their key is requested again, or
+ * all at once when the table is full.
  * <p>
  * Keys: any 64-bit value below 2^63 may be requested; keys with the top bit set are the provider's
  * ({@link #nextProviderKey()}), so requested and provider keys never collide. {@code FI_KEY_NOTAVAIL} (all ones) is
