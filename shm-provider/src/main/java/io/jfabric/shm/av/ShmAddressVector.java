@@ -51,7 +51,8 @@ import java.nio.file.Path;
  * <p>
  * <b>Concurrency</b>: the table is lock free (see {@link AvDescriptor}), so no lock is taken whatever the domain's
  * threading model; an inserter process that dies between claiming and publishing leaves a CLAIMED entry that the
- * next inserter, finding its pid gone, frees (a reused pid keeps it claimed until that process exits).
+ * next inserter, finding that process gone, frees ({@link io.jfabric.shm.ProcessIdentity}: pid and start time, so a
+ * reused pid does not keep it claimed).
  * <p>
  * <b>FI_EVENT</b>: inserts are carried out in the calling thread and reported on the bound EQ: one error entry per
  * failed address (data = the address's position in the call) and one FI_AV_COMPLETE with the count; the call

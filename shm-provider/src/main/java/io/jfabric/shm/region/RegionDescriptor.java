@@ -84,7 +84,7 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  *   +---------------------------------------------------------------+  584
  *   |                     Reserved up to 640                       ...
  *   +---------------------------------------------------------------+  640 MR table lock
- *   |   MR Table Lock: 0 free, else pid of the writer (CAS)         |
+ *   |   MR Table Lock: 0 free, else the writer's ProcessIdentity    |
  *   |                                                               |
  *   +---------------------------------------------------------------+  648
  *   |                     Reserved up to 704                       ...
@@ -223,8 +223,9 @@ public final class RegionDescriptor
     public static final int SLOT_STATE_OFFSET = 2 * BitUtil.CACHE_LINE_LENGTH;
 
     /**
-     * Offset of the MR key table's writer lock (long), own cache line: 0 when free, else the pid of the process
-     * inserting into or withdrawing from the table (see {@code io.jfabric.shm.mr.MrTableDescriptor}). Outside the
+     * Offset of the MR key table's writer lock (long), own cache line: 0 when free, else the
+     * {@link io.jfabric.shm.ProcessIdentity} (pid and start time) of the process inserting into or withdrawing from
+     * the table (see {@code io.jfabric.shm.mr.MrTableDescriptor}). Outside the
      * checksum: it changes while the region is in use.
      */
     public static final int MR_TABLE_LOCK_OFFSET = 10 * BitUtil.CACHE_LINE_LENGTH;
