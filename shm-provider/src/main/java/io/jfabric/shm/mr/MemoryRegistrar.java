@@ -36,8 +36,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>Remote access (FI_REMOTE_READ/WRITE) needs shareable memory of this domain ({@link Errno#FI_EACCES}
  *   otherwise: heap and direct buffers cannot be reached from another process), and, with several iov entries,
  *   entries that follow each other in one shareable allocation ({@link Errno#FI_EINVAL}).</li>
- *   <li>Keys: see {@link MrTable}; requested keys at or above 2^63 give {@link Errno#FI_EKEYREJECTED}, a key in
- *   use {@link Errno#FI_ENOKEY}; with FI_MR_PROV_KEY the requested key is ignored.</li>
+ *   <li>Keys: see {@link MrTable}; every 64-bit key may be requested but FI_KEY_NOTAVAIL (all ones:
+ *   {@link Errno#FI_EKEYREJECTED}), a key in use gives {@link Errno#FI_ENOKEY}; with FI_MR_PROV_KEY the requested
+ *   key is ignored and the key comes from the domain-wide sequence, skipping keys in use.</li>
  * </ul>
  * Threads: any (control path); the asynchronous registrations run on one daemon thread per domain.
  */

@@ -89,8 +89,8 @@ public final class ShmMemoryRegion extends FidLifecycle implements MemoryRegion
         if (!providerKey && !MrTable.isRequestable(requestedKey))
         {
             throw new FabricException(Errno.FI_EKEYREJECTED, "fi_mr_reg: requested key 0x" +
-                Long.toHexString(requestedKey) + " is out of range: requested keys are below 2^63, keys from 2^63 " +
-                "up are the provider's (FI_MR_PROV_KEY)");
+                Long.toHexString(requestedKey) + " is FI_KEY_NOTAVAIL, which is never a key; any other 64-bit " +
+                "value may be requested (mr_key_size 8)");
         }
         int claimed = -1;
         long chosen = requestedKey;
