@@ -285,21 +285,37 @@ public final class MemoryRegistrar
             mr.complete();
             return mr;
         }
-        asyncExecutor().execute(() -> completeAsync(mr, eq, context));
+        asyncExecutor().execute(() -> completeAsync(mr, eq, context, mr::register));
         return mr;
     }
 
-    private static void completeAsync(final ShmMemoryRegion mr, final ShmEventQueue eq, final long context)
+    /**
+     * Run an asynchronous registration and report it on the event queue: FI_MR_COMPLETE on success, else an error
+     * entry carrying the errno of a {@link FabricException}, or {@link Errno#FI_EIO} for any other failure, so the
+     * application waiting on the queue always hears about its registration. Registrar thread.
+     *
+     * @param mr           the region being registered.
+     * @param eq           the domain's event queue.
+     * @param context      the registration's context.
+     * @param registration what registers it ({@link ShmMemoryRegion#register()}).
+     */
+    static void completeAsync(
+        final ShmMemoryRegion mr, final ShmEventQueue eq, final long context, final Runnable registration)
     {
         try
         {
-            mr.register();
+            registration.run();
             mr.complete();
             eq.postEvent(EqEvent.MR_COMPLETE.value(), mr, context, 0);
         }
         catch (final FabricException ex)
         {
             eq.postError(mr, context, 0, ex.errno(), ex.errno(), ex.getMessage());
+        }
+        catch (final RuntimeException | Error ex)
+        {
+            eq.postError(mr, context, 0, Errno.FI_EIO, Errno.FI_EIO,
+                "fi_mr_reg: the asynchronous registration failed unexpectedly: " + ex);
         }
     }
 

@@ -48,6 +48,8 @@ public final class ShmMemoryRegion extends FidLifecycle implements MemoryRegion
     private boolean enabled;
     private ShmCounter counter;
     private boolean endpointBound;
+    /** Run while a refresh has the region disabled (the MMU notification's window); tests use it to observe it. */
+    Runnable whileRefreshing = () -> {};
 
     ShmMemoryRegion(
         final MemoryRegistrar registrar,
@@ -287,7 +289,14 @@ public final class ShmMemoryRegion extends FidLifecycle implements MemoryRegion
         {
             // Disable, then enable again: a peer access in between fails, one that started before fails its check.
             registrar.table().unpublish(index);
-            registrar.table().publish(index);
+            try
+            {
+                whileRefreshing.run();
+            }
+            finally
+            {
+                registrar.table().publish(index);
+            }
         }
     }
 
