@@ -116,7 +116,7 @@ public final class RemoteMemory extends FidLifecycle
         final long control = table.control(index);
         final long entryKey = table.key(index);
         final int access = table.access(index);
-        final long ownerPid = table.ownerPid(index);
+        final long owner = table.owner(index);
         final long segmentId = table.segmentId(index);
         final long segmentOffset = table.segmentOffset(index);
         final long regionLength = table.length(index);
@@ -151,7 +151,7 @@ public final class RemoteMemory extends FidLifecycle
         final SegmentFile segment;
         try
         {
-            segment = segments.get(key, ownerPid, segmentId);
+            segment = segments.get(key, owner, segmentId);
         }
         catch (final FabricException ex)
         {

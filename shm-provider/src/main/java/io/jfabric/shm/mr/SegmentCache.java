@@ -1,8 +1,10 @@
 package io.jfabric.shm.mr;
 
+import io.jfabric.shm.ProcessIdentity;
+
 /**
- * The peers' segments one {@link RemoteMemory} view has mapped: at most {@link #CAPACITY}, each remembered with the
- * key it was last reached through, so a view never pins memory its owners freed.
+ * The peers' segments one {@link RemoteMemory} view has mapped: at most {@link #CAPACITY}, each remembered with its
+ * owner's process identity and the key it was last reached through, so a view never pins memory its owners freed.
  * <p>
  * A mapping is dropped (unmapped at once) when the key it was last reached through is rejected ({@link #forget}),
  * when, on a miss, that key no longer resolves to a published entry naming this segment (withdrawn, or re-registered
@@ -20,6 +22,7 @@ final class SegmentCache
     private final String domainName;
     private final MrTable table;
     private final SegmentFile[] files = new SegmentFile[CAPACITY];
+    private final long[] owners = new long[CAPACITY];
     private final long[] lastKeys = new long[CAPACITY];
     private final long[] lastUses = new long[CAPACITY];
     private long clock;
@@ -36,17 +39,18 @@ final class SegmentCache
      * The mapping of a segment, mapping it (and making room) on a miss.
      *
      * @param key       the key the caller resolved to this segment.
-     * @param ownerPid  the owner's pid.
+     * @param owner     the owner's {@link ProcessIdentity} (pid and start time, so a segment of an earlier process
+     *                  with the same pid and segment number is never taken for this one's).
      * @param segmentId the owner's segment number.
      * @return the segment, or null when its file no longer exists.
      * @throws io.jfabric.FabricException as {@link SegmentFile#open} does.
      */
-    SegmentFile get(final long key, final long ownerPid, final long segmentId)
+    SegmentFile get(final long key, final long owner, final long segmentId)
     {
         for (int i = 0; i < CAPACITY; i++)
         {
             final SegmentFile file = files[i];
-            if (file != null && file.segmentId() == segmentId && file.ownerPid() == ownerPid)
+            if (file != null && file.segmentId() == segmentId && owners[i] == owner)
             {
                 lastKeys[i] = key;
                 lastUses[i] = ++clock;
@@ -54,11 +58,12 @@ final class SegmentCache
             }
         }
         dropStale();
-        final SegmentFile opened = SegmentFile.open(registrar.directory(), domainName, ownerPid, segmentId);
+        final SegmentFile opened = SegmentFile.open(registrar.directory(), domainName, ProcessIdentity.pid(owner), segmentId);
         if (opened != null)
         {
             final int slot = freeSlot();
             files[slot] = opened;
+            owners[slot] = owner;
             lastKeys[slot] = key;
             lastUses[slot] = ++clock;
             size++;
@@ -105,14 +110,14 @@ final class SegmentCache
         for (int i = 0; i < CAPACITY; i++)
         {
             final SegmentFile file = files[i];
-            if (file != null && !stillNamedBy(lastKeys[i], file))
+            if (file != null && !stillNamedBy(lastKeys[i], owners[i], file))
             {
                 drop(i);
             }
         }
     }
 
-    private boolean stillNamedBy(final long key, final SegmentFile file)
+    private boolean stillNamedBy(final long key, final long owner, final SegmentFile file)
     {
         final int index = table.find(key);
         if (index < 0)
@@ -121,9 +126,9 @@ final class SegmentCache
         }
         final long control = table.control(index);
         final long segmentId = table.segmentId(index);
-        final long ownerPid = table.ownerPid(index);
+        final long entryOwner = table.owner(index);
         return MrTableDescriptor.state(control) == MrTableDescriptor.STATE_PUBLISHED && table.unchanged(index, control) &&
-            segmentId == file.segmentId() && ownerPid == file.ownerPid();
+            segmentId == file.segmentId() && entryOwner == owner;
     }
 
     private int freeSlot()
