@@ -10,10 +10,13 @@ package io.jfabric;
  */
 public interface Counter extends Fid
 {
-    /** @return {@code fi_cntr_read}: the success count. */
+    /**
+     * @return {@code fi_cntr_read}: the success count, a uint64 (compare with {@link Long#compareUnsigned}); once
+     *         closed, the count at close.
+     */
     long read();
 
-    /** @return {@code fi_cntr_readerr}: the error count. */
+    /** @return {@code fi_cntr_readerr}: the error count, a uint64; once closed, the count at close. */
     long readErr();
 
     /**
@@ -41,9 +44,9 @@ public interface Counter extends Fid
     int setErr(long value);
 
     /**
-     * {@code fi_cntr_wait}: wait until the success count reaches {@code threshold}.
+     * {@code fi_cntr_wait}: wait until the success count reaches {@code threshold}, both compared as uint64.
      *
-     * @param threshold the count to reach.
+     * @param threshold the count to reach, unsigned.
      * @param timeoutMs milliseconds to wait, negative for ever.
      * @return 0 when reached; {@code -FI_ETIMEDOUT}; {@code -FI_EAVAIL} when the error count changed while waiting;
      * {@code -FI_EINVAL} for a counter opened with FI_WAIT_NONE; {@code -FI_EBADF} once closed.

@@ -6,7 +6,10 @@ package io.jfabric;
  * <p>
  * Control calls throw {@link FabricException}; {@link #key()} and {@link #desc()} are plain reads. Thread safe.
  * Closing withdraws the region at once (a peer's later access fails at the peer with an errno) and fails with
- * {@link Errno#FI_EBUSY} while an endpoint is bound to it.
+ * {@link Errno#FI_EBUSY} while an endpoint is bound to it. A counter bound to the region does not keep it open:
+ * closing the region releases the binding (the counter can close after it). fi_mr(3) would have the region refuse
+ * to close while bound, but fi_cntr(3) has the counter refuse to close while a region is bound to it, so with both
+ * rules neither could ever close.
  */
 public interface MemoryRegion extends Fid
 {

@@ -59,7 +59,8 @@ public final class ShmCapabilities
     /**
      * mr_mode bits getinfo keeps on output when the application offers them: the bits shm needs. Every other bit
      * is cleared, as fi_domain(3) asks of bits a provider does not need. FI_MR_PROV_KEY: provider keys come from a
-     * domain-wide sequence and never collide, so registration needs no probe for a free key; FI_MR_VIRT_ADDR: a
+     * domain-wide sequence that skips keys in use, so the application never has to pick a free key (requested keys
+     * may be any 64-bit value but FI_KEY_NOTAVAIL, as mr_key_size 8 allows); FI_MR_VIRT_ADDR: a
      * peer addresses shareable memory by the owner's native address, which lets the RMA path pass C-style
      * addresses unchanged. shm needs no other bit: all memory a Java program registers is already allocated
      * (FI_MR_ALLOCATED is always true), local buffers need no descriptor (FI_MR_LOCAL), keys fit 8 bytes

@@ -29,6 +29,12 @@ public final class CounterTable
         this.geometry = geometry;
     }
 
+    /** @return entries in the table: valid indexes are {@code [0, entries())}. */
+    public int entries()
+    {
+        return geometry.counterEntries();
+    }
+
     /**
      * Claim a free entry, zeroing its counts: a CAS of its owner word from 0 to this process's identity. When no entry
      * is free, an entry whose owner is gone ({@link ProcessIdentity#isGone}: exited, or its pid now names another

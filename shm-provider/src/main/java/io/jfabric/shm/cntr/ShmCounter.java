@@ -18,7 +18,14 @@ import java.util.concurrent.locks.LockSupport;
  * <p>
  * Data-path calls (read, add, set, wait) are allocation free, lock free and never throw; any thread. {@link #await}
  * polls: a short spin, then yields, then parks for growing intervals up to 1 ms, until the count reaches the
- * threshold, the error count changes ({@code -FI_EAVAIL}) or the timeout passes ({@code -FI_ETIMEDOUT}).
+ * threshold, the error count changes ({@code -FI_EAVAIL}) or the timeout passes ({@code -FI_ETIMEDOUT}). Counts are
+ * uint64, as in fi_cntr(3): the threshold is compared unsigned, so a count at or above 2^63 (a negative long) is
+ * above every smaller threshold.
+ * <p>
+ * After close: {@link #read()} and {@link #readErr()} keep returning the counts as they were when the counter was
+ * closed (a count can be any uint64, so no value could signal an error); the other calls return
+ * {@code -FI_EBADF}. Its table entry is free for other counters from then on; a read that races the close returns
+ * either the live count or the count at close.
  * <p>
  * Closing fails with {@link Errno#FI_EBUSY} while a memory region (or, later, an endpoint) is bound to it.
  */
@@ -36,6 +43,9 @@ public final class ShmCounter extends FidLifecycle implements Counter
     private final AtomicBuffer buffer;
     private final int valueOffset;
     private final int errorOffset;
+    private volatile boolean released;
+    private long valueAtClose;
+    private long errorAtClose;
 
     /**
      * Open a counter: validates the attributes, takes a cntr_cnt unit and a domain reference, claims an entry.
@@ -119,13 +129,15 @@ public final class ShmCounter extends FidLifecycle implements Counter
     @Override
     public long read()
     {
-        return isClosed() ? -Errno.FI_EBADF : buffer.getLongVolatile(valueOffset);
+        final long value = buffer.getLongVolatile(valueOffset);
+        return released ? valueAtClose : value;
     }
 
     @Override
     public long readErr()
     {
-        return isClosed() ? -Errno.FI_EBADF : buffer.getLongVolatile(errorOffset);
+        final long value = buffer.getLongVolatile(errorOffset);
+        return released ? errorAtClose : value;
     }
 
     @Override
@@ -190,7 +202,7 @@ public final class ShmCounter extends FidLifecycle implements Counter
             {
                 return -Errno.FI_EBADF;
             }
-            if (buffer.getLongVolatile(valueOffset) >= threshold)
+            if (Long.compareUnsigned(buffer.getLongVolatile(valueOffset), threshold) >= 0)
             {
                 return 0;
             }
@@ -233,6 +245,9 @@ public final class ShmCounter extends FidLifecycle implements Counter
     @Override
     protected void doClose()
     {
+        valueAtClose = buffer.getLongVolatile(valueOffset);
+        errorAtClose = buffer.getLongVolatile(errorOffset);
+        released = true; // Publishes the counts at close before the entry can be claimed by another counter.
         table.free(index);
         resources.release(DomainResources.Kind.COUNTER);
         domain.release();

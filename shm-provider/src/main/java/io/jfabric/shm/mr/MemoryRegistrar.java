@@ -36,8 +36,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>Remote access (FI_REMOTE_READ/WRITE) needs shareable memory of this domain ({@link Errno#FI_EACCES}
  *   otherwise: heap and direct buffers cannot be reached from another process), and, with several iov entries,
  *   entries that follow each other in one shareable allocation ({@link Errno#FI_EINVAL}).</li>
- *   <li>Keys: see {@link MrTable}; requested keys at or above 2^63 give {@link Errno#FI_EKEYREJECTED}, a key in
- *   use {@link Errno#FI_ENOKEY}; with FI_MR_PROV_KEY the requested key is ignored.</li>
+ *   <li>Keys: see {@link MrTable}; every 64-bit key may be requested but FI_KEY_NOTAVAIL (all ones:
+ *   {@link Errno#FI_EKEYREJECTED}), a key in use gives {@link Errno#FI_ENOKEY}; with FI_MR_PROV_KEY the requested
+ *   key is ignored and the key comes from the domain-wide sequence, skipping keys in use.</li>
  * </ul>
  * Threads: any (control path); the asynchronous registrations run on one daemon thread per domain.
  */
@@ -284,21 +285,37 @@ public final class MemoryRegistrar
             mr.complete();
             return mr;
         }
-        asyncExecutor().execute(() -> completeAsync(mr, eq, context));
+        asyncExecutor().execute(() -> completeAsync(mr, eq, context, mr::register));
         return mr;
     }
 
-    private static void completeAsync(final ShmMemoryRegion mr, final ShmEventQueue eq, final long context)
+    /**
+     * Run an asynchronous registration and report it on the event queue: FI_MR_COMPLETE on success, else an error
+     * entry carrying the errno of a {@link FabricException}, or {@link Errno#FI_EIO} for any other failure, so the
+     * application waiting on the queue always hears about its registration. Registrar thread.
+     *
+     * @param mr           the region being registered.
+     * @param eq           the domain's event queue.
+     * @param context      the registration's context.
+     * @param registration what registers it ({@link ShmMemoryRegion#register()}).
+     */
+    static void completeAsync(
+        final ShmMemoryRegion mr, final ShmEventQueue eq, final long context, final Runnable registration)
     {
         try
         {
-            mr.register();
+            registration.run();
             mr.complete();
             eq.postEvent(EqEvent.MR_COMPLETE.value(), mr, context, 0);
         }
         catch (final FabricException ex)
         {
             eq.postError(mr, context, 0, ex.errno(), ex.errno(), ex.getMessage());
+        }
+        catch (final RuntimeException | Error ex)
+        {
+            eq.postError(mr, context, 0, Errno.FI_EIO, Errno.FI_EIO,
+                "fi_mr_reg: the asynchronous registration failed unexpectedly: " + ex);
         }
     }
 

@@ -26,16 +26,21 @@ import static io.jfabric.shm.mr.MrTableDescriptor.*;
  * Entries of processes that are gone without closing (same test) are withdrawn when their key is requested again, or
  * all at once when the table is full.
  * <p>
- * Keys: any 64-bit value below 2^63 may be requested; keys with the top bit set are the provider's
- * ({@link #nextProviderKey()}), so requested and provider keys never collide. {@code FI_KEY_NOTAVAIL} (all ones) is
- * one of them and is never handed out.
+ * Keys: mr_key_size is 8, so an application may request any 64-bit key but {@code FI_KEY_NOTAVAIL} (all ones,
+ * {@link #isRequestable}). With FI_MR_PROV_KEY keys come from a domain-wide sequence ({@link #nextProviderKey()},
+ * counting up from 2^63, never all ones); a provider key that is in use (an application of another domain object
+ * requested it) fails its claim with FI_ENOKEY and the registration draws the next one. The table is what makes
+ * keys unique domain-wide: a claim holds the lock and sees every live key on its probe path.
  * <p>
  * Threads: writers from any thread (they serialise on the lock); readers from any thread.
  */
 public final class MrTable
 {
-    /** Keys from here up are the provider's. */
+    /** Where the provider key sequence starts: far from the small keys applications tend to request. */
     public static final long PROVIDER_KEY_BASE = Long.MIN_VALUE;
+
+    /** {@code FI_KEY_NOTAVAIL}: all ones, never a key. */
+    private static final long KEY_NOTAVAIL = -1L;
 
     private static final long LOCK_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(10);
     private static final long LOCK_CHECK_NS = TimeUnit.MILLISECONDS.toNanos(1);
@@ -64,20 +69,27 @@ public final class MrTable
 
     /**
      * @param key a requested key.
-     * @return true when applications may request it: below 2^63.
+     * @return true when applications may request it: every 64-bit value but FI_KEY_NOTAVAIL (all ones).
      */
     public static boolean isRequestable(final long key)
     {
-        return key >= 0;
+        return key != KEY_NOTAVAIL;
     }
 
     /**
-     * @return a key no process of the domain has been given yet, from the provider range.
+     * @return the next key of the domain-wide provider sequence, never FI_KEY_NOTAVAIL; the caller's claim tells
+     *         whether an application requested it already (FI_ENOKEY: draw again).
      */
     public long nextProviderKey()
     {
-        final long sequence = region.getAndAddLong(RegionDescriptor.MR_KEY_SEQUENCE_OFFSET, 1);
-        return PROVIDER_KEY_BASE | (sequence & Long.MAX_VALUE);
+        long key;
+        do
+        {
+            final long sequence = region.getAndAddLong(RegionDescriptor.MR_KEY_SEQUENCE_OFFSET, 1);
+            key = PROVIDER_KEY_BASE | (sequence & Long.MAX_VALUE);
+        }
+        while (key == KEY_NOTAVAIL);
+        return key;
     }
 
     /**

@@ -6,38 +6,45 @@ import io.jfabric.FidClass;
 import io.jfabric.Flags;
 import io.jfabric.shm.FidLifecycle;
 import io.jfabric.shm.cntr.CounterTable;
-import io.jfabric.shm.region.RegionDirectory;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
-import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * One-sided access to memory that processes of the domain registered for remote access: resolves a key in the
  * domain's key table, checks it, and copies straight between the caller's buffer and the owner's shareable
- * segment, which this view maps on first use and keeps mapped until {@link #close()}. It is what the RMA data path
- * builds on.
+ * segment. Segments are mapped on first use and kept in a small per-view cache ({@link SegmentCache}: at most
+ * {@link SegmentCache#CAPACITY} mappings, a mapping dropped as soon as the key it served is rejected or names
+ * another segment), so a view never pins much memory its owners freed. It is what the RMA data path builds on.
  * <p>
  * Addressing: {@code addr} is the registrant's base address plus an offset when the owner's domain works with
  * FI_MR_VIRT_ADDR ({@link io.jfabric.MemoryRegion#baseAddress()}, as raw_attr reports), else the 0-based offset.
  * Return codes, negated: {@link Errno#FI_EKEYREJECTED} when no enabled region has the key (never registered,
  * closed, not yet enabled, or refreshing, or its segment is gone); {@link Errno#FI_EACCES} when the region lacks
  * FI_REMOTE_READ (for read) or FI_REMOTE_WRITE (for write); {@link Errno#FI_EINVAL} when the range is not inside
- * the region or the local buffer; {@link Errno#FI_EBADF} once closed; the errno of a segment file that fails
- * validation. A read whose region was withdrawn or changed while copying fails with FI_EKEYREJECTED rather than
- * return bytes that may be torn. A write into a region bound to a counter raises that counter by one.
+ * the region or the local buffer; {@link Errno#FI_EIO} when the key table entry is damaged (a length, segment
+ * offset or counter index no registration writes, or a region larger than its segment): nothing is copied and
+ * nothing outside the segment is touched; {@link Errno#FI_EBADF} once closed; the errno of a segment file that
+ * fails validation.
  * <p>
- * Never throws, and allocates only when it maps a segment for the first time. Not thread safe: one thread at a
- * time (one view per thread, or external locking). The domain stays open (close fails with FI_EBUSY) until the
- * view is closed.
+ * Consistency: every field of the entry (segment, offset, length, access, counter) is read inside the entry's
+ * sequence-locked window and checked before any byte moves; after the copy the entry's control word is checked
+ * again. A read whose region was withdrawn or changed while copying fails with FI_EKEYREJECTED rather than return
+ * bytes that may be torn. A write that raced a close, refresh or re-registration of the key also fails with
+ * FI_EKEYREJECTED and counts nothing, but its bytes may already have landed in the memory the old registration
+ * described (memory its owner is releasing or re-registering): as with any RMA write that completes in error, the
+ * target bytes are undefined. A write that succeeds raises the counter bound when its entry was read by one,
+ * exactly once.
+ * <p>
+ * Never throws, and allocates only when it maps a segment. Not thread safe: one thread at a time (one view per
+ * thread, or external locking). The domain stays open (close fails with FI_EBUSY) until the view is closed.
  */
 public final class RemoteMemory extends FidLifecycle
 {
     private final MemoryRegistrar registrar;
     private final MrTable table;
     private final CounterTable counters;
-    private final String domainName;
-    private final Long2ObjectHashMap<SegmentFile> segments = new Long2ObjectHashMap<>();
+    private final SegmentCache segments;
 
     RemoteMemory(final MemoryRegistrar registrar)
     {
@@ -45,7 +52,7 @@ public final class RemoteMemory extends FidLifecycle
         this.registrar = registrar;
         this.table = registrar.table();
         this.counters = registrar.domain().counterTable();
-        this.domainName = registrar.domain().attr().name();
+        this.segments = new SegmentCache(registrar, registrar.domain().attr().name(), table);
         registrar.domain().retain("remoteMemory");
     }
 
@@ -102,25 +109,35 @@ public final class RemoteMemory extends FidLifecycle
         final int index = table.find(key);
         if (index < 0)
         {
+            segments.forget(key);
             return -Errno.FI_EKEYREJECTED;
         }
+        // Sequence-locked window: every field this access needs, then one check that they belong together.
         final long control = table.control(index);
         final long entryKey = table.key(index);
         final int access = table.access(index);
-        final long ownerPid = table.ownerPid(index);
+        final long owner = table.owner(index);
         final long segmentId = table.segmentId(index);
         final long segmentOffset = table.segmentOffset(index);
         final long regionLength = table.length(index);
         final long base = table.baseAddress(index);
+        final int boundCounter = table.counter(index);
         if (MrTableDescriptor.state(control) != MrTableDescriptor.STATE_PUBLISHED || entryKey != key ||
             !table.unchanged(index, control))
         {
+            segments.forget(key);
             return -Errno.FI_EKEYREJECTED;
         }
         final long right = dst != null ? Flags.FI_REMOTE_READ : Flags.FI_REMOTE_WRITE;
         if ((access & right) == 0)
         {
             return -Errno.FI_EACCES;
+        }
+        if (regionLength < 0 || regionLength > SegmentDescriptor.MAX_DATA_LENGTH ||
+            segmentOffset < 0 || segmentOffset > SegmentDescriptor.MAX_DATA_LENGTH - regionLength ||
+            boundCounter < 0 || boundCounter > counters.entries())
+        {
+            return -Errno.FI_EIO; // A damaged entry: the table says something no registration writes.
         }
         final long offset = addr - base;
         if (offset < 0 || offset > regionLength - length)
@@ -134,15 +151,20 @@ public final class RemoteMemory extends FidLifecycle
         final SegmentFile segment;
         try
         {
-            segment = segment(ownerPid, segmentId);
+            segment = segments.get(key, owner, segmentId);
         }
         catch (final FabricException ex)
         {
             return -ex.errno();
         }
-        if (segment == null || segmentOffset + offset + length > segment.dataLength())
+        if (segment == null)
         {
+            segments.forget(key);
             return -Errno.FI_EKEYREJECTED;
+        }
+        if (segmentOffset + regionLength > segment.dataLength())
+        {
+            return -Errno.FI_EIO; // The entry describes more than its segment holds.
         }
         final UnsafeBuffer memory = segment.buffer();
         final int at = (int)(SegmentDescriptor.DATA_OFFSET + segmentOffset + offset);
@@ -154,35 +176,15 @@ public final class RemoteMemory extends FidLifecycle
         memory.putBytes(at, src, localOffset, length);
         if (!table.unchanged(index, control))
         {
+            // Raced a close or refresh: the bytes may have landed in memory whose registration just changed, but
+            // the write did not happen to the registration the key named, so it fails and counts nothing.
             return -Errno.FI_EKEYREJECTED;
         }
-        final int boundCounter = table.counter(index);
         if (boundCounter > 0)
         {
             counters.add(boundCounter - 1, 1);
         }
         return 0;
-    }
-
-    private SegmentFile segment(final long ownerPid, final long segmentId)
-    {
-        final long cacheKey = segmentId ^ (ownerPid * 0x9E3779B97F4A7C15L);
-        final SegmentFile cached = segments.get(cacheKey);
-        if (cached != null && cached.ownerPid() == ownerPid && cached.segmentId() == segmentId)
-        {
-            return cached;
-        }
-        final RegionDirectory directory = registrar.directory();
-        final SegmentFile opened = SegmentFile.open(directory, domainName, ownerPid, segmentId);
-        if (opened != null)
-        {
-            if (cached != null)
-            {
-                cached.close();
-            }
-            segments.put(cacheKey, opened);
-        }
-        return opened;
     }
 
     /** @return segments mapped now. */
@@ -200,10 +202,6 @@ public final class RemoteMemory extends FidLifecycle
     @Override
     protected void doClose()
     {
-        for (final SegmentFile segment : segments.values())
-        {
-            segment.close();
-        }
         segments.clear();
         registrar.domain().release();
     }

@@ -48,6 +48,8 @@ public final class ShmMemoryRegion extends FidLifecycle implements MemoryRegion
     private boolean enabled;
     private ShmCounter counter;
     private boolean endpointBound;
+    /** Run while a refresh has the region disabled (the MMU notification's window); tests use it to observe it. */
+    Runnable whileRefreshing = () -> {};
 
     ShmMemoryRegion(
         final MemoryRegistrar registrar,
@@ -89,8 +91,8 @@ public final class ShmMemoryRegion extends FidLifecycle implements MemoryRegion
         if (!providerKey && !MrTable.isRequestable(requestedKey))
         {
             throw new FabricException(Errno.FI_EKEYREJECTED, "fi_mr_reg: requested key 0x" +
-                Long.toHexString(requestedKey) + " is out of range: requested keys are below 2^63, keys from 2^63 " +
-                "up are the provider's (FI_MR_PROV_KEY)");
+                Long.toHexString(requestedKey) + " is FI_KEY_NOTAVAIL, which is never a key; any other 64-bit " +
+                "value may be requested (mr_key_size 8)");
         }
         int claimed = -1;
         long chosen = requestedKey;
@@ -287,7 +289,14 @@ public final class ShmMemoryRegion extends FidLifecycle implements MemoryRegion
         {
             // Disable, then enable again: a peer access in between fails, one that started before fails its check.
             registrar.table().unpublish(index);
-            registrar.table().publish(index);
+            try
+            {
+                whileRefreshing.run();
+            }
+            finally
+            {
+                registrar.table().publish(index);
+            }
         }
     }
 

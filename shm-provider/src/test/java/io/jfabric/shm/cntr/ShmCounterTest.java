@@ -334,4 +334,96 @@ class ShmCounterTest
             small.close();
         }
     }
+
+    @Test
+    void shouldKeepReturningTheCountsAtCloseAfterClose()
+    {
+        final Counter counter = domain.cntrOpen(null, 0);
+        counter.set(7);
+        counter.setErr(3);
+        final int index = ((ShmCounter)counter).index();
+        counter.close();
+        try (Counter reuser = domain.cntrOpen(null, 0))
+        {
+            assertEquals(index, ((ShmCounter)reuser).index(), "the entry went to another counter");
+            reuser.set(1000);
+            reuser.setErr(2000);
+            assertEquals(7, counter.read(), "the count at close, not -FI_EBADF nor the new owner's count");
+            assertEquals(3, counter.readErr());
+            assertEquals(-Errno.FI_EBADF, counter.set(1));
+            assertEquals(-Errno.FI_EBADF, counter.addErr(1));
+            assertEquals(1000, reuser.read());
+        }
+    }
+
+    @Test
+    void shouldCompareCountsAndThresholdsAsUnsigned64BitValues()
+    {
+        try (Counter counter = domain.cntrOpen(new CntrAttr().waitObj(WaitObj.UNSPEC), 0))
+        {
+            counter.set(-5L); // 2^64 - 5
+            assertEquals(0, counter.await(10, 0), "2^64 - 5 is above 10");
+            assertEquals(0, counter.await(Long.MIN_VALUE, 0), "and above 2^63");
+            assertEquals(-Errno.FI_ETIMEDOUT, counter.await(-1L, 0), "but below 2^64 - 1");
+            counter.set(5);
+            assertEquals(-Errno.FI_ETIMEDOUT, counter.await(Long.MIN_VALUE, 0), "5 is below 2^63");
+            assertEquals(-Errno.FI_ETIMEDOUT, counter.await(-1L, 0));
+            counter.add(-1L - 4); // wraps as uint64: 5 + (2^64 - 5) = 0
+            assertEquals(0, counter.read());
+        }
+    }
+
+    /** fabtests unit/cntr_test.c cntr_loop: min(cntr_cnt, 100) counters open at once, every operation on each. */
+    @Test
+    void shouldRunLibfabricsCntrLoopOverMinOfCntrCntAnd100CountersOpenAtOnce()
+    {
+        try (ShmTestRoot loopRoot = new ShmTestRoot())
+        {
+            final ShmProvider provider = loopRoot.provider(key -> null);
+            final Info hints = new Info();
+            hints.domainAttr().name("cntrloop");
+            final Info loopInfo = provider.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints).get(0);
+            final Fabric loopFabric = provider.fabric(loopInfo.fabricAttr(), 0);
+            final ShmDomain loopDomain = (ShmDomain)loopFabric.domain(loopInfo, 0);
+            final int count = (int)Math.min(loopDomain.attr().cntrCnt(), 100);
+            assertEquals(100, count, "the default cntr_cnt (128) is above 100");
+            final List<Counter> counters = new ArrayList<>();
+            try
+            {
+                for (int i = 0; i < count; i++)
+                {
+                    counters.add(loopDomain.cntrOpen(new CntrAttr().waitObj(WaitObj.UNSPEC), i));
+                }
+                for (int round = 0; round < 3; round++)
+                {
+                    for (int i = 0; i < count; i++)
+                    {
+                        final Counter c = counters.get(i);
+                        assertEquals(0, c.set(i * 1000L + round));
+                        assertEquals(0, c.setErr(i));
+                        assertEquals(0, c.add(i));
+                        assertEquals(0, c.addErr(1));
+                    }
+                    for (int i = 0; i < count; i++)
+                    {
+                        final Counter c = counters.get(i);
+                        final long expected = i * 1000L + round + i;
+                        assertEquals(expected, c.read(), "counter " + i + " round " + round);
+                        assertEquals(i + 1, c.readErr(), "counter " + i + " round " + round);
+                        assertEquals(i, c.context());
+                        assertEquals(0, c.await(expected, 0));
+                        assertEquals(-Errno.FI_ETIMEDOUT, c.await(expected + 1, 0));
+                    }
+                }
+                assertEquals(count, loopDomain.resources().inUse(DomainResources.Kind.COUNTER));
+            }
+            finally
+            {
+                counters.forEach(Counter::close);
+                loopDomain.close();
+                loopFabric.close();
+            }
+            assertEquals(0, loopDomain.resources().inUse(DomainResources.Kind.COUNTER));
+        }
+    }
 }

@@ -147,7 +147,13 @@ class MrModeTest
             try (MemoryRegion mr = domain.mrRegv(new MrIov[]{MrIov.of(memory, 0, 2048)}, FI_REMOTE_READ, 0, 4, 0, 0))
             {
                 final long descBefore = mr.desc();
+                final UnsafeBuffer dst = new UnsafeBuffer(new byte[8]);
+                final int[] duringRefresh = new int[]{1};
+                ((ShmMemoryRegion)mr).whileRefreshing = () -> duringRefresh[0] = remote.read(4, 0, dst, 0, 8);
+                assertEquals(0, remote.read(4, 0, dst, 0, 8), "enabled before the refresh");
                 mr.refresh(null, 0);
+                assertEquals(-FI_EKEYREJECTED, duringRefresh[0], "a peer access while refreshing is refused");
+                ((ShmMemoryRegion)mr).whileRefreshing = () -> { };
                 mr.refresh(new MrIov[]{MrIov.of(memory, 100, 100)}, 0);
                 assertErrno(FI_EINVAL, () -> mr.refresh(new MrIov[]{MrIov.of(memory, 2000, 100)}, 0));
                 assertErrno(FI_EINVAL, () -> mr.refresh(new MrIov[]{MrIov.of(other)}, 0));
@@ -213,6 +219,31 @@ class MrModeTest
         assertEquals(0xDEF, err.context());
         assertEquals(MemoryRegion.FI_KEY_NOTAVAIL, dup.key());
         dup.close();
+        mr.close();
+        domain.close();
+        eq.close();
+    }
+
+    @Test
+    void shouldPostAnEioErrorEventWhenAnAsynchronousRegistrationFailsWithAnyOtherException()
+    {
+        final ShmDomain domain = domains.open("asyncfail", 0);
+        final EventQueue eq = domains.fabric.eqOpen(new EqAttr().waitObj(WaitObj.UNSPEC), 0);
+        domain.bind(eq, FI_REG_MR);
+        final EqEntry entry = new EqEntry();
+        final MemoryRegion mr = domain.mrReg(ByteBuffer.allocateDirect(64), FI_SEND, 0, 78, 0, 0x123);
+        assertEquals(1, eq.sread(entry, 5000, 0));
+
+        MemoryRegistrar.completeAsync((ShmMemoryRegion)mr, (io.jfabric.shm.eq.ShmEventQueue)eq, 0x456, () ->
+        {
+            throw new IllegalStateException("not a FabricException");
+        });
+        assertEquals(-FI_EAVAIL, eq.read(entry, 0), "the application hears about it");
+        final EqErrEntry err = new EqErrEntry();
+        assertEquals(1, eq.readErr(err, 0));
+        assertEquals(FI_EIO, err.err());
+        assertEquals(0x456, err.context());
+        assertSame(mr, err.fid());
         mr.close();
         domain.close();
         eq.close();

@@ -6,16 +6,23 @@ import io.jfabric.MrIov;
 import io.jfabric.MrMode;
 import io.jfabric.ShareableMemory;
 import io.jfabric.shm.ShmDomain;
+import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static io.jfabric.Errno.*;
 import static io.jfabric.Flags.*;
 import static io.jfabric.shm.mr.MrTestDomains.assertErrno;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * One-sided access through {@link RemoteMemory} between two domain objects of one process (the two-JVM case is in
@@ -163,7 +170,7 @@ class RemoteMemoryTest
             memory.close();
             assertEquals(false, java.nio.file.Files.exists(file), "freeing deletes the segment file");
             assertEquals(-FI_EKEYREJECTED, remote.read(21, 0, dst, 0, 8192));
-            assertEquals(1, remote.mappedSegments(), "the peer's own mapping stays until the view closes");
+            assertEquals(0, remote.mappedSegments(), "a rejected key's segment is unmapped, not pinned");
         }
         assertErrno(FI_EINVAL, () -> owner.allocShareable(0));
         assertErrno(FI_EINVAL, () -> owner.allocShareable(-5));
@@ -191,6 +198,183 @@ class RemoteMemoryTest
             final UnsafeBuffer dst = new UnsafeBuffer(new byte[16]);
             assertEquals(-FI_EINVAL, remote.read(8, 0, dst, 0, 16), "foreign magic");
             assertEquals(0, remote.mappedSegments(), "nothing mapped");
+        }
+    }
+
+    @Test
+    void shouldNotPinTheSegmentsOfClosedRegionsAndKeepAtMostTheCacheCapacityMapped() throws Exception
+    {
+        final ShmDomain owner = domains.open("pin", 0);
+        final ShmDomain peer = domains.open("pin", 0);
+        final UnsafeBuffer dst = new UnsafeBuffer(new byte[64]);
+        try (RemoteMemory remote = peer.remoteMemory())
+        {
+            for (int i = 0; i < 50; i++)
+            {
+                try (ShareableMemory memory = owner.allocShareable(4096);
+                    MemoryRegion mr = owner.mrRegv(new MrIov[]{MrIov.of(memory, 0, 4096)}, FI_REMOTE_READ, 0, 30, 0, 0))
+                {
+                    assertEquals(0, remote.read(30, 0, dst, 0, 64));
+                    assertEquals(1, remote.mappedSegments(), "cycle " + i + ": the same key's old segment is dropped");
+                }
+            }
+            assertEquals(-FI_EKEYREJECTED, remote.read(30, 0, dst, 0, 64));
+            assertEquals(0, remote.mappedSegments());
+
+            for (int i = 0; i < 50; i++)
+            {
+                try (ShareableMemory memory = owner.allocShareable(4096);
+                    MemoryRegion mr = owner.mrRegv(new MrIov[]{MrIov.of(memory, 0, 4096)}, FI_REMOTE_READ, 0, 100 + i,
+                        0, 0))
+                {
+                    assertEquals(0, remote.read(100 + i, 0, dst, 0, 64));
+                    assertEquals(1, remote.mappedSegments(), "cycle " + i + ": segments of withdrawn keys are dropped");
+                }
+            }
+
+            final List<ShareableMemory> live = new ArrayList<>();
+            final List<MemoryRegion> regions = new ArrayList<>();
+            for (int i = 0; i < SegmentCache.CAPACITY + 8; i++)
+            {
+                final ShareableMemory memory = owner.allocShareable(4096);
+                live.add(memory);
+                regions.add(owner.mrRegv(new MrIov[]{MrIov.of(memory, 0, 4096)}, FI_REMOTE_READ, 0, 1000 + i, 0, 0));
+                assertEquals(0, remote.read(1000 + i, 0, dst, 0, 64));
+                assertTrue(remote.mappedSegments() <= SegmentCache.CAPACITY, "bounded: " + remote.mappedSegments());
+            }
+            assertEquals(SegmentCache.CAPACITY, remote.mappedSegments());
+            assertEquals(0, remote.read(1000, 0, dst, 0, 64), "an evicted segment is mapped again on demand");
+            for (final MemoryRegion mr : regions)
+            {
+                mr.close();
+            }
+            for (final ShareableMemory memory : live)
+            {
+                memory.close();
+            }
+        }
+    }
+
+    @Test
+    void shouldCountEverySuccessfulWriteExactlyOnceWhileTheOwnerReRegistersTheKey() throws Exception
+    {
+        final ShmDomain owner = domains.open("race", MrMode.FI_MR_RMA_EVENT);
+        final ShmDomain peer = domains.open("race", MrMode.FI_MR_RMA_EVENT);
+        final int cycles = 150_000;
+        try (ShareableMemory memory = owner.allocShareable(4096);
+            Counter c1 = owner.cntrOpen(null, 0);
+            Counter c2 = owner.cntrOpen(null, 0);
+            RemoteMemory remote = peer.remoteMemory())
+        {
+            final AtomicBoolean done = new AtomicBoolean();
+            final AtomicLong succeeded = new AtomicLong();
+            final AtomicLong rejected = new AtomicLong();
+            final AtomicReference<Throwable> failure = new AtomicReference<>();
+            final Thread writer = new Thread(() ->
+            {
+                final UnsafeBuffer src = new UnsafeBuffer(new byte[8]);
+                long ok = 0;
+                long refused = 0;
+                try
+                {
+                    while (!done.get())
+                    {
+                        final int result = remote.write(40, 0, src, 0, 8);
+                        if (result == 0)
+                        {
+                            ok++;
+                        }
+                        else if (result == -FI_EKEYREJECTED)
+                        {
+                            refused++;
+                        }
+                        else
+                        {
+                            throw new AssertionError("write returned " + result);
+                        }
+                    }
+                }
+                catch (final Throwable t)
+                {
+                    failure.set(t);
+                }
+                succeeded.set(ok);
+                rejected.set(refused);
+            });
+            writer.start();
+            try
+            {
+                for (int i = 0; i < cycles; i++)
+                {
+                    final MemoryRegion mr = owner.mrRegv(new MrIov[]{MrIov.of(memory, 0, 4096)}, FI_REMOTE_WRITE, 0,
+                        40, FI_RMA_EVENT, 0);
+                    mr.bind((i & 1) == 0 ? c1 : c2, FI_REMOTE_WRITE);
+                    mr.enable();
+                    mr.close();
+                }
+            }
+            finally
+            {
+                done.set(true);
+                writer.join();
+            }
+            assertEquals(null, failure.get());
+            assertTrue(succeeded.get() > 0 && rejected.get() > 0,
+                "the race happened: " + succeeded.get() + " succeeded, " + rejected.get() + " refused");
+            assertEquals(succeeded.get(), c1.read() + c2.read(), "every successful write counted exactly once");
+        }
+    }
+
+    @Test
+    void shouldRefuseADamagedEntryWithEioWithoutThrowingOrTouchingMemoryOutsideTheSegment()
+    {
+        final ShmDomain owner = domains.open("damaged", 0);
+        final MrTable table = new MrTable(owner.region().buffer(), owner.region().geometry());
+        final AtomicBuffer region = owner.region().buffer();
+        try (ShareableMemory memory = owner.allocShareable(8192);
+            RemoteMemory remote = owner.remoteMemory();
+            MemoryRegion mr = owner.mrRegv(new MrIov[]{MrIov.of(memory, 4096, 1024)},
+                FI_REMOTE_READ | FI_REMOTE_WRITE, 0, 50, 0, 0))
+        {
+            final UnsafeBuffer all = new UnsafeBuffer(memory.buffer());
+            all.setMemory(0, 8192, GUARD);
+            final UnsafeBuffer src = new UnsafeBuffer(new byte[16]);
+            src.setMemory(0, 16, (byte)0xC3);
+            final UnsafeBuffer dst = new UnsafeBuffer(new byte[16]);
+            final int entry = MrTableDescriptor.entryOffset(owner.region().geometry(), table.find(50));
+            assertEquals(0, remote.write(50, 0, src, 0, 16));
+            all.setMemory(4096, 16, GUARD);
+
+            final long[][] damage = {
+                {MrTableDescriptor.SEGMENT_OFFSET_OFFSET, -4096},
+                {MrTableDescriptor.SEGMENT_OFFSET_OFFSET, 8192},
+                {MrTableDescriptor.SEGMENT_OFFSET_OFFSET, Long.MAX_VALUE - 100},
+                {MrTableDescriptor.SEGMENT_OFFSET_OFFSET, 1L << 32},
+                {MrTableDescriptor.LENGTH_OFFSET, Long.MAX_VALUE},
+                {MrTableDescriptor.LENGTH_OFFSET, -1},
+                {MrTableDescriptor.LENGTH_OFFSET, 1L << 20},
+            };
+            for (final long[] d : damage)
+            {
+                final int field = entry + (int)d[0];
+                final long saved = region.getLong(field);
+                region.putLong(field, d[1]);
+                final String what = "field " + d[0] + " = " + d[1];
+                assertEquals(-FI_EIO, remote.write(50, 0, src, 0, 16), what);
+                assertEquals(-FI_EIO, remote.read(50, 0, dst, 0, 16), what);
+                region.putLong(field, saved);
+            }
+            for (final int counter : new int[]{-1, Integer.MAX_VALUE, owner.counterTable().entries() + 1})
+            {
+                region.putInt(entry + MrTableDescriptor.COUNTER_OFFSET, counter);
+                assertEquals(-FI_EIO, remote.write(50, 0, src, 0, 16), "counter " + counter);
+            }
+            region.putInt(entry + MrTableDescriptor.COUNTER_OFFSET, 0);
+            for (int i = 0; i < 8192; i++)
+            {
+                assertEquals(GUARD, all.getByte(i), "byte " + i);
+            }
+            assertEquals(0, remote.read(50, 0, dst, 0, 16), "repaired");
         }
     }
 }

@@ -192,15 +192,33 @@ class ShmMemoryRegionTest
     }
 
     @Test
-    void shouldReturnEkeyrejectedForKeysOutsideTheRequestableRange()
+    void shouldAcceptEvery64BitRequestedKeyButFiKeyNotavail()
     {
         final ShmDomain domain = domains.open("range", 0);
         final ByteBuffer buffer = ByteBuffer.allocateDirect(64);
         assertErrno(FI_EKEYREJECTED, () -> domain.mrReg(buffer, FI_SEND, 0, MemoryRegion.FI_KEY_NOTAVAIL, 0, 0));
-        assertErrno(FI_EKEYREJECTED, () -> domain.mrReg(buffer, FI_SEND, 0, Long.MIN_VALUE, 0, 0));
-        try (MemoryRegion mr = domain.mrReg(buffer, FI_SEND, 0, Long.MAX_VALUE, 0, 0))
+        for (final long key : new long[]{Long.MAX_VALUE, Long.MIN_VALUE, 0x8000_0000_0000_0001L, -2L, 0})
         {
-            assertEquals(Long.MAX_VALUE, mr.key());
+            try (MemoryRegion mr = domain.mrReg(buffer, FI_SEND, 0, key, 0, 0))
+            {
+                assertEquals(key, mr.key(), Long.toUnsignedString(key) + " is within mr_key_size 8");
+            }
+        }
+    }
+
+    @Test
+    void shouldSkipProviderKeysAnApplicationOfTheDomainRequested()
+    {
+        final ShmDomain requesting = domains.open("skip", 0);
+        final ShmDomain providing = domains.open("skip", MrMode.FI_MR_PROV_KEY);
+        final ByteBuffer buffer = ByteBuffer.allocateDirect(64);
+        try (MemoryRegion taken = requesting.mrReg(buffer, FI_SEND, 0, MrTable.PROVIDER_KEY_BASE, 0, 0);
+            MemoryRegion next = requesting.mrReg(buffer, FI_SEND, 0, MrTable.PROVIDER_KEY_BASE + 1, 0, 0);
+            MemoryRegion provided = providing.mrReg(buffer, FI_SEND, 0, 0, 0, 0))
+        {
+            assertEquals(MrTable.PROVIDER_KEY_BASE + 2, provided.key(), "the sequence skips the two keys in use");
+            assertEquals(MrTable.PROVIDER_KEY_BASE, taken.key());
+            assertEquals(MrTable.PROVIDER_KEY_BASE + 1, next.key());
         }
     }
 
@@ -213,7 +231,7 @@ class ShmMemoryRegionTest
             MemoryRegion b = domain.mrReg(buffer, FI_SEND, 0, 5, 0, 0))
         {
             assertNotEquals(a.key(), b.key());
-            assertTrue(a.key() < 0 && b.key() < 0, "provider keys are from the provider range (top bit set)");
+            assertTrue(a.key() < 0 && b.key() < 0, "the provider sequence counts up from 2^63");
             assertNotEquals(MemoryRegion.FI_KEY_NOTAVAIL, a.key());
         }
     }

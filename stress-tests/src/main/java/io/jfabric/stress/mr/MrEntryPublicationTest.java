@@ -1,6 +1,7 @@
 package io.jfabric.stress.mr;
 
 import io.jfabric.shm.mr.MrTable;
+import io.jfabric.shm.mr.MrTableDescriptor;
 import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RegionGeometry;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -15,41 +16,63 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
- * The owner registers (claim, describe, publish) a key table entry while a peer resolves the key and reads the
- * entry under the sequence lock, as {@code RemoteMemory} does: the peer either does not find the key or sees every
- * field as written, never a published entry with missing fields. Checked to fail (outcome 2 seen) with a broken
- * owner that publishes before describing.
+ * A key is registered (published before the actors start), then closed and registered again by its owner (free,
+ * claim, which takes the same entry, describe other fields, publish) while a peer accesses the key as
+ * {@code RemoteMemory} does: reads every field inside the sequence lock, "copies" (4 KiB), reads the fields again
+ * and re-checks the control word. The peer must see either registration whole and unchanged across its copy, or be
+ * rejected: never a published entry with fields missing (publication) and never a passed re-check over a changed
+ * entry (the ABA of a free that does not move the generation on).
+ * <p>
+ * Checked to fail in the quick campaign mode: outcome 4 with {@code MrTable.free} storing the old generation back
+ * (205 hits, all 8 forks failed); outcomes 4 and 5 (10 hits) with an owner that publishes before describing.
  */
 @JCStressTest
-@Description("A memory region key table entry is never seen published but incomplete.")
-@Outcome(id = "0", expect = ACCEPTABLE, desc = "Peer ran first: key not published yet.")
-@Outcome(id = "1", expect = ACCEPTABLE, desc = "Entry published and every field as written.")
-@Outcome(id = "2", expect = FORBIDDEN, desc = "Entry published but a field is missing.")
+@Description("A key table entry is never seen incomplete, nor passes a re-check after being freed and claimed again.")
+@Outcome(id = "0", expect = ACCEPTABLE, desc = "Rejected before the copy: not found, or changing.")
+@Outcome(id = "1", expect = ACCEPTABLE, desc = "The first registration, whole and unchanged across the copy.")
+@Outcome(id = "2", expect = ACCEPTABLE, desc = "The second registration, whole and unchanged across the copy.")
+@Outcome(id = "3", expect = ACCEPTABLE, desc = "Rejected by the re-check after the copy.")
+@Outcome(id = "4", expect = FORBIDDEN, desc = "Re-check passed although the entry changed during the copy.")
+@Outcome(id = "5", expect = FORBIDDEN, desc = "Entry passed its checks but is not one registration's fields.")
 @State
 public class MrEntryPublicationTest
 {
-    private static final RegionGeometry GEOMETRY = new RegionGeometry(1, 4096, 4096, 4096, 64, 1);
+    private static final RegionGeometry GEOMETRY = new RegionGeometry(1, 4096, 4096, 4096, 64, 4);
     private static final long KEY = 0xC0DE;
-    private static final long SEGMENT = 77;
-    private static final long OFFSET = 4096;
-    private static final long LENGTH = 65536;
     private static final long BASE = 0x7F00_0000_1000L;
     private static final int ACCESS = 0x3000;
+    private static final int COPY_LENGTH = 4096;
 
     private final MrTable table = new MrTable(
         new UnsafeBuffer(new byte[(int)RegionDescriptor.regionLength(GEOMETRY)]), GEOMETRY);
+    private final UnsafeBuffer source = new UnsafeBuffer(new byte[COPY_LENGTH]);
+    private final UnsafeBuffer target = new UnsafeBuffer(new byte[COPY_LENGTH]);
+    private final int first;
 
-    /** The owner registering the region. */
+    /** The first registration, published before the actors start. */
+    public MrEntryPublicationTest()
+    {
+        first = register(1);
+    }
+
+    private int register(final int n)
+    {
+        final int index = table.claim(KEY, "stress");
+        table.describe(index, n, n * 4096L, n * 65536L, BASE + n, ACCESS, n);
+        table.publish(index);
+        return index;
+    }
+
+    /** The owner closing the region and registering the key again. */
     @Actor
     public void owner()
     {
-        final int index = table.claim(KEY, "stress");
-        table.describe(index, SEGMENT, OFFSET, LENGTH, BASE, ACCESS, 0);
-        table.publish(index);
+        table.free(first);
+        register(2);
     }
 
     /**
-     * The peer resolving the key.
+     * The peer's access.
      *
      * @param r the outcome.
      */
@@ -63,14 +86,28 @@ public class MrEntryPublicationTest
             return;
         }
         final long control = table.control(index);
-        final boolean asWritten = table.key(index) == KEY && table.segmentId(index) == SEGMENT &&
-            table.segmentOffset(index) == OFFSET && table.length(index) == LENGTH &&
-            table.baseAddress(index) == BASE && table.access(index) == ACCESS;
-        if (!table.unchanged(index, control))
+        final long segment = table.segmentId(index);
+        final boolean whole = table.key(index) == KEY && table.segmentOffset(index) == segment * 4096L &&
+            table.length(index) == segment * 65536L && table.baseAddress(index) == BASE + segment &&
+            table.access(index) == ACCESS && table.counter(index) == segment;
+        if (MrTableDescriptor.state(control) != MrTableDescriptor.STATE_PUBLISHED || !table.unchanged(index, control))
         {
             r.r1 = 0;
             return;
         }
-        r.r1 = asWritten ? 1 : 2;
+        target.putBytes(0, source, 0, COPY_LENGTH);
+        final long segmentAfter = table.segmentId(index);
+        final int counterAfter = table.counter(index);
+        if (!table.unchanged(index, control))
+        {
+            r.r1 = 3;
+            return;
+        }
+        if (segmentAfter != segment || counterAfter != segment)
+        {
+            r.r1 = 4;
+            return;
+        }
+        r.r1 = whole && (segment == 1 || segment == 2) ? (int)segment : 5;
     }
 }

@@ -1,0 +1,159 @@
+package io.jfabric.shm.mr;
+
+import io.jfabric.shm.ProcessIdentity;
+
+/**
+ * The peers' segments one {@link RemoteMemory} view has mapped: at most {@link #CAPACITY}, each remembered with its
+ * owner's process identity and the key it was last reached through, so a view never pins memory its owners freed.
+ * <p>
+ * A mapping is dropped (unmapped at once) when the key it was last reached through is rejected ({@link #forget}),
+ * when, on a miss, that key no longer resolves to a published entry naming this segment (withdrawn, or re-registered
+ * over another segment), and, when all slots are still in use, the least recently used one makes room.
+ * <p>
+ * Not thread safe: owned by its view, whose single thread is the only user of the buffers it hands out, so
+ * unmapping an evicted segment can never pull memory from under another copy.
+ */
+final class SegmentCache
+{
+    /** Mappings kept at most per view. */
+    static final int CAPACITY = 16;
+
+    private final MemoryRegistrar registrar;
+    private final String domainName;
+    private final MrTable table;
+    private final SegmentFile[] files = new SegmentFile[CAPACITY];
+    private final long[] owners = new long[CAPACITY];
+    private final long[] lastKeys = new long[CAPACITY];
+    private final long[] lastUses = new long[CAPACITY];
+    private long clock;
+    private int size;
+
+    SegmentCache(final MemoryRegistrar registrar, final String domainName, final MrTable table)
+    {
+        this.registrar = registrar;
+        this.domainName = domainName;
+        this.table = table;
+    }
+
+    /**
+     * The mapping of a segment, mapping it (and making room) on a miss.
+     *
+     * @param key       the key the caller resolved to this segment.
+     * @param owner     the owner's {@link ProcessIdentity} (pid and start time, so a segment of an earlier process
+     *                  with the same pid and segment number is never taken for this one's).
+     * @param segmentId the owner's segment number.
+     * @return the segment, or null when its file no longer exists.
+     * @throws io.jfabric.FabricException as {@link SegmentFile#open} does.
+     */
+    SegmentFile get(final long key, final long owner, final long segmentId)
+    {
+        for (int i = 0; i < CAPACITY; i++)
+        {
+            final SegmentFile file = files[i];
+            if (file != null && file.segmentId() == segmentId && owners[i] == owner)
+            {
+                lastKeys[i] = key;
+                lastUses[i] = ++clock;
+                return file;
+            }
+        }
+        dropStale();
+        final SegmentFile opened = SegmentFile.open(registrar.directory(), domainName, ProcessIdentity.pid(owner), segmentId);
+        if (opened != null)
+        {
+            final int slot = freeSlot();
+            files[slot] = opened;
+            owners[slot] = owner;
+            lastKeys[slot] = key;
+            lastUses[slot] = ++clock;
+            size++;
+        }
+        return opened;
+    }
+
+    /**
+     * Unmap the segments last reached through a key the table just rejected.
+     *
+     * @param key the key.
+     */
+    void forget(final long key)
+    {
+        for (int i = 0; i < CAPACITY; i++)
+        {
+            if (files[i] != null && lastKeys[i] == key)
+            {
+                drop(i);
+            }
+        }
+    }
+
+    /** @return segments mapped now. */
+    int size()
+    {
+        return size;
+    }
+
+    /** Unmap everything. */
+    void clear()
+    {
+        for (int i = 0; i < CAPACITY; i++)
+        {
+            if (files[i] != null)
+            {
+                drop(i);
+            }
+        }
+    }
+
+    private void dropStale()
+    {
+        for (int i = 0; i < CAPACITY; i++)
+        {
+            final SegmentFile file = files[i];
+            if (file != null && !stillNamedBy(lastKeys[i], owners[i], file))
+            {
+                drop(i);
+            }
+        }
+    }
+
+    private boolean stillNamedBy(final long key, final long owner, final SegmentFile file)
+    {
+        final int index = table.find(key);
+        if (index < 0)
+        {
+            return false;
+        }
+        final long control = table.control(index);
+        final long segmentId = table.segmentId(index);
+        final long entryOwner = table.owner(index);
+        return MrTableDescriptor.state(control) == MrTableDescriptor.STATE_PUBLISHED && table.unchanged(index, control) &&
+            segmentId == file.segmentId() && entryOwner == owner;
+    }
+
+    private int freeSlot()
+    {
+        int oldest = 0;
+        for (int i = 0; i < CAPACITY; i++)
+        {
+            if (files[i] == null)
+            {
+                return i;
+            }
+            if (lastUses[i] < lastUses[oldest])
+            {
+                oldest = i;
+            }
+        }
+        drop(oldest);
+        return oldest;
+    }
+
+    private void drop(final int slot)
+    {
+        final SegmentFile file = files[slot];
+        files[slot] = null;
+        size--;
+        file.close();
+    }
+}
