@@ -39,8 +39,9 @@ import io.jfabric.shm.region.RegionGeometry;
  * </pre>
  * States: {@link #STATE_EMPTY} (never used; ends a probe), {@link #STATE_CLAIMED} (key taken, not reachable: being
  * registered, disabled, or refreshing), {@link #STATE_PUBLISHED} (reachable), {@link #STATE_FREE} (withdrawn;
- * reusable, but does not end a probe). Entries are claimed, published and withdrawn only under the table lock
- * ({@link RegionDescriptor#MR_TABLE_LOCK_OFFSET}); readers take no lock and use the control word as a sequence
+ * reusable, but does not end a probe). Entries are claimed and freed only under the table lock
+ * ({@link RegionDescriptor#MR_TABLE_LOCK_OFFSET}); the owner publishes and unpublishes its own claimed entry without
+ * it, because no other writer touches an entry whose owner is alive. Readers take no lock and use the control word as a sequence
  * lock: acquire-read it, read the fields, fence, read it again, and trust the fields only when both reads agree and
  * say published. Every withdrawal adds one to the generation, so a reader can tell a reused entry from its own.
  * <p>
