@@ -355,7 +355,8 @@ class ShmAddressVectorTest extends AvDomainTestBase
     {
         assertEquals((3L << 62) | 5, AddressVector.rxAddr(5, 3, 2));
         assertEquals(5, AddressVector.rxAddr(5, 3, 0));
-        assertEquals((7L << 48) | 5, AddressVector.groupAddr(5, 7));
+        assertEquals((7L << 32) | 5, AddressVector.groupAddr(5, 7), "fi_group_addr: group id << 32 | fi_addr");
+        assertEquals(0xFFFF_FFFF_0000_0005L, AddressVector.groupAddr(5, -1), "the group id is unsigned 32 bits");
         try (AddressVector av = domain.avOpen(new AvAttr().rxCtxBits(2), 0))
         {
             final long[] fiAddr = new long[1];
