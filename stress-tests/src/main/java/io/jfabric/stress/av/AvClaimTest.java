@@ -55,7 +55,7 @@ public class AvClaimTest
         r.r1 = index;
         if (index >= 0)
         {
-            table.publishAddress(index, A, 1, 0, -1, -1);
+            table.publishAddress(index, A, 1, 0, -1, -1, 0);
         }
     }
 
@@ -67,7 +67,7 @@ public class AvClaimTest
         r.r2 = index;
         if (index >= 0)
         {
-            table.publishAddress(index, B, 2, 0, -1, -1);
+            table.publishAddress(index, B, 2, 0, -1, -1, 0);
         }
     }
 

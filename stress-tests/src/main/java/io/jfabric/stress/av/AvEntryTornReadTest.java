@@ -48,16 +48,16 @@ public class AvEntryTornReadTest
         header.write(4, 0, "stress", "");
         header.publishReady();
         table = new AvTable(buffer, 4);
-        table.publishAddress(table.claim(), OLD, 1, 0, -1, -1);
+        table.publishAddress(table.claim(), OLD, 1, 0, -1, -1, 0);
     }
 
     /** Another process: remove the old address and insert the new one, which takes the freed lowest index. */
     @Actor
     public void writer()
     {
-        table.remove(0, table.state(0));
+        table.remove(0, AvDescriptor.generation(table.state(0)));
         final int index = table.claim();
-        table.publishAddress(index, NEW, 22, 7, -1, -1);
+        table.publishAddress(index, NEW, 22, 7, -1, -1, 0);
     }
 
     /**
