@@ -4,6 +4,7 @@ import io.jfabric.AddressVector;
 import io.jfabric.Addresses;
 import io.jfabric.AvAttr;
 import io.jfabric.AvType;
+import io.jfabric.DomainAttr;
 import io.jfabric.EqEvent;
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
@@ -58,8 +59,14 @@ import java.nio.file.Path;
  * returns 0, or fails with {@link Errno#FI_ENOEQ} when no EQ is bound. FI_SYNC_ERR is for synchronous AVs only.
  * <p>
  * <b>Authorization keys</b> (1 to {@link ShmCapabilities#MAX_AUTH_KEY_SIZE} bytes) are entries of the same table,
- * so their handles are shared by every process of a named AV and take an index like an address. Removing a key that
- * addresses still use fails with {@link Errno#FI_EBUSY}.
+ * so their handles are shared by every process of a named AV and take an index like an address. As fi_av(3) says,
+ * they need a domain opened with auth_key_size {@link DomainAttr#FI_AV_AUTH_KEY}: on other domains
+ * fi_av_insert_auth_key and inserts with FI_AUTH_KEY fail with {@link Errno#FI_EINVAL}, and on such a domain
+ * FI_AV_USER_ID per insert fails with {@link Errno#FI_EINVAL} (open the AV with FI_AV_USER_ID and use
+ * fi_av_set_user_id). Removing a key that addresses still use fails with {@link Errno#FI_EBUSY}; adding a
+ * reference and removing a key are CASes on the key's state word, so they never both succeed
+ * ({@link AvDescriptor}). An inserter process killed between taking its key reference and publishing its address
+ * leaves that reference counted, and the key can then not be removed.
  * <p>
  * Thread safe. Closing fails with {@link Errno#FI_EBUSY} while an endpoint holds a reference ({@link #retain}).
  * After close, control calls fail with {@link Errno#FI_EBADF} and the data path ({@link #slotOf},
@@ -93,6 +100,7 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
     private final boolean readOnly;
     private final boolean async;
     private final boolean userIdMode;
+    private final boolean avAuthKeys;
     private final Path path;
     private final ByteBuffer memory;
     private final AvTable table;
@@ -112,6 +120,7 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
         this.readOnly = (attr.flags() & Flags.FI_READ) != 0;
         this.async = (attr.flags() & Flags.FI_EVENT) != 0;
         this.userIdMode = (attr.flags() & Flags.FI_AV_USER_ID) != 0;
+        this.avAuthKeys = domain.attr().authKeySize() == DomainAttr.FI_AV_AUTH_KEY;
         this.table = new AvTable(new UnsafeBuffer(memory), entries);
         this.attr = attr.count(entries).mapAddr(path == null ? 0 : mapAddr);
     }
@@ -438,10 +447,17 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
                 "applies to synchronous AVs only, this one was opened with FI_EVENT" :
                 "needs a status array of " + count));
         }
-        if (userIds && (userIdMode || authKeys || fiAddr == null))
+        if (authKeys && !avAuthKeys)
+        {
+            throw new FabricException(Errno.FI_EINVAL, call + ": FI_AUTH_KEY needs a domain opened with " +
+                "auth_key_size FI_AV_AUTH_KEY, the only domains whose AVs hold authorization keys");
+        }
+        if (userIds && (userIdMode || avAuthKeys || authKeys || fiAddr == null))
         {
             throw new FabricException(Errno.FI_EINVAL, call + ": FI_AV_USER_ID per insert " + (userIdMode ?
-                "is invalid on an AV opened with FI_AV_USER_ID; use fi_av_set_user_id" : authKeys ?
+                "is invalid on an AV opened with FI_AV_USER_ID; use fi_av_set_user_id" : avAuthKeys ?
+                "is invalid on a domain opened with auth_key_size FI_AV_AUTH_KEY; open the AV with " +
+                "FI_AV_USER_ID and use fi_av_set_user_id" : authKeys ?
                 "cannot be combined with FI_AUTH_KEY: both take fi_addr as input" : "needs the user ids in fi_addr"));
         }
         if (authKeys && fiAddr == null)
@@ -665,6 +681,11 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
         {
             throw new FabricException(Errno.FI_EBADFLAGS,
                 "fi_av_insert_auth_key: flags 0x" + Long.toHexString(flags) + " are reserved and must be 0");
+        }
+        if (!avAuthKeys)
+        {
+            throw new FabricException(Errno.FI_EINVAL, "fi_av_insert_auth_key: the AV's domain was not opened with " +
+                "auth_key_size FI_AV_AUTH_KEY, which fi_av_insert_auth_key requires");
         }
         if (authKey == null || authKey.length == 0 || authKey.length > ShmCapabilities.MAX_AUTH_KEY_SIZE)
         {

@@ -35,7 +35,7 @@ class AvAuthKeyRaceTest extends AvDomainTestBase
     @Test
     void shouldNeverLeaveALiveAddressOnARemovedAuthKey() throws Exception
     {
-        try (AddressVector av = domain.avOpen(new AvAttr().count(16), 0))
+        try (AddressVector av = keyedDomain().avOpen(new AvAttr().count(16), 0))
         {
             final AvTable table = ((ShmAddressVector)av).table();
             final AtomicLong keyHandle = new AtomicLong(av.insertAuthKey(new byte[]{ 1 }, 0));
