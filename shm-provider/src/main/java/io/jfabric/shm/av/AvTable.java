@@ -75,6 +75,23 @@ public final class AvTable
         this.self = ProcessIdentity.self();
     }
 
+    /**
+     * A table in memory of this process only (tests, stress tests): write an empty header for {@code entryCount}
+     * entries, mark it ready, and wrap it.
+     *
+     * @param buffer     at least {@link AvDescriptor#fileLength(int)} zeroed bytes.
+     * @param entryCount entries.
+     * @param domainName the domain recorded in the header.
+     * @return the table.
+     */
+    public static AvTable inMemory(final AtomicBuffer buffer, final int entryCount, final String domainName)
+    {
+        final AvHeader header = new AvHeader(buffer);
+        header.write(entryCount, 0, domainName, "");
+        header.publishReady();
+        return new AvTable(buffer, entryCount);
+    }
+
     /** @return entries of the table; 0 once {@link #detach detached}. */
     public int entryCount()
     {

@@ -20,11 +20,7 @@ class AvTableUserIdTest
 
     private static AvTable table()
     {
-        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[(int)AvDescriptor.fileLength(16)]);
-        final AvHeader header = new AvHeader(buffer);
-        header.write(16, 0, "d", "");
-        header.publishReady();
-        return new AvTable(buffer, 16);
+        return AvTable.inMemory(new UnsafeBuffer(new byte[(int)AvDescriptor.fileLength(16)]), 16, "d");
     }
 
     @Test
