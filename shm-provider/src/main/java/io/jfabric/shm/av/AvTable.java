@@ -98,7 +98,10 @@ public final class AvTable
         return entryCount;
     }
 
-    /** Make every later lookup fail (-1), before the buffer goes away. */
+    /**
+     * Make every later lookup fail (-1) and every later claim find no entry. The buffer is not released here: a
+     * reader of another thread that passed its bounds check before may still read it (stale, but mapped).
+     */
     public void detach()
     {
         entryCount = 0;

@@ -102,7 +102,6 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
     private final boolean userIdMode;
     private final boolean avAuthKeys;
     private final Path path;
-    private final ByteBuffer memory;
     private final AvTable table;
     private volatile ShmEventQueue eq;
 
@@ -115,13 +114,12 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
         this.domainName = domain.attr().name();
         this.slotCount = domain.region().geometry().slotCount();
         this.path = path;
-        this.memory = memory;
         this.mapAddr = mapAddr;
         this.readOnly = (attr.flags() & Flags.FI_READ) != 0;
         this.async = (attr.flags() & Flags.FI_EVENT) != 0;
         this.userIdMode = (attr.flags() & Flags.FI_AV_USER_ID) != 0;
         this.avAuthKeys = domain.attr().authKeySize() == DomainAttr.FI_AV_AUTH_KEY;
-        this.table = new AvTable(new UnsafeBuffer(memory), entries);
+        this.table = new AvTable(new UnsafeBuffer(memory), entries); // The buffer keeps the mapping reachable.
         this.attr = attr.count(entries).mapAddr(path == null ? 0 : mapAddr);
     }
 
