@@ -12,8 +12,8 @@ package io.jfabric;
  */
 public interface AddressVector extends Fid
 {
-    /** Bits of an fi_addr_t that {@link #groupAddr} uses for the group id, below the receive context bits. */
-    int GROUP_ID_SHIFT = 48;
+    /** Bit position of the group id {@link #groupAddr} sets: the high 32 bits, as fi_group_addr. */
+    int GROUP_ID_SHIFT = 32;
 
     /**
      * @return a copy of the attributes in force: type resolved, count used, map_addr in use.
@@ -177,15 +177,16 @@ public interface AddressVector extends Fid
     }
 
     /**
-     * {@code fi_group_addr}: set the group id of an fi_addr_t, in bits {@link #GROUP_ID_SHIFT} and up (below the
-     * receive context bits, which take the top rx_ctx_bits).
+     * {@code fi_group_addr}: {@code ((uint64_t)group_id << 32) | fi_addr}, exactly as libfabric: the group id is an
+     * unsigned 32-bit value (an int here, read as unsigned) OR-ed into the high 32 bits. Providers that resolve
+     * grouped addresses keep their fi_addr_t values in the low 32 bits.
      *
      * @param fiAddr  an fi_addr_t.
-     * @param groupId the group id, at most 16 bits minus rx_ctx_bits wide.
-     * @return the address with the group id set.
+     * @param groupId the group id, as an unsigned 32-bit value.
+     * @return {@code (groupId << 32) | fiAddr}.
      */
     static long groupAddr(final long fiAddr, final int groupId)
     {
-        return (fiAddr & ((1L << GROUP_ID_SHIFT) - 1)) | ((groupId & 0xFFFFL) << GROUP_ID_SHIFT);
+        return ((groupId & 0xFFFF_FFFFL) << GROUP_ID_SHIFT) | fiAddr;
     }
 }

@@ -9,6 +9,12 @@ package io.jfabric;
  */
 public final class DomainAttr
 {
+    /**
+     * {@code FI_AV_AUTH_KEY} (SIZE_MAX): the auth_key_size of a domain whose authorization keys are inserted into
+     * its address vectors (fi_av_insert_auth_key) instead of given here.
+     */
+    public static final long FI_AV_AUTH_KEY = -1L;
+
     private Domain domain;
     private String name;
     private Threading threading = Threading.UNSPEC;
@@ -32,6 +38,7 @@ public final class DomainAttr
     private long caps;
     private long mode;
     private byte[] authKey;
+    private boolean avAuthKey;
     private long maxErrData;
     private long mrCnt;
     private int tclass;
@@ -454,6 +461,28 @@ public final class DomainAttr
     public DomainAttr authKey(final byte[] authKey)
     {
         this.authKey = authKey;
+        if (authKey != null)
+        {
+            avAuthKey = false;
+        }
+        return this;
+    }
+
+    /**
+     * Set auth_key_size without a key: {@link #FI_AV_AUTH_KEY} asks for a domain whose authorization keys come from
+     * its address vectors (fi_av_insert_auth_key) and clears {@link #authKey()}; any other value leaves
+     * FI_AV_AUTH_KEY mode, the size then being the key's length.
+     *
+     * @param authKeySize {@link #FI_AV_AUTH_KEY}, or anything else to leave that mode.
+     * @return this.
+     */
+    public DomainAttr authKeySize(final long authKeySize)
+    {
+        avAuthKey = authKeySize == FI_AV_AUTH_KEY;
+        if (avAuthKey)
+        {
+            authKey = null;
+        }
         return this;
     }
 
@@ -543,6 +572,7 @@ public final class DomainAttr
         c.caps = caps;
         c.mode = mode;
         c.authKey = authKey == null ? null : authKey.clone();
+        c.avAuthKey = avAuthKey;
         c.maxErrData = maxErrData;
         c.mrCnt = mrCnt;
         c.tclass = tclass;
@@ -550,11 +580,12 @@ public final class DomainAttr
     }
 
     /**
-     * @return the authorization key's length in bytes, 0 without a key ({@code auth_key_size}).
+     * @return the authorization key's length in bytes, 0 without a key, or {@link #FI_AV_AUTH_KEY}
+     *     ({@code auth_key_size}).
      */
     public long authKeySize()
     {
-        return authKey == null ? 0 : authKey.length;
+        return avAuthKey ? FI_AV_AUTH_KEY : authKey == null ? 0 : authKey.length;
     }
 
 

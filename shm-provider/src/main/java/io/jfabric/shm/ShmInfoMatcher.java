@@ -176,6 +176,7 @@ final class ShmInfoMatcher
             .caps(hd.caps() != 0 ? hd.caps() | Flags.FI_LOCAL_COMM : ShmCapabilities.DOMAIN_CAPS)
             .mode(0)
             .authKey(hd.authKey() == null ? null : hd.authKey().clone())
+            .authKeySize(hd.authKeySize() == DomainAttr.FI_AV_AUTH_KEY ? DomainAttr.FI_AV_AUTH_KEY : 0)
             .maxErrData(config.maxErrData())
             .mrCnt(config.mrCount())
             .tclass(hd.tclass());
@@ -371,7 +372,10 @@ final class ShmInfoMatcher
         above("domain_attr.max_ep_srx_ctx", d.maxEpSrxCtx(), 0);
         above("domain_attr.cntr_cnt", d.cntrCnt(), config.counterCount());
         above("domain_attr.mr_iov_limit", d.mrIovLimit(), config.mrIovLimit());
-        above("domain_attr.auth_key_size", d.authKeySize(), ShmCapabilities.MAX_AUTH_KEY_SIZE);
+        if (d.authKeySize() != DomainAttr.FI_AV_AUTH_KEY) // Keys from the AV (fi_av_insert_auth_key) are supported.
+        {
+            above("domain_attr.auth_key_size", d.authKeySize(), ShmCapabilities.MAX_AUTH_KEY_SIZE);
+        }
         above("domain_attr.max_err_data", d.maxErrData(), config.maxErrData());
         above("domain_attr.mr_cnt", d.mrCnt(), config.mrCount());
     }

@@ -3,7 +3,7 @@ package io.jfabric.shm.av;
 import org.agrona.BitUtil;
 
 /**
- * Layout version 1 of an address vector table: the file {@code <rootDir>/<domain>.<av name>.av} of a named AV, and
+ * Layout version 2 of an address vector table: the file {@code <rootDir>/<domain>.<av name>.av} of a named AV, and
  * the same bytes in process-private memory for an unnamed one. The only class that computes offsets into it.
  * <p>
  * A header, then {@code entryCount} entries of {@link #ENTRY_LENGTH} bytes; the file is exactly
@@ -74,7 +74,8 @@ import org.agrona.BitUtil;
  *   +---------------------------------------------------------------+  +0
  *   |  State (long), one of: FREE 0;                                |
  *   |    CLAIMED (owner identity: pid | start-time bits) << 2 | 1   |
- *   |    VALID (generation << 2 | 2)                                |
+ *   |    VALID: generation (41 bits) << 23 | references (20 bits)   |
+ *   |      << 3 | updating (1 bit) << 2 | 2                         |
  *   +---------------------------------------------------------------+  +8
  *   |  Kind (int): 1 endpoint address, 2 authorization key          |
  *   +---------------------------------------------------------------+  +12
@@ -89,7 +90,7 @@ import org.agrona.BitUtil;
  *   +---------------------------------------------------------------+  +40
  *   |  Auth Key Index (long): the key entry's index, -1 for none    |
  *   +---------------------------------------------------------------+  +48
- *   |  References (long): addresses inserted with this key (atomic) |
+ *   |  Auth Key Generation (long): that key entry's generation      |
  *   +---------------------------------------------------------------+  +56 reserved (long)
  *   +---------------------------------------------------------------+  +64
  *   |  Address bytes (US-ASCII, no NUL) or key bytes,               |
@@ -99,11 +100,27 @@ import org.agrona.BitUtil;
  * Entry protocol: an inserter claims a FREE entry with a CAS of the state from 0 to CLAIMED with its process identity
  * ({@link io.jfabric.shm.ProcessIdentity}: pid and start time, under 2^62 so the shift keeps all of it), writes
  * the fields, and publishes it with a release store of VALID carrying a fresh generation from the header's
- * counter, so no two publications of any entry ever share a state value. A remover CASes VALID to FREE. A reader
+ * counter, so no two publications of any entry ever share a generation. A remover CASes VALID to FREE. A reader
  * acquire-loads the state, reads the fields, then (after an acquire fence) loads the state again: the fields are
  * whole only when both loads returned the same VALID value. A CLAIMED entry whose claimer is gone (no such pid, or
  * the pid now belongs to a process that started at another time) is set back to FREE by the next inserter that finds
- * it. Every field is in native byte order, like Agrona's rings.
+ * it.
+ * <p>
+ * <b>References</b> (layout 2): the addresses inserted with an authorization key are counted in the key entry's own
+ * state word, so "add a reference" (CAS VALID(g, r) to VALID(g, r + 1)) and "remove if unreferenced" (CAS
+ * VALID(g, 0) to FREE) are CASes on the same word and cannot both succeed against each other: an inserter either
+ * holds a reference before the key is removed, or finds the key gone. Both name the generation they validated, so
+ * a late +1 or -1 aimed at a key that was removed and whose index now holds another publication fails instead of
+ * landing on it. An address entry records its key's index and generation, and gives its reference back (CAS
+ * r to r - 1 under that generation) after its own removal.
+ * <p>
+ * <b>Updating bit</b>: fi_av_set_user_id sets it with a CAS from the VALID state it validated (same generation),
+ * writes the user id, and clears it with an atomic subtract. Removers wait while it is set (briefly; they give up
+ * with FI_EAGAIN after {@code AvTable}'s bound), so a user id is only ever written to the publication that was
+ * validated. Readers see the state change and re-read.
+ * <p>
+ * Generations are 41 bits (2^41 publications per table before they wrap). Every field is in native byte order,
+ * like Agrona's rings.
  * <p>
  * Stateless; any thread.
  */
@@ -113,7 +130,7 @@ public final class AvDescriptor
     public static final long MAGIC = 0x01_56_41_52_42_41_46_4AL;
 
     /** The layout this class describes. */
-    public static final int LAYOUT_VERSION = 1;
+    public static final int LAYOUT_VERSION = 2;
 
     /** Length of the header. */
     public static final int HEADER_LENGTH = 1024;
@@ -177,8 +194,8 @@ public final class AvDescriptor
     public static final int USER_ID_OFFSET = 32;
     /** Entry: auth key index (long). */
     public static final int AUTH_KEY_OFFSET = 40;
-    /** Entry: references (long). */
-    public static final int REFERENCES_OFFSET = 48;
+    /** Entry: the generation of the auth key entry an address was inserted with (long). */
+    public static final int AUTH_KEY_GENERATION_OFFSET = 48;
     /** Entry: address bytes. */
     public static final int ADDRESS_OFFSET = BitUtil.CACHE_LINE_LENGTH;
     /** Bytes an entry keeps for its address or key. */
@@ -197,6 +214,19 @@ public final class AvDescriptor
     public static final long TAG_CLAIMED = 1;
     /** Tag of a valid entry: the rest is its generation. */
     public static final long TAG_VALID = 2;
+
+    /** VALID state: set while a user id is being written. */
+    public static final long UPDATING = 1L << 2;
+    /** VALID state: bit position of the reference count. */
+    public static final int REFERENCES_SHIFT = 3;
+    /** VALID state: one reference. */
+    public static final long REFERENCE = 1L << REFERENCES_SHIFT;
+    /** Most references a key entry counts (every other entry of the largest table). */
+    public static final long MAX_REFERENCES = (1L << 20) - 1;
+    /** VALID state: bit position of the generation. */
+    public static final int GENERATION_SHIFT = REFERENCES_SHIFT + 20;
+    /** Generations are taken modulo this mask + 1. */
+    public static final long GENERATION_MASK = (1L << (64 - GENERATION_SHIFT)) - 1;
 
     /** Most entries a table may have. */
     public static final int MAX_ENTRIES = 1 << 20;
@@ -233,12 +263,39 @@ public final class AvDescriptor
     }
 
     /**
-     * @param generation a fresh generation.
-     * @return the VALID state.
+     * @param generation a fresh generation (taken modulo 2^41).
+     * @return the VALID state: no references, not updating.
      */
     public static long valid(final long generation)
     {
-        return (generation << 2) | TAG_VALID;
+        return ((generation & GENERATION_MASK) << GENERATION_SHIFT) | TAG_VALID;
+    }
+
+    /**
+     * @param state a VALID state word.
+     * @return its generation.
+     */
+    public static long generation(final long state)
+    {
+        return state >>> GENERATION_SHIFT;
+    }
+
+    /**
+     * @param state a VALID state word.
+     * @return the references it counts.
+     */
+    public static long references(final long state)
+    {
+        return (state >>> REFERENCES_SHIFT) & MAX_REFERENCES;
+    }
+
+    /**
+     * @param state a VALID state word.
+     * @return true while a user id is being written.
+     */
+    public static boolean isUpdating(final long state)
+    {
+        return (state & UPDATING) != 0;
     }
 
     /**

@@ -163,6 +163,8 @@ final class AvFile
                     "' of domain '" + header.domainName() + "', not '" + avName + "' of '" + domainName + "'");
             }
             entries = header.entryCount();
+            // The caller's map_addr (0: the creator's) is checked against this table before it is mapped.
+            ShmAddressVector.checkMapAddr(mapAddr != 0 ? mapAddr : header.mapAddr(), entries);
             mapAddr = header.mapAddr();
             return header.fileLength();
         }

@@ -17,11 +17,27 @@ import static io.jfabric.shm.av.AvDescriptor.*;
  */
 public final class AvTable
 {
+    /** {@link #remove}: removed by this call. */
+    public static final int REMOVED = 0;
+    /** {@link #remove}: not removed, the entry is no longer the publication named (removed or replaced). */
+    public static final int GONE = 1;
+    /** {@link #remove}: not removed, a key entry that addresses still reference. */
+    public static final int IN_USE = 2;
+    /** {@link #remove} and {@link #userId}: not done, another writer held the updating bit past the bound. */
+    public static final int STUCK = 3;
+    /** {@link #userId}: the user id was written. */
+    public static final int SET = REMOVED;
+
+    /** How long a remover or user id writer waits for another's updating bit before giving up. */
+    private static final long UPDATING_WAIT_NS = 100_000_000L;
+
     /** A consistent copy of one entry, filled by {@link #snapshot}; control path, one per caller. */
     public static final class Entry
     {
         /** The VALID state the copy belongs to. */
         public long state;
+        /** Its generation: names this publication of the entry. */
+        public long generation;
         /** The entry's kind. */
         public int kind;
         /** Address or key length. */
@@ -34,7 +50,9 @@ public final class AvTable
         public long userId;
         /** Auth key entry index, -1 for none. */
         public long authKey;
-        /** References to a key entry. */
+        /** Generation of that auth key entry. */
+        public long authKeyGeneration;
+        /** References to a key entry (from its state word). */
         public long references;
         /** Address or key bytes, the first {@link #length} valid. */
         public final byte[] bytes = new byte[ADDRESS_CAPACITY];
@@ -43,7 +61,7 @@ public final class AvTable
     private final AtomicBuffer buffer;
     private final AvHeader header;
     private final long self;
-    private int entryCount;
+    private volatile int entryCount;
 
     /**
      * @param buffer     header and entries.
@@ -57,13 +75,33 @@ public final class AvTable
         this.self = ProcessIdentity.self();
     }
 
+    /**
+     * A table in memory of this process only (tests, stress tests): write an empty header for {@code entryCount}
+     * entries, mark it ready, and wrap it.
+     *
+     * @param buffer     at least {@link AvDescriptor#fileLength(int)} zeroed bytes.
+     * @param entryCount entries.
+     * @param domainName the domain recorded in the header.
+     * @return the table.
+     */
+    public static AvTable inMemory(final AtomicBuffer buffer, final int entryCount, final String domainName)
+    {
+        final AvHeader header = new AvHeader(buffer);
+        header.write(entryCount, 0, domainName, "");
+        header.publishReady();
+        return new AvTable(buffer, entryCount);
+    }
+
     /** @return entries of the table; 0 once {@link #detach detached}. */
     public int entryCount()
     {
         return entryCount;
     }
 
-    /** Make every later lookup fail (-1), before the buffer goes away. */
+    /**
+     * Make every later lookup fail (-1) and every later claim find no entry. The buffer is not released here: a
+     * reader of another thread that passed its bounds check before may still read it (stale, but mapped).
+     */
     public void detach()
     {
         entryCount = 0;
@@ -106,13 +144,14 @@ public final class AvTable
      * @param incarnation its incarnation.
      * @param userId      its user id.
      * @param authKey     the auth key entry index, -1 for none.
+     * @param authKeyGeneration that key entry's generation, on which the caller holds a reference.
      */
     public void publishAddress(
         final int index, final byte[] address, final int slot, final long incarnation, final long userId,
-        final long authKey)
+        final long authKey, final long authKeyGeneration)
     {
         final int offset = entryOffset(index);
-        writeFields(offset, KIND_ADDRESS, address, slot, incarnation, userId, authKey);
+        writeFields(offset, KIND_ADDRESS, address, slot, incarnation, userId, authKey, authKeyGeneration);
         buffer.putLongRelease(offset + STATE_OFFSET, valid(header.nextGeneration()));
     }
 
@@ -125,13 +164,13 @@ public final class AvTable
     public void publishKey(final int index, final byte[] key)
     {
         final int offset = entryOffset(index);
-        writeFields(offset, KIND_AUTH_KEY, key, -1, 0, -1L, -1);
+        writeFields(offset, KIND_AUTH_KEY, key, -1, 0, -1L, -1, 0);
         buffer.putLongRelease(offset + STATE_OFFSET, valid(header.nextGeneration()));
     }
 
     private void writeFields(
         final int offset, final int kind, final byte[] bytes, final int slot, final long incarnation,
-        final long userId, final long authKey)
+        final long userId, final long authKey, final long authKeyGeneration)
     {
         buffer.putInt(offset + KIND_OFFSET, kind);
         buffer.putInt(offset + ADDRESS_LENGTH_OFFSET, bytes.length);
@@ -139,7 +178,7 @@ public final class AvTable
         buffer.putLong(offset + INCARNATION_OFFSET, incarnation);
         buffer.putLong(offset + USER_ID_OFFSET, userId);
         buffer.putLong(offset + AUTH_KEY_OFFSET, authKey);
-        buffer.putLong(offset + REFERENCES_OFFSET, 0);
+        buffer.putLong(offset + AUTH_KEY_GENERATION_OFFSET, authKeyGeneration);
         buffer.putBytes(offset + ADDRESS_OFFSET, bytes);
     }
 
@@ -154,15 +193,138 @@ public final class AvTable
     }
 
     /**
-     * Remove a VALID entry: CAS its state from the VALID value a snapshot saw to FREE.
+     * Remove a VALID entry: CAS its state from VALID with the generation a snapshot saw, no references and not
+     * updating, to FREE. Waits (bounded) while a user id is being written.
      *
-     * @param index the entry.
-     * @param state the VALID state it had.
-     * @return true when this call removed it; false when it changed meanwhile.
+     * @param index      the entry.
+     * @param generation the generation it had.
+     * @return {@link #REMOVED}, {@link #GONE}, {@link #IN_USE} (a key with references) or {@link #STUCK}.
      */
-    public boolean remove(final int index, final long state)
+    public int remove(final int index, final long generation)
     {
-        return buffer.compareAndSetLong(entryOffset(index) + STATE_OFFSET, state, FREE);
+        final int offset = entryOffset(index) + STATE_OFFSET;
+        long deadline = 0;
+        while (true)
+        {
+            final long state = buffer.getLongVolatile(offset);
+            if (!isValid(state) || generation(state) != generation)
+            {
+                return GONE;
+            }
+            if (references(state) > 0)
+            {
+                return IN_USE;
+            }
+            if (isUpdating(state))
+            {
+                deadline = awaitUpdate(deadline);
+                if (deadline < 0)
+                {
+                    return STUCK;
+                }
+            }
+            else if (buffer.compareAndSetLong(offset, state, FREE))
+            {
+                return REMOVED;
+            }
+        }
+    }
+
+    /**
+     * Add a reference to a key entry, only while it is still the publication named.
+     *
+     * @param index      the key entry.
+     * @param generation the generation validated.
+     * @return true when the reference was added; false when the key was removed or replaced meanwhile.
+     */
+    public boolean addReference(final int index, final long generation)
+    {
+        final int offset = entryOffset(index) + STATE_OFFSET;
+        while (true)
+        {
+            final long state = buffer.getLongVolatile(offset);
+            if (!isValid(state) || generation(state) != generation || references(state) == MAX_REFERENCES)
+            {
+                return false;
+            }
+            if (buffer.compareAndSetLong(offset, state, state + REFERENCE))
+            {
+                return true;
+            }
+        }
+    }
+
+    /**
+     * Give back a reference taken with {@link #addReference}; a stale one (the key is another publication now)
+     * changes nothing.
+     *
+     * @param index      the key entry.
+     * @param generation the generation the reference was taken on.
+     * @return true when a reference was given back.
+     */
+    public boolean dropReference(final int index, final long generation)
+    {
+        final int offset = entryOffset(index) + STATE_OFFSET;
+        while (true)
+        {
+            final long state = buffer.getLongVolatile(offset);
+            if (!isValid(state) || generation(state) != generation || references(state) == 0)
+            {
+                return false;
+            }
+            if (buffer.compareAndSetLong(offset, state, state - REFERENCE))
+            {
+                return true;
+            }
+        }
+    }
+
+    /**
+     * Set the user id of an entry, only while it is still the publication named: take its updating bit with a CAS
+     * from that generation, write, clear the bit.
+     *
+     * @param index      the entry.
+     * @param generation the generation validated.
+     * @param userId     the id.
+     * @return {@link #SET}, {@link #GONE} or {@link #STUCK}.
+     */
+    public int userId(final int index, final long generation, final long userId)
+    {
+        final int offset = entryOffset(index);
+        long deadline = 0;
+        while (true)
+        {
+            final long state = buffer.getLongVolatile(offset + STATE_OFFSET);
+            if (!isValid(state) || generation(state) != generation)
+            {
+                return GONE;
+            }
+            if (isUpdating(state))
+            {
+                deadline = awaitUpdate(deadline);
+                if (deadline < 0)
+                {
+                    return STUCK;
+                }
+            }
+            else if (buffer.compareAndSetLong(offset + STATE_OFFSET, state, state | UPDATING))
+            {
+                buffer.putLongVolatile(offset + USER_ID_OFFSET, userId);
+                buffer.getAndAddLong(offset + STATE_OFFSET, -UPDATING);
+                return SET;
+            }
+        }
+    }
+
+    private static long awaitUpdate(final long deadline)
+    {
+        final long now = System.nanoTime();
+        if (deadline == 0)
+        {
+            return now + UPDATING_WAIT_NS;
+        }
+        Thread.onSpinWait();
+        return now - deadline > 0 ? -1 : deadline;
     }
 
     /**
@@ -188,12 +350,14 @@ public final class AvTable
             out.incarnation = buffer.getLong(offset + INCARNATION_OFFSET);
             out.userId = buffer.getLongVolatile(offset + USER_ID_OFFSET);
             out.authKey = buffer.getLong(offset + AUTH_KEY_OFFSET);
-            out.references = buffer.getLongVolatile(offset + REFERENCES_OFFSET);
+            out.authKeyGeneration = buffer.getLong(offset + AUTH_KEY_GENERATION_OFFSET);
             buffer.getBytes(offset + ADDRESS_OFFSET, out.bytes, 0, out.length);
             VarHandle.acquireFence();
             if (buffer.getLongVolatile(offset + STATE_OFFSET) == state)
             {
                 out.state = state;
+                out.generation = generation(state);
+                out.references = references(state);
                 return true;
             }
         }
@@ -254,33 +418,11 @@ public final class AvTable
     }
 
     /**
-     * Add to a key entry's references.
-     *
-     * @param index the key entry.
-     * @param delta +1 or -1.
-     */
-    public void addReferences(final int index, final long delta)
-    {
-        buffer.getAndAddLong(entryOffset(index) + REFERENCES_OFFSET, delta);
-    }
-
-    /**
      * @param index an entry.
      * @return its state now (acquire).
      */
     public long state(final int index)
     {
         return buffer.getLongAcquire(entryOffset(index) + STATE_OFFSET);
-    }
-
-    /**
-     * Set the user id of an entry.
-     *
-     * @param index  the entry.
-     * @param userId the id.
-     */
-    public void userId(final int index, final long userId)
-    {
-        buffer.putLongVolatile(entryOffset(index) + USER_ID_OFFSET, userId);
     }
 }

@@ -4,6 +4,7 @@ import io.jfabric.AddressVector;
 import io.jfabric.Addresses;
 import io.jfabric.AvAttr;
 import io.jfabric.AvType;
+import io.jfabric.DomainAttr;
 import io.jfabric.EqEvent;
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
@@ -15,12 +16,9 @@ import io.jfabric.shm.LocalHost;
 import io.jfabric.shm.ShmCapabilities;
 import io.jfabric.shm.ShmDomain;
 import io.jfabric.shm.eq.ShmEventQueue;
-import org.agrona.BufferUtil;
-import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
-import java.nio.MappedByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
@@ -33,8 +31,10 @@ import java.nio.file.Path;
  * {@link Errno#FI_EADDRNOTAVAIL}; a malformed address or slot gives {@link Errno#FI_EINVAL}, a full table
  * {@link Errno#FI_ENOSPC}.
  * <p>
- * <b>fi_addr_t values</b>: {@code map_addr + index}; the top 16 bits are left for {@link AddressVector#rxAddr}
- * and {@link AddressVector#groupAddr} and ignored when resolving. An unnamed AV ignores map_addr (base 0, as the
+ * <b>fi_addr_t values</b>: {@code map_addr + index}, in the low 32 bits: a named AV needs map_addr + its table's
+ * entries &lt;= 2^32 ({@link Errno#FI_EINVAL} at open otherwise, before any file is created). The high 32 bits are
+ * left for {@link AddressVector#groupAddr} (fi_group_addr) and {@link AddressVector#rxAddr} (fi_rx_addr, the top
+ * rx_ctx_bits) and ignored when resolving. An unnamed AV ignores map_addr (base 0, as the
  * page says). A named AV records its creator's map_addr; an opener passing 0 uses and gets back that one, an
  * opener passing another value uses its own: processes that give the same map_addr get the same fi_addr for the
  * same entry, since the index is the same in every process.
@@ -59,10 +59,19 @@ import java.nio.file.Path;
  * returns 0, or fails with {@link Errno#FI_ENOEQ} when no EQ is bound. FI_SYNC_ERR is for synchronous AVs only.
  * <p>
  * <b>Authorization keys</b> (1 to {@link ShmCapabilities#MAX_AUTH_KEY_SIZE} bytes) are entries of the same table,
- * so their handles are shared by every process of a named AV and take an index like an address. Removing a key that
- * addresses still use fails with {@link Errno#FI_EBUSY}.
+ * so their handles are shared by every process of a named AV and take an index like an address. As fi_av(3) says,
+ * they need a domain opened with auth_key_size {@link DomainAttr#FI_AV_AUTH_KEY}: on other domains
+ * fi_av_insert_auth_key and inserts with FI_AUTH_KEY fail with {@link Errno#FI_EINVAL}, and on such a domain
+ * FI_AV_USER_ID per insert fails with {@link Errno#FI_EINVAL} (open the AV with FI_AV_USER_ID and use
+ * fi_av_set_user_id). Removing a key that addresses still use fails with {@link Errno#FI_EBUSY}; adding a
+ * reference and removing a key are CASes on the key's state word, so they never both succeed
+ * ({@link AvDescriptor}). An inserter process killed between taking its key reference and publishing its address
+ * leaves that reference counted, and the key can then not be removed.
  * <p>
  * Thread safe. Closing fails with {@link Errno#FI_EBUSY} while an endpoint holds a reference ({@link #retain}).
+ * After close, control calls fail with {@link Errno#FI_EBADF} and the data path ({@link #slotOf},
+ * {@link #incarnationOf}, {@link #indexOf}) returns -1. Close does not unmap the table: a call racing the close may
+ * still read it, so the mapping is released with this object by the garbage collector.
  */
 public final class ShmAddressVector extends FidLifecycle implements AddressVector
 {
@@ -72,10 +81,13 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
     /** Longest AV name. */
     public static final int MAX_NAME_LENGTH = 48;
 
-    /** Bits of an fi_addr_t that carry map_addr + index. */
-    public static final int INDEX_BITS = 48;
+    /** Bits of an fi_addr_t that carry map_addr + index: the low 32, below fi_group_addr's group id. */
+    public static final int INDEX_BITS = 32;
 
-    private static final long INDEX_MASK = (1L << INDEX_BITS) - 1;
+    /** One more than the largest fi_addr_t value an entry may have: map_addr + entries must not exceed it. */
+    public static final long FI_ADDR_LIMIT = 1L << INDEX_BITS;
+
+    private static final long INDEX_MASK = FI_ADDR_LIMIT - 1;
     private static final long OPEN_FLAGS = Flags.FI_EVENT | Flags.FI_READ | Flags.FI_SYMMETRIC | Flags.FI_AV_USER_ID;
     private static final long INSERT_FLAGS = Flags.FI_MORE | Flags.FI_SYNC_ERR | Flags.FI_AV_USER_ID | Flags.FI_AUTH_KEY;
     private static final int MAX_RX_CTX_BITS = 16;
@@ -88,8 +100,8 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
     private final boolean readOnly;
     private final boolean async;
     private final boolean userIdMode;
+    private final boolean avAuthKeys;
     private final Path path;
-    private final ByteBuffer memory;
     private final AvTable table;
     private volatile ShmEventQueue eq;
 
@@ -102,12 +114,12 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
         this.domainName = domain.attr().name();
         this.slotCount = domain.region().geometry().slotCount();
         this.path = path;
-        this.memory = memory;
         this.mapAddr = mapAddr;
         this.readOnly = (attr.flags() & Flags.FI_READ) != 0;
         this.async = (attr.flags() & Flags.FI_EVENT) != 0;
         this.userIdMode = (attr.flags() & Flags.FI_AV_USER_ID) != 0;
-        this.table = new AvTable(new UnsafeBuffer(memory), entries);
+        this.avAuthKeys = domain.attr().authKeySize() == DomainAttr.FI_AV_AUTH_KEY;
+        this.table = new AvTable(new UnsafeBuffer(memory), entries); // The buffer keeps the mapping reachable.
         this.attr = attr.count(entries).mapAddr(path == null ? 0 : mapAddr);
     }
 
@@ -141,15 +153,10 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
             }
             else
             {
+                // AvFile checks map_addr against the existing table before mapping it, and validate() checked it
+                // against the table it would create: nothing is created or attached with a map_addr that fails.
                 final AvFile file = AvFile.open(domain, attr);
                 final long mapAddr = attr.mapAddr() != 0 ? attr.mapAddr() : file.mapAddr();
-                if (mapAddr < 0 || mapAddr + file.entries() > INDEX_MASK)
-                {
-                    IoUtil.unmap(file.buffer());
-                    throw new FabricException(Errno.FI_EINVAL, "fi_av_open: map_addr 0x" +
-                        Long.toHexString(mapAddr) + " leaves no room for " + file.entries() + " entries below 2^" +
-                        INDEX_BITS + ", the fi_addr_t bits below the rx context and group bits");
-                }
                 av = new ShmAddressVector(domain, attr, context, file.path(), file.buffer(), file.entries(),
                     mapAddr);
             }
@@ -216,8 +223,27 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
         else
         {
             validateName(attr.name());
+            checkMapAddr(attr.mapAddr(), AvDescriptor.entriesFor(attr.count()));
         }
         return attr;
+    }
+
+    /**
+     * Check that map_addr + every index of a table of {@code entries} fits the low {@link #INDEX_BITS} bits of an
+     * fi_addr_t, the bits resolution reads (fi_group_addr takes the high 32).
+     *
+     * @param mapAddr the map_addr (0: the base 0).
+     * @param entries the table's entries.
+     * @throws FabricException {@link Errno#FI_EINVAL} when it does not.
+     */
+    static void checkMapAddr(final long mapAddr, final int entries)
+    {
+        if (mapAddr < 0 || mapAddr > FI_ADDR_LIMIT - entries)
+        {
+            throw new FabricException(Errno.FI_EINVAL, "fi_av_open: map_addr 0x" + Long.toHexString(mapAddr) +
+                " leaves no room for the table's " + entries + " entries below 2^" + INDEX_BITS + ": fi_addr_t " +
+                "values map_addr + index must fit the low " + INDEX_BITS + " bits, fi_group_addr takes the others");
+        }
     }
 
     private static void validateName(final String name)
@@ -252,6 +278,12 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
     public long mapAddr()
     {
         return mapAddr;
+    }
+
+    /** @return the table, for this package's tests. */
+    AvTable table()
+    {
+        return table;
     }
 
     /** @return entries of the table. */
@@ -413,10 +445,17 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
                 "applies to synchronous AVs only, this one was opened with FI_EVENT" :
                 "needs a status array of " + count));
         }
-        if (userIds && (userIdMode || authKeys || fiAddr == null))
+        if (authKeys && !avAuthKeys)
+        {
+            throw new FabricException(Errno.FI_EINVAL, call + ": FI_AUTH_KEY needs a domain opened with " +
+                "auth_key_size FI_AV_AUTH_KEY, the only domains whose AVs hold authorization keys");
+        }
+        if (userIds && (userIdMode || avAuthKeys || authKeys || fiAddr == null))
         {
             throw new FabricException(Errno.FI_EINVAL, call + ": FI_AV_USER_ID per insert " + (userIdMode ?
-                "is invalid on an AV opened with FI_AV_USER_ID; use fi_av_set_user_id" : authKeys ?
+                "is invalid on an AV opened with FI_AV_USER_ID; use fi_av_set_user_id" : avAuthKeys ?
+                "is invalid on a domain opened with auth_key_size FI_AV_AUTH_KEY; open the AV with " +
+                "FI_AV_USER_ID and use fi_av_set_user_id" : authKeys ?
                 "cannot be combined with FI_AUTH_KEY: both take fi_addr as input" : "needs the user ids in fi_addr"));
         }
         if (authKeys && fiAddr == null)
@@ -487,34 +526,31 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
         {
             return -Errno.FI_EINVAL;
         }
-        long keyIndex = -1;
-        long keyState = 0;
+        int keyIndex = -1;
+        long keyGeneration = 0;
         if (withKey)
         {
+            // The reference is taken with a CAS on the key's own state word, under the generation validated here:
+            // it fails once the key is removed or replaced, and a removal fails once it is taken (AvDescriptor).
             keyIndex = indexOf(keyHandle);
-            if (keyIndex < 0 || !table.snapshot((int)keyIndex, scratch) || scratch.kind != AvDescriptor.KIND_AUTH_KEY)
+            if (keyIndex < 0 || !table.snapshot(keyIndex, scratch) || scratch.kind != AvDescriptor.KIND_AUTH_KEY ||
+                !table.addReference(keyIndex, scratch.generation))
             {
                 return -Errno.FI_EINVAL;
             }
-            keyState = scratch.state;
-            table.addReferences((int)keyIndex, 1);
-            if (table.state((int)keyIndex) != keyState)
-            {
-                table.addReferences((int)keyIndex, -1); // The key was removed meanwhile.
-                return -Errno.FI_EINVAL;
-            }
+            keyGeneration = scratch.generation;
         }
         final int index = table.claim();
         if (index < 0)
         {
             if (withKey)
             {
-                table.addReferences((int)keyIndex, -1);
+                table.dropReference(keyIndex, keyGeneration);
             }
             return -Errno.FI_ENOSPC;
         }
         table.publishAddress(index, text.getBytes(StandardCharsets.US_ASCII), address.slot(), address.incarnation(),
-            userId, keyIndex);
+            userId, keyIndex, keyGeneration);
         return index;
     }
 
@@ -538,8 +574,9 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
         }
         final int kind = (flags & Flags.FI_AUTH_KEY) != 0 ? AvDescriptor.KIND_AUTH_KEY : AvDescriptor.KIND_ADDRESS;
         final int[] indices = new int[count];
-        final long[] states = new long[count];
+        final long[] generations = new long[count];
         final long[] keys = new long[count];
+        final long[] keyGenerations = new long[count];
         final AvTable.Entry entry = new AvTable.Entry();
         for (int i = 0; i < count; i++)
         {
@@ -559,28 +596,35 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
                     "nothing was removed");
             }
             indices[i] = index;
-            states[i] = entry.state;
-            keys[i] = entry.authKey;
+            generations[i] = entry.generation;
+            keys[i] = entry.kind == AvDescriptor.KIND_ADDRESS ? entry.authKey : -1;
+            keyGenerations[i] = entry.authKeyGeneration;
         }
         int lost = -1;
+        int why = AvTable.REMOVED;
         for (int i = 0; i < count; i++)
         {
-            if (table.remove(indices[i], states[i]))
+            final int result = table.remove(indices[i], generations[i]);
+            if (result == AvTable.REMOVED)
             {
                 if (keys[i] >= 0)
                 {
-                    table.addReferences((int)keys[i], -1);
+                    table.dropReference((int)keys[i], keyGenerations[i]);
                 }
             }
             else
             {
                 lost = i;
+                why = result;
             }
         }
         if (lost >= 0)
         {
-            throw new FabricException(Errno.FI_EINVAL, "fi_av_remove: fi_addr 0x" + Long.toHexString(fiAddr[lost]) +
-                " was removed by another process meanwhile; the others were removed");
+            throw new FabricException(why == AvTable.IN_USE ? Errno.FI_EBUSY : why == AvTable.STUCK ?
+                Errno.FI_EAGAIN : Errno.FI_EINVAL, "fi_av_remove: fi_addr 0x" + Long.toHexString(fiAddr[lost]) +
+                (why == AvTable.IN_USE ? " is an authorization key an address was inserted with meanwhile" :
+                why == AvTable.STUCK ? " stayed locked by a user id update of another thread or process" :
+                " was removed by another thread or process meanwhile") + "; the others were removed");
         }
     }
 
@@ -636,6 +680,11 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
             throw new FabricException(Errno.FI_EBADFLAGS,
                 "fi_av_insert_auth_key: flags 0x" + Long.toHexString(flags) + " are reserved and must be 0");
         }
+        if (!avAuthKeys)
+        {
+            throw new FabricException(Errno.FI_EINVAL, "fi_av_insert_auth_key: the AV's domain was not opened with " +
+                "auth_key_size FI_AV_AUTH_KEY, which fi_av_insert_auth_key requires");
+        }
         if (authKey == null || authKey.length == 0 || authKey.length > ShmCapabilities.MAX_AUTH_KEY_SIZE)
         {
             throw new FabricException(Errno.FI_EINVAL, "fi_av_insert_auth_key: an shm authorization key is 1 to " +
@@ -668,7 +717,9 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
                 throw new FabricException(Errno.FI_ENOKEY, "fi_av_lookup_auth_key: fi_addr 0x" +
                     Long.toHexString(fiAddr) + " was inserted without an authorization key");
             }
-            if (!table.snapshot((int)entry.authKey, entry) || entry.kind != AvDescriptor.KIND_AUTH_KEY)
+            final long keyGeneration = entry.authKeyGeneration;
+            if (!table.snapshot((int)entry.authKey, entry) || entry.kind != AvDescriptor.KIND_AUTH_KEY ||
+                entry.generation != keyGeneration)
             {
                 throw notValid("fi_av_lookup_auth_key", fiAddr);
             }
@@ -695,7 +746,19 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
                 "FI_AV_USER_ID; pass user ids to insert with the FI_AV_USER_ID flag instead");
         }
         final int kind = (flags & Flags.FI_AUTH_KEY) != 0 ? AvDescriptor.KIND_AUTH_KEY : AvDescriptor.KIND_ADDRESS;
-        table.userId(validEntry("fi_av_set_user_id", fiAddr, kind, new AvTable.Entry()), userId);
+        final AvTable.Entry entry = new AvTable.Entry();
+        final int index = validEntry("fi_av_set_user_id", fiAddr, kind, entry);
+        final int result = table.userId(index, entry.generation, userId); // Only to the publication validated.
+        if (result == AvTable.GONE)
+        {
+            throw new FabricException(Errno.FI_EINVAL, "fi_av_set_user_id: fi_addr 0x" + Long.toHexString(fiAddr) +
+                " was removed by another thread or process meanwhile");
+        }
+        if (result == AvTable.STUCK)
+        {
+            throw new FabricException(Errno.FI_EAGAIN, "fi_av_set_user_id: fi_addr 0x" + Long.toHexString(fiAddr) +
+                " stayed locked by a user id update of another thread or process; try again");
+        }
     }
 
     @Override
@@ -712,7 +775,9 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
     }
 
     /**
-     * Data path: the table index an fi_addr_t names, without allocating; the rx context and group bits are ignored.
+     * Data path: the table index an fi_addr_t names, without allocating. Only the low {@link #INDEX_BITS} bits name
+     * the entry; the high 32 (fi_group_addr's group id, fi_rx_addr's rx index in the top rx_ctx_bits) are ignored:
+     * an shm endpoint has one receive context and groups do not change the destination.
      *
      * @param fiAddr an fi_addr_t of this AV.
      * @return the index, or -1 when it is FI_ADDR_NOTAVAIL or outside the table.
@@ -797,15 +862,10 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
             queue.release();
             eq = null;
         }
+        // No explicit unmap or free: a data path call of another thread may have passed its bounds check already
+        // and still read the table. Detaching makes every later lookup return -1; the memory (mapping or direct
+        // buffer) goes with this object when the garbage collector finds it unreachable.
         table.detach();
-        if (memory instanceof MappedByteBuffer)
-        {
-            IoUtil.unmap((MappedByteBuffer)memory);
-        }
-        else
-        {
-            BufferUtil.free(memory);
-        }
         domain.release();
     }
 }

@@ -30,7 +30,7 @@ class AvDescriptorTest
         assertEquals(0, AvDescriptor.ENTRY_LENGTH % BitUtil.CACHE_LINE_LENGTH);
         assertEquals(0, AvDescriptor.entryOffset(0) % BitUtil.CACHE_LINE_LENGTH);
         assertEquals(AvDescriptor.HEADER_LENGTH + 3 * AvDescriptor.ENTRY_LENGTH, AvDescriptor.entryOffset(3));
-        assertTrue(AvDescriptor.REFERENCES_OFFSET + 8 <= AvDescriptor.ADDRESS_OFFSET);
+        assertTrue(AvDescriptor.AUTH_KEY_GENERATION_OFFSET + 8 <= AvDescriptor.ADDRESS_OFFSET);
         assertEquals(AvDescriptor.ENTRY_LENGTH, AvDescriptor.ADDRESS_OFFSET + AvDescriptor.ADDRESS_CAPACITY);
         assertEquals(AvDescriptor.HEADER_LENGTH + 16L * AvDescriptor.ENTRY_LENGTH, AvDescriptor.fileLength(16));
     }
@@ -54,6 +54,17 @@ class AvDescriptorTest
         assertEquals(identity, AvDescriptor.claimer(claimed), "the widest identity survives the tag shift");
         final long valid = AvDescriptor.valid(7);
         assertTrue(AvDescriptor.isValid(valid));
+        assertEquals(7, AvDescriptor.generation(valid));
+        assertEquals(0, AvDescriptor.references(valid));
+        final long referenced = valid + 3 * AvDescriptor.REFERENCE + AvDescriptor.UPDATING;
+        assertEquals(3, AvDescriptor.references(referenced), "references and the updating bit leave the rest");
+        assertEquals(7, AvDescriptor.generation(referenced));
+        assertTrue(AvDescriptor.isValid(referenced) && AvDescriptor.isUpdating(referenced));
+        final long widest = AvDescriptor.valid(AvDescriptor.GENERATION_MASK) + AvDescriptor.MAX_REFERENCES *
+            AvDescriptor.REFERENCE;
+        assertEquals(AvDescriptor.GENERATION_MASK, AvDescriptor.generation(widest), "the widest generation fits");
+        assertEquals(AvDescriptor.MAX_REFERENCES, AvDescriptor.references(widest));
+        assertTrue(AvDescriptor.MAX_REFERENCES >= AvDescriptor.MAX_ENTRIES - 1, "every other entry may reference");
         assertFalse(AvDescriptor.isClaimed(valid));
         assertFalse(AvDescriptor.isValid(AvDescriptor.FREE) || AvDescriptor.isClaimed(AvDescriptor.FREE));
     }

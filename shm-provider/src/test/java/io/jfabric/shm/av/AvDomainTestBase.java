@@ -8,8 +8,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 
 /**
- * A test root, provider, fabric and open domain "orders" per test, for the AV tests; closed after each. Test thread
- * only.
+ * A test root, provider, fabric and open domain "orders" per test (and, on demand, a second open of it with
+ * FI_AV_AUTH_KEY), for the AV tests; closed after each. Test thread only.
  */
 abstract class AvDomainTestBase
 {
@@ -19,6 +19,7 @@ abstract class AvDomainTestBase
     ShmProvider provider;
     Fabric fabric;
     Domain domain;
+    private Domain keyed;
 
     /** @return the ep.count setting: the region's slots. */
     abstract String epCount();
@@ -32,11 +33,25 @@ abstract class AvDomainTestBase
         domain = fabric.domain(AvTestSupport.info(provider, DOMAIN), 0);
     }
 
+    /** @return a second open of the test domain, with auth_key_size FI_AV_AUTH_KEY; closed after the test. */
+    Domain keyedDomain()
+    {
+        if (keyed == null)
+        {
+            keyed = fabric.domain(AvTestSupport.keyedInfo(provider, DOMAIN), 0);
+        }
+        return keyed;
+    }
+
     @AfterEach
     void closeDomain()
     {
         try
         {
+            if (keyed != null)
+            {
+                keyed.close();
+            }
             domain.close();
             fabric.close();
         }

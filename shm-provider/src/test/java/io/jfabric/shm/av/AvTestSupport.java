@@ -1,5 +1,6 @@
 package io.jfabric.shm.av;
 
+import io.jfabric.DomainAttr;
 import io.jfabric.FabricException;
 import io.jfabric.Info;
 import io.jfabric.Versions;
@@ -23,6 +24,13 @@ final class AvTestSupport
     {
         final Info hints = new Info();
         hints.domainAttr().name(domainName);
+        return provider.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints).get(0);
+    }
+
+    static Info keyedInfo(final ShmProvider provider, final String domainName)
+    {
+        final Info hints = new Info();
+        hints.domainAttr().name(domainName).authKeySize(DomainAttr.FI_AV_AUTH_KEY);
         return provider.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints).get(0);
     }
 

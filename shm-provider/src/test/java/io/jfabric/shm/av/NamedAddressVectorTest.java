@@ -89,11 +89,47 @@ class NamedAddressVectorTest extends AvDomainTestBase
             assertEquals(4, ((ShmAddressVector)elsewhere).slotOf(0x9000), "same index at another base");
             assertErrno(Errno.FI_EINVAL, () -> elsewhere.lookup(0x7000));
         }
-        assertErrno(Errno.FI_EINVAL, () -> open(domain, "peers", (1L << 48) - 4, 0), "no room below bit 48");
+        assertErrno(Errno.FI_EINVAL, () -> open(domain, "peers", (1L << 32) - 4, 0), "no room below bit 32");
         assertErrno(Errno.FI_EINVAL, () -> open(domain, "peers", -16, 0));
         try (AddressVector unnamed = domain.avOpen(new AvAttr().mapAddr(0x5000), 0))
         {
             assertEquals(0, unnamed.attr().mapAddr(), "map_addr is ignored without a name");
+        }
+    }
+
+    @Test
+    void shouldCreateNothingWhenTheFirstOpenGivesABadMapAddr()
+    {
+        final Path file = root.dir().resolve("orders.fresh.av");
+        assertErrno(Errno.FI_EINVAL, () -> open(domain, "fresh", (1L << 48) - 4, 0));
+        assertErrno(Errno.FI_EINVAL, () -> open(domain, "fresh", -16, 0));
+        assertTrue(Files.notExists(file), "a rejected map_addr leaves no file behind");
+        try (AddressVector av = open(domain, "fresh", 0, 0))
+        {
+            assertEquals(0, av.attr().mapAddr(), "the next open creates the AV as if nothing had happened");
+            final long[] a = new long[1];
+            assertEquals(1, av.insert(addrs(DOMAIN, 2, 1), 1, a, 0, 0));
+        }
+        assertEquals(0, ((io.jfabric.shm.ShmDomain)domain).references(), "failed opens hold no domain reference");
+    }
+
+    @Test
+    void shouldKeepFiAddrsInTheLow32BitsAndResolveGroupAddresses()
+    {
+        final long top = (1L << 32) - 16;
+        assertErrno(Errno.FI_EINVAL, () -> open(domain, "high", top + 1, 0), "16 entries from top + 1 pass 2^32");
+        assertTrue(Files.notExists(root.dir().resolve("orders.high.av")));
+        try (AddressVector av = open(domain, "high", top, 0))
+        {
+            final long[] a = new long[1];
+            assertEquals(1, av.insert(addrs(DOMAIN, 6, 1), 1, a, 0, 0));
+            assertEquals(top, a[0]);
+            final ShmAddressVector shm = (ShmAddressVector)av;
+            assertEquals(6, shm.slotOf(AddressVector.groupAddr(a[0], 0xFFFF_FFFF)), "the group id is ignored");
+            assertEquals(6, shm.slotOf(AddressVector.rxAddr(AddressVector.groupAddr(a[0], 3), 1, 4)));
+            assertEquals(-1, shm.slotOf(AddressVector.groupAddr(a[0] + 1, 3)), "the low bits still name the entry");
+            assertErrno(Errno.FI_EINVAL, () -> open(domain, "high", top + 8, 0), "an opener's map_addr is checked " +
+                "against the existing table too");
         }
     }
 

@@ -5,8 +5,10 @@ import io.jfabric.Addresses;
 import io.jfabric.AvAttr;
 import io.jfabric.AvType;
 import io.jfabric.Domain;
+import io.jfabric.DomainAttr;
 import io.jfabric.Errno;
 import io.jfabric.FidClass;
+import io.jfabric.Info;
 import io.jfabric.Flags;
 import io.jfabric.shm.LocalHost;
 import io.jfabric.shm.ShmDomain;
@@ -355,7 +357,8 @@ class ShmAddressVectorTest extends AvDomainTestBase
     {
         assertEquals((3L << 62) | 5, AddressVector.rxAddr(5, 3, 2));
         assertEquals(5, AddressVector.rxAddr(5, 3, 0));
-        assertEquals((7L << 48) | 5, AddressVector.groupAddr(5, 7));
+        assertEquals((7L << 32) | 5, AddressVector.groupAddr(5, 7), "fi_group_addr: group id << 32 | fi_addr");
+        assertEquals(0xFFFF_FFFF_0000_0005L, AddressVector.groupAddr(5, -1), "the group id is unsigned 32 bits");
         try (AddressVector av = domain.avOpen(new AvAttr().rxCtxBits(2), 0))
         {
             final long[] fiAddr = new long[1];
@@ -368,7 +371,7 @@ class ShmAddressVectorTest extends AvDomainTestBase
     @Test
     void shouldInsertLookUpAndRemoveAuthorizationKeys()
     {
-        try (AddressVector av = open(8))
+        try (AddressVector av = keyedDomain().avOpen(new AvAttr().type(AvType.TABLE).count(8), 0))
         {
             assertErrno(Errno.FI_EINVAL, () -> av.insertAuthKey(new byte[0], 0));
             assertErrno(Errno.FI_EINVAL, () -> av.insertAuthKey(new byte[65], 0));
@@ -420,9 +423,41 @@ class ShmAddressVectorTest extends AvDomainTestBase
     }
 
     @Test
+    void shouldAcceptFiAvAuthKeyDomainsAndReportTheModeBack()
+    {
+        final Info info = AvTestSupport.keyedInfo(provider, DOMAIN);
+        assertEquals(DomainAttr.FI_AV_AUTH_KEY, info.domainAttr().authKeySize(), "getinfo reports it back");
+        assertEquals(DomainAttr.FI_AV_AUTH_KEY, keyedDomain().attr().authKeySize(), "so does the domain");
+        assertEquals(0, domain.attr().authKeySize());
+        assertTrue(info.domainAttr().toString().contains("auth_key_size: 18446744073709551615"),
+            "fi_tostr prints SIZE_MAX as libfabric's %zu does");
+    }
+
+    @Test
+    void shouldRefuseAuthKeysWithoutFiAvAuthKeyAndPerInsertUserIdsWithIt()
+    {
+        try (AddressVector plain = open(8);
+            AddressVector keyed = keyedDomain().avOpen(new AvAttr().count(8), 0))
+        {
+            assertErrno(Errno.FI_EINVAL, () -> plain.insertAuthKey(new byte[]{ 1 }, 0),
+                "fi_av_insert_auth_key requires a domain opened with FI_AV_AUTH_KEY");
+            assertErrno(Errno.FI_EINVAL, () -> plain.insert(addrs(DOMAIN, 1, 1), 1, new long[]{ 0 },
+                Flags.FI_AUTH_KEY, 0));
+            assertErrno(Errno.FI_EINVAL, () -> keyed.insert(addrs(DOMAIN, 1, 1), 1, new long[]{ 5 },
+                Flags.FI_AV_USER_ID, 0), "per insert FI_AV_USER_ID is invalid on an FI_AV_AUTH_KEY domain");
+            final long[] userIds = { 5 };
+            assertEquals(1, plain.insert(addrs(DOMAIN, 1, 1), 1, userIds, Flags.FI_AV_USER_ID, 0));
+            assertEquals(5, plain.userId(userIds[0]), "but valid on other domains");
+            final long key = keyed.insertAuthKey(new byte[]{ 1 }, 0);
+            final long[] fiAddr = { key };
+            assertEquals(1, keyed.insert(addrs(DOMAIN, 2, 1), 1, fiAddr, Flags.FI_AUTH_KEY, 0));
+        }
+    }
+
+    @Test
     void shouldDefaultUserIdsToNotavailAndSetThemWithUserIdMode()
     {
-        try (AddressVector av = domain.avOpen(new AvAttr().flags(Flags.FI_AV_USER_ID), 0))
+        try (AddressVector av = keyedDomain().avOpen(new AvAttr().flags(Flags.FI_AV_USER_ID), 0))
         {
             final long[] fiAddr = new long[1];
             av.insert(addrs(DOMAIN, 0, 1), 1, fiAddr, 0, 0);

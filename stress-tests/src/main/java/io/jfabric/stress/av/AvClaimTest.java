@@ -1,7 +1,6 @@
 package io.jfabric.stress.av;
 
 import io.jfabric.shm.av.AvDescriptor;
-import io.jfabric.shm.av.AvHeader;
 import io.jfabric.shm.av.AvTable;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jcstress.annotations.Actor;
@@ -40,11 +39,7 @@ public class AvClaimTest
     /** An empty table of 4 entries. */
     public AvClaimTest()
     {
-        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[(int)AvDescriptor.fileLength(4)]);
-        final AvHeader header = new AvHeader(buffer);
-        header.write(4, 0, "stress", "");
-        header.publishReady();
-        table = new AvTable(buffer, 4);
+        table = AvTable.inMemory(new UnsafeBuffer(new byte[(int)AvDescriptor.fileLength(4)]), 4, "stress");
     }
 
     /** @param r receives the index taken in r1. */
@@ -55,7 +50,7 @@ public class AvClaimTest
         r.r1 = index;
         if (index >= 0)
         {
-            table.publishAddress(index, A, 1, 0, -1, -1);
+            table.publishAddress(index, A, 1, 0, -1, -1, 0);
         }
     }
 
@@ -67,7 +62,7 @@ public class AvClaimTest
         r.r2 = index;
         if (index >= 0)
         {
-            table.publishAddress(index, B, 2, 0, -1, -1);
+            table.publishAddress(index, B, 2, 0, -1, -1, 0);
         }
     }
 

@@ -1,7 +1,6 @@
 package io.jfabric.stress.av;
 
 import io.jfabric.shm.av.AvDescriptor;
-import io.jfabric.shm.av.AvHeader;
 import io.jfabric.shm.av.AvTable;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jcstress.annotations.Actor;
@@ -43,21 +42,17 @@ public class AvEntryTornReadTest
     /** A table of 4 entries with the old address published at index 0. */
     public AvEntryTornReadTest()
     {
-        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[(int)AvDescriptor.fileLength(4)]);
-        final AvHeader header = new AvHeader(buffer);
-        header.write(4, 0, "stress", "");
-        header.publishReady();
-        table = new AvTable(buffer, 4);
-        table.publishAddress(table.claim(), OLD, 1, 0, -1, -1);
+        table = AvTable.inMemory(new UnsafeBuffer(new byte[(int)AvDescriptor.fileLength(4)]), 4, "stress");
+        table.publishAddress(table.claim(), OLD, 1, 0, -1, -1, 0);
     }
 
     /** Another process: remove the old address and insert the new one, which takes the freed lowest index. */
     @Actor
     public void writer()
     {
-        table.remove(0, table.state(0));
+        table.remove(0, AvDescriptor.generation(table.state(0)));
         final int index = table.claim();
-        table.publishAddress(index, NEW, 22, 7, -1, -1);
+        table.publishAddress(index, NEW, 22, 7, -1, -1, 0);
     }
 
     /**

@@ -1,0 +1,74 @@
+package io.jfabric.shm.av;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * fi_av_set_user_id against a remove and re-insert of the same index by another process, step by step: the id must
+ * go to the publication that was validated, never to the one that replaced it.
+ */
+class AvTableUserIdTest
+{
+    private static final byte[] OLD = "fi_shm://h:1/d".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] NEW = "fi_shm://h:2/d".getBytes(StandardCharsets.US_ASCII);
+
+    private static AvTable table()
+    {
+        return AvTable.inMemory(new UnsafeBuffer(new byte[(int)AvDescriptor.fileLength(16)]), 16, "d");
+    }
+
+    @Test
+    void shouldNotGiveTheUserIdToAnEntryReinsertedAfterValidation()
+    {
+        final AvTable table = table();
+        final int index = table.claim();
+        table.publishAddress(index, OLD, 1, 0, -1, -1, 0);
+        final AvTable.Entry validated = new AvTable.Entry();
+        assertTrue(table.snapshot(index, validated)); // setUserId validated the entry ...
+
+        assertEquals(AvTable.REMOVED, table.remove(index, validated.generation)); // ... another process removes it
+        // and re-inserts
+        assertEquals(index, table.claim());
+        table.publishAddress(index, NEW, 2, 0, 7, -1, 0);
+
+        assertEquals(AvTable.GONE, table.userId(index, validated.generation, 99)); // ... then the id is written
+        final AvTable.Entry now = new AvTable.Entry();
+        assertTrue(table.snapshot(index, now));
+        assertEquals(7, now.userId, "the re-inserted entry keeps its own user id");
+        assertEquals(AvTable.SET, table.userId(index, now.generation, 99));
+        assertTrue(table.snapshot(index, now));
+        assertEquals(99, now.userId, "the publication validated takes it");
+        assertEquals(now.generation, AvDescriptor.generation(now.state), "and the updating bit is cleared");
+        assertEquals(0, now.state & AvDescriptor.UPDATING);
+    }
+
+    @Test
+    void shouldRefuseReferencesAndRemovalsAimedAtAReplacedKey()
+    {
+        final AvTable table = table();
+        final int key = table.claim();
+        table.publishKey(key, new byte[]{ 1 });
+        final AvTable.Entry first = new AvTable.Entry();
+        assertTrue(table.snapshot(key, first));
+        assertTrue(table.addReference(key, first.generation));
+        assertEquals(AvTable.IN_USE, table.remove(key, first.generation), "a referenced key stays");
+        assertTrue(table.dropReference(key, first.generation));
+        assertEquals(AvTable.REMOVED, table.remove(key, first.generation));
+
+        assertEquals(key, table.claim());
+        table.publishKey(key, new byte[]{ 2 });
+        assertFalse(table.addReference(key, first.generation), "a late +1 for the removed key fails");
+        assertFalse(table.dropReference(key, first.generation), "so does a late -1");
+        final AvTable.Entry second = new AvTable.Entry();
+        assertTrue(table.snapshot(key, second));
+        assertEquals(0, second.references, "the key reusing the index starts and stays at 0");
+        assertEquals(AvTable.GONE, table.remove(key, first.generation));
+        assertEquals(AvTable.REMOVED, table.remove(key, second.generation));
+    }
+}
