@@ -87,8 +87,11 @@ class AvAuthKeyRaceTest extends AvDomainTestBase
                     }
                     return null;
                 });
-                final long end = System.nanoTime() + RUN_NANOS;
-                while (System.nanoTime() < end && !inserter.isDone() && !remover.isDone())
+                // RUN_NANOS, and on (bounded) until both sides have made progress, however they are scheduled.
+                final long start = System.nanoTime();
+                while ((System.nanoTime() - start < RUN_NANOS ||
+                    (inserted.get() == 0 || keysRemoved.get() == 0) && System.nanoTime() - start < 10 * RUN_NANOS) &&
+                    !inserter.isDone() && !remover.isDone())
                 {
                     Thread.sleep(10);
                 }

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -282,11 +283,11 @@ class RemoteMemoryTest
                         final int result = remote.write(40, 0, src, 0, 8);
                         if (result == 0)
                         {
-                            ok++;
+                            succeeded.lazySet(++ok);
                         }
                         else if (result == -FI_EKEYREJECTED)
                         {
-                            refused++;
+                            rejected.lazySet(++refused);
                         }
                         else
                         {
@@ -298,18 +299,24 @@ class RemoteMemoryTest
                 {
                     failure.set(t);
                 }
-                succeeded.set(ok);
-                rejected.set(refused);
             });
             writer.start();
             try
             {
-                for (int i = 0; i < cycles; i++)
+                // At least `cycles` cycles, and on until the writer has seen both outcomes (bounded), so the race
+                // is exercised however the two threads are scheduled; the enabled window varies in length.
+                final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                for (int i = 0; i < cycles || (succeeded.get() == 0 || rejected.get() == 0) &&
+                    System.nanoTime() - deadline < 0; i++)
                 {
                     final MemoryRegion mr = owner.mrRegv(new MrIov[]{MrIov.of(memory, 0, 4096)}, FI_REMOTE_WRITE, 0,
                         40, FI_RMA_EVENT, 0);
                     mr.bind((i & 1) == 0 ? c1 : c2, FI_REMOTE_WRITE);
                     mr.enable();
+                    for (int spin = (i & 7) * 64; spin > 0; spin--)
+                    {
+                        Thread.onSpinWait();
+                    }
                     mr.close();
                 }
             }
