@@ -32,7 +32,8 @@ import java.nio.file.Path;
  * {@link Errno#FI_ENOSPC}.
  * <p>
  * <b>fi_addr_t values</b>: {@code map_addr + index}, in the low 32 bits: a named AV needs map_addr + its table's
- * entries &lt;= 2^32 ({@link Errno#FI_EINVAL} at open otherwise, before any file is created). The high 32 bits are
+ * entries &lt; 2^32, so the last fi_addr stays below 0xFFFFFFFF (fi_group_addr of all ones in both halves would
+ * be FI_ADDR_NOTAVAIL) ({@link Errno#FI_EINVAL} at open otherwise, before any file is created). The high 32 bits are
  * left for {@link AddressVector#groupAddr} (fi_group_addr) and {@link AddressVector#rxAddr} (fi_rx_addr, the top
  * rx_ctx_bits) and ignored when resolving. An unnamed AV ignores map_addr (base 0, as the
  * page says). A named AV records its creator's map_addr; an opener passing 0 uses and gets back that one, an
@@ -230,7 +231,8 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
 
     /**
      * Check that map_addr + every index of a table of {@code entries} fits the low {@link #INDEX_BITS} bits of an
-     * fi_addr_t, the bits resolution reads (fi_group_addr takes the high 32).
+     * fi_addr_t, the bits resolution reads (fi_group_addr takes the high 32), and is not all ones there: the last
+     * fi_addr must stay below 0xFFFFFFFF, or fi_group_addr(it, 0xFFFFFFFF) would be FI_ADDR_NOTAVAIL.
      *
      * @param mapAddr the map_addr (0: the base 0).
      * @param entries the table's entries.
@@ -238,11 +240,12 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
      */
     static void checkMapAddr(final long mapAddr, final int entries)
     {
-        if (mapAddr < 0 || mapAddr > FI_ADDR_LIMIT - entries)
+        if (mapAddr < 0 || mapAddr + entries >= FI_ADDR_LIMIT)
         {
             throw new FabricException(Errno.FI_EINVAL, "fi_av_open: map_addr 0x" + Long.toHexString(mapAddr) +
-                " leaves no room for the table's " + entries + " entries below 2^" + INDEX_BITS + ": fi_addr_t " +
-                "values map_addr + index must fit the low " + INDEX_BITS + " bits, fi_group_addr takes the others");
+                " leaves no room for the table's " + entries + " entries below 2^" + INDEX_BITS + " - 1: fi_addr_t " +
+                "values map_addr + index must fit the low " + INDEX_BITS + " bits, fi_group_addr takes the others, " +
+                "and may not be all ones there (fi_group_addr would make FI_ADDR_NOTAVAIL)");
         }
     }
 

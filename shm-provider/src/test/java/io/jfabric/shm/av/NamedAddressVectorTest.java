@@ -114,10 +114,24 @@ class NamedAddressVectorTest extends AvDomainTestBase
     }
 
     @Test
+    void shouldRefuseAMapAddrWhoseLastFiAddrWouldBeAllOnesInTheLow32Bits()
+    {
+        final long lastAllowed = (1L << 32) - 17;
+        assertErrno(Errno.FI_EINVAL, () -> open(domain, "edge", lastAllowed + 1, 0), "map_addr + 16 entries == 2^32 " +
+            "makes the last fi_addr 0xFFFFFFFF, which fi_group_addr(x, 0xFFFFFFFF) turns into FI_ADDR_NOTAVAIL");
+        assertTrue(Files.notExists(root.dir().resolve("orders.edge.av")));
+        try (AddressVector av = open(domain, "edge", lastAllowed, 0))
+        {
+            assertEquals(lastAllowed, av.attr().mapAddr());
+            assertEquals(0xFFFF_FFFEL, lastAllowed + av.attr().count() - 1, "the last fi_addr stays below all ones");
+        }
+    }
+
+    @Test
     void shouldKeepFiAddrsInTheLow32BitsAndResolveGroupAddresses()
     {
-        final long top = (1L << 32) - 16;
-        assertErrno(Errno.FI_EINVAL, () -> open(domain, "high", top + 1, 0), "16 entries from top + 1 pass 2^32");
+        final long top = (1L << 32) - 17;
+        assertErrno(Errno.FI_EINVAL, () -> open(domain, "high", top + 1, 0), "16 entries from top + 1 reach 2^32");
         assertTrue(Files.notExists(root.dir().resolve("orders.high.av")));
         try (AddressVector av = open(domain, "high", top, 0))
         {
