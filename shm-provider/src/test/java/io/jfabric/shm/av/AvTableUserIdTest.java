@@ -1,5 +1,6 @@
 package io.jfabric.shm.av;
 
+import io.jfabric.shm.ProcessIdentity;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
@@ -70,5 +71,83 @@ class AvTableUserIdTest
         assertEquals(0, second.references, "the key reusing the index starts and stays at 0");
         assertEquals(AvTable.GONE, table.remove(key, first.generation));
         assertEquals(AvTable.REMOVED, table.remove(key, second.generation));
+    }
+
+    @Test
+    void shouldRecoverAnUpdatingBitLeftByAProcessThatIsGone()
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[(int)AvDescriptor.fileLength(16)]);
+        final AvTable table = AvTable.inMemory(buffer, 16, "d");
+        final int index = table.claim();
+        table.publishAddress(index, OLD, 1, 0, -1, -1, 0);
+        final AvTable.Entry validated = new AvTable.Entry();
+        assertTrue(table.snapshot(index, validated));
+        holdUpdatingBit(buffer, index, validated.state, goneIdentity());
+
+        assertEquals(AvTable.SET, table.userId(index, validated.generation, 5), "an updater waits past the bound, " +
+            "finds the holder gone, clears its bit and writes");
+        final AvTable.Entry now = new AvTable.Entry();
+        assertTrue(table.snapshot(index, now));
+        assertEquals(5, now.userId);
+        assertEquals(validated.state, now.state, "same publication, updating bit clear");
+        assertEquals(0, buffer.getLong(AvDescriptor.entryOffset(index) + AvDescriptor.UPDATER_OFFSET));
+
+        holdUpdatingBit(buffer, index, validated.state, goneIdentity());
+        assertEquals(AvTable.REMOVED, table.remove(index, validated.generation), "so does a remover");
+        assertEquals(0, buffer.getLong(AvDescriptor.entryOffset(index) + AvDescriptor.UPDATER_OFFSET));
+        assertEquals(index, table.claim(), "the entry is usable again");
+    }
+
+    @Test
+    void shouldRecoverAnUpdatingBitWithNoUpdaterRecorded()
+    {
+        // The reviewer's case: only the bit, as a layout 2 writer killed between its two atomics left it.
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[(int)AvDescriptor.fileLength(16)]);
+        final AvTable table = AvTable.inMemory(buffer, 16, "d");
+        final int index = table.claim();
+        table.publishAddress(index, OLD, 1, 0, -1, -1, 0);
+        final AvTable.Entry validated = new AvTable.Entry();
+        assertTrue(table.snapshot(index, validated));
+        holdUpdatingBit(buffer, index, validated.state, 0);
+
+        assertEquals(AvTable.REMOVED, table.remove(index, validated.generation), "entry can be removed again");
+    }
+
+    @Test
+    void shouldGiveStuckWhileALiveProcessHoldsTheUpdatingBit()
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[(int)AvDescriptor.fileLength(16)]);
+        final AvTable table = AvTable.inMemory(buffer, 16, "d");
+        final int index = table.claim();
+        table.publishAddress(index, OLD, 1, 0, -1, -1, 0);
+        final AvTable.Entry validated = new AvTable.Entry();
+        assertTrue(table.snapshot(index, validated));
+        holdUpdatingBit(buffer, index, validated.state, ProcessIdentity.self());
+
+        assertEquals(AvTable.STUCK, table.remove(index, validated.generation), "a live holder keeps its bit");
+        assertEquals(AvTable.STUCK, table.userId(index, validated.generation, 5));
+        final AvTable.Entry now = new AvTable.Entry();
+        assertTrue(table.snapshot(index, now));
+        assertEquals(validated.state | AvDescriptor.UPDATING, now.state, "nothing was taken from it");
+        assertEquals(ProcessIdentity.self(),
+            buffer.getLong(AvDescriptor.entryOffset(index) + AvDescriptor.UPDATER_OFFSET));
+    }
+
+    /** What an updater killed between setting the updating bit and clearing it leaves behind. */
+    private static void holdUpdatingBit(
+        final UnsafeBuffer buffer, final int index, final long validState, final long updater)
+    {
+        buffer.putLongVolatile(AvDescriptor.entryOffset(index) + AvDescriptor.UPDATER_OFFSET, updater);
+        buffer.putLongVolatile(AvDescriptor.entryOffset(index) + AvDescriptor.STATE_OFFSET,
+            validState | AvDescriptor.UPDATING);
+    }
+
+    /** This process's pid with another start time: the identity of a process that had this pid before (reused). */
+    private static long goneIdentity()
+    {
+        final long self = ProcessIdentity.self();
+        final long gone = ProcessIdentity.of(ProcessIdentity.pid(self), ProcessIdentity.start(self) + 1);
+        assertTrue(ProcessIdentity.isGone(gone), "needs /proc to tell start times apart");
+        return gone;
     }
 }
