@@ -67,7 +67,11 @@ import java.nio.file.Path;
  * fi_av_set_user_id). Removing a key that addresses still use fails with {@link Errno#FI_EBUSY}; adding a
  * reference and removing a key are CASes on the key's state word, so they never both succeed
  * ({@link AvDescriptor}). An inserter process killed between taking its key reference and publishing its address
- * leaves that reference counted, and the key can then not be removed.
+ * leaves that reference counted, and the key can then not be removed; so does a remover process killed between
+ * removing an address ({@link AvTable#remove}) and giving back its key's reference ({@link AvTable#dropReference}).
+ * Neither leak is recovered: the key's state word counts references, not their holders, and telling a leaked one
+ * from a live one would take a scan of every entry racing in-flight inserts. A process killed while setting a user
+ * id is recovered: see {@link AvDescriptor}'s updating bit.
  * <p>
  * Thread safe. Closing fails with {@link Errno#FI_EBUSY} while an endpoint holds a reference ({@link #retain}).
  * After close, control calls fail with {@link Errno#FI_EBADF} and the data path ({@link #slotOf},
@@ -612,6 +616,7 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
             {
                 if (keys[i] >= 0)
                 {
+                    // Killed here, this process leaks the key's reference (not recovered; see the class Javadoc).
                     table.dropReference((int)keys[i], keyGenerations[i]);
                 }
             }
