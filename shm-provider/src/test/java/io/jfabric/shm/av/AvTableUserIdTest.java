@@ -76,70 +76,73 @@ class AvTableUserIdTest
     @Test
     void shouldRecoverAnUpdatingBitLeftByAProcessThatIsGone()
     {
-        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[(int)AvDescriptor.fileLength(16)]);
-        final AvTable table = AvTable.inMemory(buffer, 16, "d");
-        final int index = table.claim();
-        table.publishAddress(index, OLD, 1, 0, -1, -1, 0);
-        final AvTable.Entry validated = new AvTable.Entry();
-        assertTrue(table.snapshot(index, validated));
-        holdUpdatingBit(buffer, index, validated.state, goneIdentity());
+        final PublishedEntry e = new PublishedEntry();
+        e.holdUpdatingBit(goneIdentity());
 
-        assertEquals(AvTable.SET, table.userId(index, validated.generation, 5), "an updater waits past the bound, " +
-            "finds the holder gone, clears its bit and writes");
+        assertEquals(AvTable.SET, e.table.userId(e.index, e.validated.generation, 5), "an updater waits past the " +
+            "bound, finds the holder gone, clears its bit and writes");
         final AvTable.Entry now = new AvTable.Entry();
-        assertTrue(table.snapshot(index, now));
+        assertTrue(e.table.snapshot(e.index, now));
         assertEquals(5, now.userId);
-        assertEquals(validated.state, now.state, "same publication, updating bit clear");
-        assertEquals(0, buffer.getLong(AvDescriptor.entryOffset(index) + AvDescriptor.UPDATER_OFFSET));
+        assertEquals(e.validated.state, now.state, "same publication, updating bit clear");
+        assertEquals(0, e.updater());
 
-        holdUpdatingBit(buffer, index, validated.state, goneIdentity());
-        assertEquals(AvTable.REMOVED, table.remove(index, validated.generation), "so does a remover");
-        assertEquals(0, buffer.getLong(AvDescriptor.entryOffset(index) + AvDescriptor.UPDATER_OFFSET));
-        assertEquals(index, table.claim(), "the entry is usable again");
+        e.holdUpdatingBit(goneIdentity());
+        assertEquals(AvTable.REMOVED, e.table.remove(e.index, e.validated.generation), "so does a remover");
+        assertEquals(0, e.updater());
+        assertEquals(e.index, e.table.claim(), "the entry is usable again");
     }
 
     @Test
     void shouldRecoverAnUpdatingBitWithNoUpdaterRecorded()
     {
         // The reviewer's case: only the bit, as a layout 2 writer killed between its two atomics left it.
-        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[(int)AvDescriptor.fileLength(16)]);
-        final AvTable table = AvTable.inMemory(buffer, 16, "d");
-        final int index = table.claim();
-        table.publishAddress(index, OLD, 1, 0, -1, -1, 0);
-        final AvTable.Entry validated = new AvTable.Entry();
-        assertTrue(table.snapshot(index, validated));
-        holdUpdatingBit(buffer, index, validated.state, 0);
+        final PublishedEntry e = new PublishedEntry();
+        e.holdUpdatingBit(0);
 
-        assertEquals(AvTable.REMOVED, table.remove(index, validated.generation), "entry can be removed again");
+        assertEquals(AvTable.REMOVED, e.table.remove(e.index, e.validated.generation), "entry can be removed again");
     }
 
     @Test
     void shouldGiveStuckWhileALiveProcessHoldsTheUpdatingBit()
     {
+        final PublishedEntry e = new PublishedEntry();
+        e.holdUpdatingBit(ProcessIdentity.self());
+
+        assertEquals(AvTable.STUCK, e.table.remove(e.index, e.validated.generation), "a live holder keeps its bit");
+        assertEquals(AvTable.STUCK, e.table.userId(e.index, e.validated.generation, 5));
+        final AvTable.Entry now = new AvTable.Entry();
+        assertTrue(e.table.snapshot(e.index, now));
+        assertEquals(e.validated.state | AvDescriptor.UPDATING, now.state, "nothing was taken from it");
+        assertEquals(ProcessIdentity.self(), e.updater());
+    }
+
+    /** One address published in a fresh in-memory table, and its validated snapshot. */
+    private static final class PublishedEntry
+    {
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[(int)AvDescriptor.fileLength(16)]);
         final AvTable table = AvTable.inMemory(buffer, 16, "d");
         final int index = table.claim();
-        table.publishAddress(index, OLD, 1, 0, -1, -1, 0);
         final AvTable.Entry validated = new AvTable.Entry();
-        assertTrue(table.snapshot(index, validated));
-        holdUpdatingBit(buffer, index, validated.state, ProcessIdentity.self());
 
-        assertEquals(AvTable.STUCK, table.remove(index, validated.generation), "a live holder keeps its bit");
-        assertEquals(AvTable.STUCK, table.userId(index, validated.generation, 5));
-        final AvTable.Entry now = new AvTable.Entry();
-        assertTrue(table.snapshot(index, now));
-        assertEquals(validated.state | AvDescriptor.UPDATING, now.state, "nothing was taken from it");
-        assertEquals(ProcessIdentity.self(),
-            buffer.getLong(AvDescriptor.entryOffset(index) + AvDescriptor.UPDATER_OFFSET));
-    }
+        PublishedEntry()
+        {
+            table.publishAddress(index, OLD, 1, 0, -1, -1, 0);
+            assertTrue(table.snapshot(index, validated));
+        }
 
-    /** What an updater killed between setting the updating bit and clearing it leaves behind. */
-    private static void holdUpdatingBit(
-        final UnsafeBuffer buffer, final int index, final long validState, final long updater)
-    {
-        buffer.putLongVolatile(AvDescriptor.entryOffset(index) + AvDescriptor.UPDATER_OFFSET, updater);
-        buffer.putLongVolatile(AvDescriptor.entryOffset(index) + AvDescriptor.STATE_OFFSET,
-            validState | AvDescriptor.UPDATING);
+        /** What an updater killed between setting the updating bit and clearing it leaves behind. */
+        void holdUpdatingBit(final long updater)
+        {
+            buffer.putLongVolatile(AvDescriptor.entryOffset(index) + AvDescriptor.UPDATER_OFFSET, updater);
+            buffer.putLongVolatile(AvDescriptor.entryOffset(index) + AvDescriptor.STATE_OFFSET,
+                validated.state | AvDescriptor.UPDATING);
+        }
+
+        long updater()
+        {
+            return buffer.getLongVolatile(AvDescriptor.entryOffset(index) + AvDescriptor.UPDATER_OFFSET);
+        }
     }
 
     /** This process's pid with another start time: the identity of a process that had this pid before (reused). */

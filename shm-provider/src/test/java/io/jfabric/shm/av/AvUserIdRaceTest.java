@@ -76,17 +76,9 @@ class AvUserIdRaceTest
                 }
                 return null;
             });
-            // RUN_NANOS, and on (bounded) until the setter both set an id and lost a race to a re-insert.
-            final long start = System.nanoTime();
-            while ((System.nanoTime() - start < RUN_NANOS ||
-                (set.get() == 0 || gone.get() == 0 || reinserted.get() == 0) &&
-                System.nanoTime() - start < 10 * RUN_NANOS) && !setter.isDone() && !churner.isDone())
-            {
-                Thread.sleep(10);
-            }
-            stop.set(true);
-            setter.get(30, TimeUnit.SECONDS);
-            churner.get(30, TimeUnit.SECONDS);
+            // On until the setter both set an id and lost a race to a re-insert.
+            AvTestSupport.raceUntilProgress(RUN_NANOS, () -> set.get() > 0 && gone.get() > 0 && reinserted.get() > 0,
+                stop, setter, churner);
         }
         finally
         {
