@@ -92,8 +92,8 @@ import org.agrona.BitUtil;
  *   +---------------------------------------------------------------+  +48
  *   |  Auth Key Generation (long): that key entry's generation      |
  *   +---------------------------------------------------------------+  +56
- *   |  Updater (long): ProcessIdentity of the fi_av_set_user_id      |
- *   |  caller holding the entry, 0 when none                         |
+ *   |  Updater (long): ProcessIdentity of the fi_av_set_user_id     |
+ *   |  caller holding the entry, 0 when none                        |
  *   +---------------------------------------------------------------+  +64
  *   |  Address bytes (US-ASCII, no NUL) or key bytes,               |
  *   |  ADDRESS_CAPACITY bytes                                      ...
