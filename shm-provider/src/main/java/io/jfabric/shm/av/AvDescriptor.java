@@ -3,7 +3,7 @@ package io.jfabric.shm.av;
 import org.agrona.BitUtil;
 
 /**
- * Layout version 2 of an address vector table: the file {@code <rootDir>/<domain>.<av name>.av} of a named AV, and
+ * Layout version 3 of an address vector table: the file {@code <rootDir>/<domain>.<av name>.av} of a named AV, and
  * the same bytes in process-private memory for an unnamed one. The only class that computes offsets into it.
  * <p>
  * A header, then {@code entryCount} entries of {@link #ENTRY_LENGTH} bytes; the file is exactly
@@ -91,7 +91,9 @@ import org.agrona.BitUtil;
  *   |  Auth Key Index (long): the key entry's index, -1 for none    |
  *   +---------------------------------------------------------------+  +48
  *   |  Auth Key Generation (long): that key entry's generation      |
- *   +---------------------------------------------------------------+  +56 reserved (long)
+ *   +---------------------------------------------------------------+  +56
+ *   |  Updater (long): ProcessIdentity of the fi_av_set_user_id     |
+ *   |  caller holding the entry, 0 when none                        |
  *   +---------------------------------------------------------------+  +64
  *   |  Address bytes (US-ASCII, no NUL) or key bytes,               |
  *   |  ADDRESS_CAPACITY bytes                                      ...
@@ -114,10 +116,16 @@ import org.agrona.BitUtil;
  * landing on it. An address entry records its key's index and generation, and gives its reference back (CAS
  * r to r - 1 under that generation) after its own removal.
  * <p>
- * <b>Updating bit</b>: fi_av_set_user_id sets it with a CAS from the VALID state it validated (same generation),
- * writes the user id, and clears it with an atomic subtract. Removers wait while it is set (briefly; they give up
- * with FI_EAGAIN after {@code AvTable}'s bound), so a user id is only ever written to the publication that was
- * validated. Readers see the state change and re-read.
+ * <b>Updating bit</b> (layout 3 adds its owner): fi_av_set_user_id first takes the entry's Updater word with a
+ * CAS from 0 to its {@link io.jfabric.shm.ProcessIdentity}, then sets the bit with a CAS from the VALID state it
+ * validated (same generation), writes the user id, clears the bit with a CAS, and stores 0 to the Updater word
+ * with release. Only the Updater word's holder sets the bit, so while the bit is set the word names the process
+ * that set it. Removers and other updaters wait while it is set (briefly): past {@code AvTable}'s bound they read
+ * the Updater; a live one makes them give up with FI_EAGAIN, a gone one (killed while updating) is taken over
+ * with a CAS of the word from its identity to theirs, so exactly one of them clears the bit it left, and then
+ * proceeds. So a user id is only ever written to the publication that was validated, and a killed updater never
+ * wedges an entry. Readers see the state change and re-read. The Updater word is not part of a publication: it is
+ * left at 0 by every holder, whatever happened to the entry meanwhile.
  * <p>
  * Generations are 41 bits (2^41 publications per table before they wrap). Every field is in native byte order,
  * like Agrona's rings.
@@ -130,7 +138,7 @@ public final class AvDescriptor
     public static final long MAGIC = 0x01_56_41_52_42_41_46_4AL;
 
     /** The layout this class describes. */
-    public static final int LAYOUT_VERSION = 2;
+    public static final int LAYOUT_VERSION = 3;
 
     /** Length of the header. */
     public static final int HEADER_LENGTH = 1024;
@@ -196,6 +204,12 @@ public final class AvDescriptor
     public static final int AUTH_KEY_OFFSET = 40;
     /** Entry: the generation of the auth key entry an address was inserted with (long). */
     public static final int AUTH_KEY_GENERATION_OFFSET = 48;
+    /**
+     * Entry: the {@link io.jfabric.shm.ProcessIdentity} of the user id updater holding this entry (long), 0 when
+     * none: taken with a CAS from 0 before the updating bit is set, given back with a release store of 0 after it is
+     * cleared, so whenever the bit is set this word names the process that set it.
+     */
+    public static final int UPDATER_OFFSET = 56;
     /** Entry: address bytes. */
     public static final int ADDRESS_OFFSET = BitUtil.CACHE_LINE_LENGTH;
     /** Bytes an entry keeps for its address or key. */

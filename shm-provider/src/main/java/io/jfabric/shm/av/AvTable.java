@@ -194,7 +194,9 @@ public final class AvTable
 
     /**
      * Remove a VALID entry: CAS its state from VALID with the generation a snapshot saw, no references and not
-     * updating, to FREE. Waits (bounded) while a user id is being written.
+     * updating, to FREE. Waits (bounded) while a user id is being written; past the bound, an updating bit whose
+     * updater ({@link AvDescriptor#UPDATER_OFFSET}) is gone is cleared and the removal goes on, while a live
+     * updater gives {@link #STUCK}.
      *
      * @param index      the entry.
      * @param generation the generation it had.
@@ -220,7 +222,18 @@ public final class AvTable
                 deadline = awaitUpdate(deadline);
                 if (deadline < 0)
                 {
-                    return STUCK;
+                    final int entry = offset - STATE_OFFSET;
+                    final long updater = buffer.getLongVolatile(entry + UPDATER_OFFSET);
+                    if (!ProcessIdentity.isGone(updater))
+                    {
+                        return STUCK;
+                    }
+                    if (buffer.compareAndSetLong(entry + UPDATER_OFFSET, updater, self))
+                    {
+                        clearUpdatingBit(entry);
+                        buffer.putLongRelease(entry + UPDATER_OFFSET, 0);
+                    }
+                    deadline = 0;
                 }
             }
             else if (buffer.compareAndSetLong(offset, state, FREE))
@@ -280,38 +293,106 @@ public final class AvTable
     }
 
     /**
-     * Set the user id of an entry, only while it is still the publication named: take its updating bit with a CAS
-     * from that generation, write, clear the bit.
+     * Set the user id of an entry, only while it is still the publication named: take the entry's updater word
+     * ({@link AvDescriptor#UPDATER_OFFSET}) with a CAS from 0 to this process's identity, take the updating bit with
+     * a CAS from that generation, write, clear the bit, give the updater word back. An updater word held past the
+     * bound by a process that is gone (killed while updating) is taken over, and any updating bit it left cleared.
      *
      * @param index      the entry.
      * @param generation the generation validated.
      * @param userId     the id.
-     * @return {@link #SET}, {@link #GONE} or {@link #STUCK}.
+     * @return {@link #SET}, {@link #GONE} or {@link #STUCK} (a live updater held the entry past the bound).
      */
     public int userId(final int index, final long generation, final long userId)
     {
         final int offset = entryOffset(index);
-        long deadline = 0;
-        while (true)
+        if (!acquireUpdater(offset, generation))
         {
-            final long state = buffer.getLongVolatile(offset + STATE_OFFSET);
-            if (!isValid(state) || generation(state) != generation)
+            return isPublication(offset, generation) ? STUCK : GONE;
+        }
+        try
+        {
+            clearUpdatingBit(offset);
+            while (true)
             {
-                return GONE;
+                final long state = buffer.getLongVolatile(offset + STATE_OFFSET);
+                if (!isValid(state) || generation(state) != generation)
+                {
+                    return GONE;
+                }
+                if (buffer.compareAndSetLong(offset + STATE_OFFSET, state, state | UPDATING))
+                {
+                    buffer.putLongVolatile(offset + USER_ID_OFFSET, userId);
+                    clearUpdatingBit(offset);
+                    return SET;
+                }
             }
-            if (isUpdating(state))
+        }
+        finally
+        {
+            buffer.putLongRelease(offset + UPDATER_OFFSET, 0);
+        }
+    }
+
+    /**
+     * Take an entry's updater word while the entry is the publication named: CAS 0 to this process, or, past the
+     * bound, from a holder that is gone.
+     *
+     * @return true when this process holds it; false when the entry is another publication or a live holder kept
+     * it past the bound.
+     */
+    private boolean acquireUpdater(final int offset, final long generation)
+    {
+        long deadline = 0;
+        while (isPublication(offset, generation))
+        {
+            final long updater = buffer.getLongVolatile(offset + UPDATER_OFFSET);
+            if (updater == 0)
+            {
+                if (buffer.compareAndSetLong(offset + UPDATER_OFFSET, 0, self))
+                {
+                    return true;
+                }
+            }
+            else
             {
                 deadline = awaitUpdate(deadline);
                 if (deadline < 0)
                 {
-                    return STUCK;
+                    if (!ProcessIdentity.isGone(updater))
+                    {
+                        return false;
+                    }
+                    if (buffer.compareAndSetLong(offset + UPDATER_OFFSET, updater, self))
+                    {
+                        return true;
+                    }
+                    deadline = 0;
                 }
             }
-            else if (buffer.compareAndSetLong(offset + STATE_OFFSET, state, state | UPDATING))
+        }
+        return false;
+    }
+
+    private boolean isPublication(final int offset, final long generation)
+    {
+        final long state = buffer.getLongVolatile(offset + STATE_OFFSET);
+        return isValid(state) && generation(state) == generation;
+    }
+
+    /**
+     * Clear the updating bit of an entry whose updater word this process holds: the bit is then this process's own
+     * (after its write) or was left by a holder that is gone, since only the updater word's holder sets it.
+     */
+    private void clearUpdatingBit(final int offset)
+    {
+        while (true)
+        {
+            final long state = buffer.getLongVolatile(offset + STATE_OFFSET);
+            if (!isValid(state) || !isUpdating(state) ||
+                buffer.compareAndSetLong(offset + STATE_OFFSET, state, state & ~UPDATING))
             {
-                buffer.putLongVolatile(offset + USER_ID_OFFSET, userId);
-                buffer.getAndAddLong(offset + STATE_OFFSET, -UPDATING);
-                return SET;
+                return;
             }
         }
     }

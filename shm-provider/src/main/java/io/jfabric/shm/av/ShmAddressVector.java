@@ -32,7 +32,8 @@ import java.nio.file.Path;
  * {@link Errno#FI_ENOSPC}.
  * <p>
  * <b>fi_addr_t values</b>: {@code map_addr + index}, in the low 32 bits: a named AV needs map_addr + its table's
- * entries &lt;= 2^32 ({@link Errno#FI_EINVAL} at open otherwise, before any file is created). The high 32 bits are
+ * entries &lt; 2^32, so the last fi_addr stays below 0xFFFFFFFF (fi_group_addr of all ones in both halves would
+ * be FI_ADDR_NOTAVAIL) ({@link Errno#FI_EINVAL} at open otherwise, before any file is created). The high 32 bits are
  * left for {@link AddressVector#groupAddr} (fi_group_addr) and {@link AddressVector#rxAddr} (fi_rx_addr, the top
  * rx_ctx_bits) and ignored when resolving. An unnamed AV ignores map_addr (base 0, as the
  * page says). A named AV records its creator's map_addr; an opener passing 0 uses and gets back that one, an
@@ -66,7 +67,11 @@ import java.nio.file.Path;
  * fi_av_set_user_id). Removing a key that addresses still use fails with {@link Errno#FI_EBUSY}; adding a
  * reference and removing a key are CASes on the key's state word, so they never both succeed
  * ({@link AvDescriptor}). An inserter process killed between taking its key reference and publishing its address
- * leaves that reference counted, and the key can then not be removed.
+ * leaves that reference counted, and the key can then not be removed; so does a remover process killed between
+ * removing an address ({@link AvTable#remove}) and giving back its key's reference ({@link AvTable#dropReference}).
+ * Neither leak is recovered: the key's state word counts references, not their holders, and telling a leaked one
+ * from a live one would take a scan of every entry racing in-flight inserts. A process killed while setting a user
+ * id is recovered: see {@link AvDescriptor}'s updating bit.
  * <p>
  * Thread safe. Closing fails with {@link Errno#FI_EBUSY} while an endpoint holds a reference ({@link #retain}).
  * After close, control calls fail with {@link Errno#FI_EBADF} and the data path ({@link #slotOf},
@@ -230,7 +235,8 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
 
     /**
      * Check that map_addr + every index of a table of {@code entries} fits the low {@link #INDEX_BITS} bits of an
-     * fi_addr_t, the bits resolution reads (fi_group_addr takes the high 32).
+     * fi_addr_t, the bits resolution reads (fi_group_addr takes the high 32), and is not all ones there: the last
+     * fi_addr must stay below 0xFFFFFFFF, or fi_group_addr(it, 0xFFFFFFFF) would be FI_ADDR_NOTAVAIL.
      *
      * @param mapAddr the map_addr (0: the base 0).
      * @param entries the table's entries.
@@ -238,11 +244,12 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
      */
     static void checkMapAddr(final long mapAddr, final int entries)
     {
-        if (mapAddr < 0 || mapAddr > FI_ADDR_LIMIT - entries)
+        if (mapAddr < 0 || mapAddr + entries >= FI_ADDR_LIMIT)
         {
             throw new FabricException(Errno.FI_EINVAL, "fi_av_open: map_addr 0x" + Long.toHexString(mapAddr) +
-                " leaves no room for the table's " + entries + " entries below 2^" + INDEX_BITS + ": fi_addr_t " +
-                "values map_addr + index must fit the low " + INDEX_BITS + " bits, fi_group_addr takes the others");
+                " leaves no room for the table's " + entries + " entries below 2^" + INDEX_BITS + " - 1: fi_addr_t " +
+                "values map_addr + index must fit the low " + INDEX_BITS + " bits, fi_group_addr takes the others, " +
+                "and may not be all ones there (fi_group_addr would make FI_ADDR_NOTAVAIL)");
         }
     }
 
@@ -609,6 +616,7 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
             {
                 if (keys[i] >= 0)
                 {
+                    // Killed here, this process leaks the key's reference (not recovered; see the class Javadoc).
                     table.dropReference((int)keys[i], keyGenerations[i]);
                 }
             }

@@ -87,17 +87,8 @@ class AvAuthKeyRaceTest extends AvDomainTestBase
                     }
                     return null;
                 });
-                // RUN_NANOS, and on (bounded) until both sides have made progress, however they are scheduled.
-                final long start = System.nanoTime();
-                while ((System.nanoTime() - start < RUN_NANOS ||
-                    (inserted.get() == 0 || keysRemoved.get() == 0) && System.nanoTime() - start < 10 * RUN_NANOS) &&
-                    !inserter.isDone() && !remover.isDone())
-                {
-                    Thread.sleep(10);
-                }
-                stop.set(true);
-                inserter.get(30, TimeUnit.SECONDS);
-                remover.get(30, TimeUnit.SECONDS);
+                AvTestSupport.raceUntilProgress(RUN_NANOS, () -> inserted.get() > 0 && keysRemoved.get() > 0, stop,
+                    inserter, remover);
             }
             finally
             {

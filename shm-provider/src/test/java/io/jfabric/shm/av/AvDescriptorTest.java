@@ -30,7 +30,9 @@ class AvDescriptorTest
         assertEquals(0, AvDescriptor.ENTRY_LENGTH % BitUtil.CACHE_LINE_LENGTH);
         assertEquals(0, AvDescriptor.entryOffset(0) % BitUtil.CACHE_LINE_LENGTH);
         assertEquals(AvDescriptor.HEADER_LENGTH + 3 * AvDescriptor.ENTRY_LENGTH, AvDescriptor.entryOffset(3));
-        assertTrue(AvDescriptor.AUTH_KEY_GENERATION_OFFSET + 8 <= AvDescriptor.ADDRESS_OFFSET);
+        assertTrue(AvDescriptor.AUTH_KEY_GENERATION_OFFSET + 8 <= AvDescriptor.UPDATER_OFFSET);
+        assertEquals(0, AvDescriptor.UPDATER_OFFSET % 8, "the updater word is CASed");
+        assertTrue(AvDescriptor.UPDATER_OFFSET + 8 <= AvDescriptor.ADDRESS_OFFSET);
         assertEquals(AvDescriptor.ENTRY_LENGTH, AvDescriptor.ADDRESS_OFFSET + AvDescriptor.ADDRESS_CAPACITY);
         assertEquals(AvDescriptor.HEADER_LENGTH + 16L * AvDescriptor.ENTRY_LENGTH, AvDescriptor.fileLength(16));
     }

@@ -1,5 +1,6 @@
 package io.jfabric.shm.av;
 
+import io.jfabric.shm.ProcessIdentity;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
@@ -70,5 +71,86 @@ class AvTableUserIdTest
         assertEquals(0, second.references, "the key reusing the index starts and stays at 0");
         assertEquals(AvTable.GONE, table.remove(key, first.generation));
         assertEquals(AvTable.REMOVED, table.remove(key, second.generation));
+    }
+
+    @Test
+    void shouldRecoverAnUpdatingBitLeftByAProcessThatIsGone()
+    {
+        final PublishedEntry e = new PublishedEntry();
+        e.holdUpdatingBit(goneIdentity());
+
+        assertEquals(AvTable.SET, e.table.userId(e.index, e.validated.generation, 5), "an updater waits past the " +
+            "bound, finds the holder gone, clears its bit and writes");
+        final AvTable.Entry now = new AvTable.Entry();
+        assertTrue(e.table.snapshot(e.index, now));
+        assertEquals(5, now.userId);
+        assertEquals(e.validated.state, now.state, "same publication, updating bit clear");
+        assertEquals(0, e.updater());
+
+        e.holdUpdatingBit(goneIdentity());
+        assertEquals(AvTable.REMOVED, e.table.remove(e.index, e.validated.generation), "so does a remover");
+        assertEquals(0, e.updater());
+        assertEquals(e.index, e.table.claim(), "the entry is usable again");
+    }
+
+    @Test
+    void shouldRecoverAnUpdatingBitWithNoUpdaterRecorded()
+    {
+        // The reviewer's case: only the bit, as a layout 2 writer killed between its two atomics left it.
+        final PublishedEntry e = new PublishedEntry();
+        e.holdUpdatingBit(0);
+
+        assertEquals(AvTable.REMOVED, e.table.remove(e.index, e.validated.generation), "entry can be removed again");
+    }
+
+    @Test
+    void shouldGiveStuckWhileALiveProcessHoldsTheUpdatingBit()
+    {
+        final PublishedEntry e = new PublishedEntry();
+        e.holdUpdatingBit(ProcessIdentity.self());
+
+        assertEquals(AvTable.STUCK, e.table.remove(e.index, e.validated.generation), "a live holder keeps its bit");
+        assertEquals(AvTable.STUCK, e.table.userId(e.index, e.validated.generation, 5));
+        final AvTable.Entry now = new AvTable.Entry();
+        assertTrue(e.table.snapshot(e.index, now));
+        assertEquals(e.validated.state | AvDescriptor.UPDATING, now.state, "nothing was taken from it");
+        assertEquals(ProcessIdentity.self(), e.updater());
+    }
+
+    /** One address published in a fresh in-memory table, and its validated snapshot. */
+    private static final class PublishedEntry
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[(int)AvDescriptor.fileLength(16)]);
+        final AvTable table = AvTable.inMemory(buffer, 16, "d");
+        final int index = table.claim();
+        final AvTable.Entry validated = new AvTable.Entry();
+
+        PublishedEntry()
+        {
+            table.publishAddress(index, OLD, 1, 0, -1, -1, 0);
+            assertTrue(table.snapshot(index, validated));
+        }
+
+        /** What an updater killed between setting the updating bit and clearing it leaves behind. */
+        void holdUpdatingBit(final long updater)
+        {
+            buffer.putLongVolatile(AvDescriptor.entryOffset(index) + AvDescriptor.UPDATER_OFFSET, updater);
+            buffer.putLongVolatile(AvDescriptor.entryOffset(index) + AvDescriptor.STATE_OFFSET,
+                validated.state | AvDescriptor.UPDATING);
+        }
+
+        long updater()
+        {
+            return buffer.getLongVolatile(AvDescriptor.entryOffset(index) + AvDescriptor.UPDATER_OFFSET);
+        }
+    }
+
+    /** This process's pid with another start time: the identity of a process that had this pid before (reused). */
+    private static long goneIdentity()
+    {
+        final long self = ProcessIdentity.self();
+        final long gone = ProcessIdentity.of(ProcessIdentity.pid(self), ProcessIdentity.start(self) + 1);
+        assertTrue(ProcessIdentity.isGone(gone), "needs /proc to tell start times apart");
+        return gone;
     }
 }

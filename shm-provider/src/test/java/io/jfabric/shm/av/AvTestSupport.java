@@ -8,6 +8,11 @@ import io.jfabric.shm.LocalHost;
 import io.jfabric.shm.ShmProvider;
 import org.junit.jupiter.api.function.Executable;
 
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -61,5 +66,33 @@ final class AvTestSupport
         final FabricException ex = assertThrows(FabricException.class, call, why);
         assertEquals(errno, ex.errno(), why + ": " + ex.getMessage());
         return ex;
+    }
+
+    /**
+     * Let two racing workers run for {@code runNanos}, and on (bounded, ten times that) until {@code progressed}
+     * says both sides have made progress, however they are scheduled; stop early when either worker ends (it
+     * failed). Then set {@code stop} and wait for both.
+     *
+     * @param runNanos   the least time to run.
+     * @param progressed true once both sides did what the test needs.
+     * @param stop       the workers' stop flag.
+     * @param first      one worker.
+     * @param second     the other.
+     * @throws Exception a worker's failure, or a timeout.
+     */
+    static void raceUntilProgress(
+        final long runNanos, final BooleanSupplier progressed, final AtomicBoolean stop,
+        final Future<?> first, final Future<?> second) throws Exception
+    {
+        final long start = System.nanoTime();
+        while ((System.nanoTime() - start < runNanos ||
+            !progressed.getAsBoolean() && System.nanoTime() - start < 10 * runNanos) &&
+            !first.isDone() && !second.isDone())
+        {
+            Thread.sleep(10);
+        }
+        stop.set(true);
+        first.get(30, TimeUnit.SECONDS);
+        second.get(30, TimeUnit.SECONDS);
     }
 }

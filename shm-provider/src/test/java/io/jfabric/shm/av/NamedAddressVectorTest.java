@@ -10,6 +10,7 @@ import io.jfabric.EqEvent;
 import io.jfabric.Errno;
 import io.jfabric.EventQueue;
 import io.jfabric.Flags;
+import io.jfabric.shm.ChildJvm;
 import io.jfabric.shm.ProcessIdentity;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -20,6 +21,8 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import static io.jfabric.shm.av.AvTestSupport.addr;
 import static io.jfabric.shm.av.AvTestSupport.addrs;
@@ -114,10 +117,24 @@ class NamedAddressVectorTest extends AvDomainTestBase
     }
 
     @Test
+    void shouldRefuseAMapAddrWhoseLastFiAddrWouldBeAllOnesInTheLow32Bits()
+    {
+        final long lastAllowed = (1L << 32) - 17;
+        assertErrno(Errno.FI_EINVAL, () -> open(domain, "edge", lastAllowed + 1, 0), "map_addr + 16 entries == 2^32 " +
+            "makes the last fi_addr 0xFFFFFFFF, which fi_group_addr(x, 0xFFFFFFFF) turns into FI_ADDR_NOTAVAIL");
+        assertTrue(Files.notExists(root.dir().resolve("orders.edge.av")));
+        try (AddressVector av = open(domain, "edge", lastAllowed, 0))
+        {
+            assertEquals(lastAllowed, av.attr().mapAddr());
+            assertEquals(0xFFFF_FFFEL, lastAllowed + av.attr().count() - 1, "the last fi_addr stays below all ones");
+        }
+    }
+
+    @Test
     void shouldKeepFiAddrsInTheLow32BitsAndResolveGroupAddresses()
     {
-        final long top = (1L << 32) - 16;
-        assertErrno(Errno.FI_EINVAL, () -> open(domain, "high", top + 1, 0), "16 entries from top + 1 pass 2^32");
+        final long top = (1L << 32) - 17;
+        assertErrno(Errno.FI_EINVAL, () -> open(domain, "high", top + 1, 0), "16 entries from top + 1 reach 2^32");
         assertTrue(Files.notExists(root.dir().resolve("orders.high.av")));
         try (AddressVector av = open(domain, "high", top, 0))
         {
@@ -260,6 +277,56 @@ class NamedAddressVectorTest extends AvDomainTestBase
 
             av.close();
             eq.close();
+        }
+    }
+
+    @Test
+    void shouldGiveEagainWhileAnUpdaterProcessLivesAndRecoverTheEntryOnceItIsKilled() throws Exception
+    {
+        try (AddressVector av = open(domain, "held", 0, Flags.FI_AV_USER_ID))
+        {
+            final long[] fiAddr = new long[1];
+            assertEquals(1, av.insert(addrs(DOMAIN, 3, 1), 1, fiAddr, 0, 0));
+            final Path file = root.dir().resolve("orders.held.av");
+            final ChildJvm holder = ChildJvm.start(AvUpdaterHolderMain.class, List.of(), file.toString(),
+                String.valueOf(fiAddr[0]));
+            final ProcessHandle process = ProcessHandle.of(holder.pid()).orElseThrow();
+            try
+            {
+                try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ))
+                {
+                    final MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size());
+                    final UnsafeBuffer buffer = new UnsafeBuffer(mapped);
+                    final int state = AvDescriptor.entryOffset((int)fiAddr[0]) + AvDescriptor.STATE_OFFSET;
+                    final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                    while (!AvDescriptor.isUpdating(buffer.getLongVolatile(state)) && process.isAlive() &&
+                        System.nanoTime() < deadline)
+                    {
+                        Thread.sleep(5);
+                    }
+                    assertTrue(AvDescriptor.isUpdating(buffer.getLongVolatile(state)), "the child holds the bit");
+                    IoUtil.unmap(mapped);
+                }
+                finally
+                {
+                    if (!process.isAlive())
+                    {
+                        holder.awaitSuccess(1); // Shows what the child printed.
+                    }
+                }
+
+                assertErrno(Errno.FI_EAGAIN, () -> av.remove(fiAddr, 1, 0), "a live updater keeps the entry");
+                assertErrno(Errno.FI_EAGAIN, () -> av.setUserId(fiAddr[0], 7, 0));
+            }
+            finally
+            {
+                process.destroyForcibly();
+            }
+            process.onExit().get(30, TimeUnit.SECONDS);
+            av.setUserId(fiAddr[0], 7, 0);
+            assertEquals(7, av.userId(fiAddr[0]), "the killed updater's bit was cleared and the id written");
+            av.remove(fiAddr, 1, 0);
+            assertErrno(Errno.FI_EINVAL, () -> av.lookup(fiAddr[0]), "removed");
         }
     }
 }
