@@ -118,6 +118,7 @@ public final class RemoteMemory extends FidLifecycle
         final int access = table.access(index);
         final long owner = table.owner(index);
         final long segmentId = table.segmentId(index);
+        final long nonce = table.segmentNonce(index);
         final long segmentOffset = table.segmentOffset(index);
         final long regionLength = table.length(index);
         final long base = table.baseAddress(index);
@@ -151,7 +152,7 @@ public final class RemoteMemory extends FidLifecycle
         final SegmentFile segment;
         try
         {
-            segment = segments.get(key, owner, segmentId);
+            segment = segments.get(key, owner, segmentId, nonce);
         }
         catch (final FabricException ex)
         {

@@ -352,24 +352,24 @@ class RemoteMemoryTest
             assertEquals(0, remote.write(50, 0, src, 0, 16));
             all.setMemory(4096, 16, GUARD);
 
-            final long[][] damage = {
+            final int[][] damage = {
                 {MrTableDescriptor.SEGMENT_OFFSET_OFFSET, -4096},
                 {MrTableDescriptor.SEGMENT_OFFSET_OFFSET, 8192},
-                {MrTableDescriptor.SEGMENT_OFFSET_OFFSET, Long.MAX_VALUE - 100},
-                {MrTableDescriptor.SEGMENT_OFFSET_OFFSET, 1L << 32},
-                {MrTableDescriptor.LENGTH_OFFSET, Long.MAX_VALUE},
+                {MrTableDescriptor.SEGMENT_OFFSET_OFFSET, Integer.MAX_VALUE - 100},
+                {MrTableDescriptor.SEGMENT_OFFSET_OFFSET, Integer.MIN_VALUE},
+                {MrTableDescriptor.LENGTH_OFFSET, Integer.MAX_VALUE},
                 {MrTableDescriptor.LENGTH_OFFSET, -1},
-                {MrTableDescriptor.LENGTH_OFFSET, 1L << 20},
+                {MrTableDescriptor.LENGTH_OFFSET, 1 << 20},
             };
-            for (final long[] d : damage)
+            for (final int[] d : damage)
             {
-                final int field = entry + (int)d[0];
-                final long saved = region.getLong(field);
-                region.putLong(field, d[1]);
+                final int field = entry + d[0];
+                final int saved = region.getInt(field);
+                region.putInt(field, d[1]);
                 final String what = "field " + d[0] + " = " + d[1];
                 assertEquals(-FI_EIO, remote.write(50, 0, src, 0, 16), what);
                 assertEquals(-FI_EIO, remote.read(50, 0, dst, 0, 16), what);
-                region.putLong(field, saved);
+                region.putInt(field, saved);
             }
             for (final int counter : new int[]{-1, Integer.MAX_VALUE, owner.counterTable().entries() + 1})
             {
