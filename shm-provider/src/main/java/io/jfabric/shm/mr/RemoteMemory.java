@@ -38,6 +38,16 @@ import org.agrona.concurrent.UnsafeBuffer;
  * <p>
  * Never throws, and allocates only when it maps a segment. Not thread safe: one thread at a time (one view per
  * thread, or external locking). The domain stays open (close fails with FI_EBUSY) until the view is closed.
+ * <p>
+ * Close: {@link #close()} may come from any thread, also while the view's thread is inside a copy, and never crashes
+ * that copy: it marks the view closed and releases the domain, but does not unmap. A copy already running finishes
+ * on mappings that are still there (its result is as without the close); every later call returns
+ * {@link Errno#FI_EBADF}, and the first of them, on the view's own thread, unmaps the view's segments. A view that is
+ * never called again keeps its mappings until the garbage collector finds it unreachable (the mapped buffers are
+ * released with it), as the address vector's table is. Unmapping on eviction ({@link SegmentCache}) also happens only
+ * on the view's own thread, inside its calls. What stays the caller's duty: closing the <em>domain</em> while a copy
+ * of a closed view still runs unmaps the domain region under it; the domain refuses to close (FI_EBUSY) only until
+ * the view is closed.
  */
 public final class RemoteMemory extends FidLifecycle
 {
@@ -104,6 +114,7 @@ public final class RemoteMemory extends FidLifecycle
     {
         if (isClosed())
         {
+            segments.clear(); // The view's own thread: no copy of this view runs now, so unmapping is safe.
             return -Errno.FI_EBADF;
         }
         final int index = table.find(key);
@@ -200,10 +211,13 @@ public final class RemoteMemory extends FidLifecycle
         return "remote memory view";
     }
 
+    /**
+     * Mark the view closed and let the domain go; never unmaps (see the class description): the close may come from
+     * another thread while the view's thread is inside a copy.
+     */
     @Override
     protected void doClose()
     {
-        segments.clear();
         registrar.domain().release();
     }
 }

@@ -11,8 +11,10 @@ import io.jfabric.shm.ProcessIdentity;
  * over another segment), when an entry names the same owner and segment number with another nonce (the segment was
  * freed and its name reused: the mapping is of memory nobody registers any more), and, when all slots are still in use, the least recently used one makes room.
  * <p>
- * Not thread safe: owned by its view, whose single thread is the only user of the buffers it hands out, so
- * unmapping an evicted segment can never pull memory from under another copy.
+ * Not thread safe: owned by its view, whose single thread is the only user of the buffers it hands out. Every
+ * method, and so every unmapping (eviction, {@link #forget}, {@link #clear}), runs on that thread inside one of the
+ * view's calls, never from {@link RemoteMemory#close()} (which may come from another thread), so unmapping can never
+ * pull memory from under a copy.
  */
 final class SegmentCache
 {
