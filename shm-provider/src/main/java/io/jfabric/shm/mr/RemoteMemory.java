@@ -20,8 +20,11 @@ import org.agrona.concurrent.UnsafeBuffer;
  * Addressing: {@code addr} is the registrant's base address plus an offset when the owner's domain works with
  * FI_MR_VIRT_ADDR ({@link io.jfabric.MemoryRegion#baseAddress()}, as raw_attr reports), else the 0-based offset.
  * Return codes, negated: {@link Errno#FI_EKEYREJECTED} when no enabled region has the key (never registered,
- * closed, not yet enabled, or refreshing, or its segment is gone); {@link Errno#FI_EACCES} when the region lacks
- * FI_REMOTE_READ (for read) or FI_REMOTE_WRITE (for write); {@link Errno#FI_EINVAL} when the range is not inside
+ * closed, not yet enabled, or refreshing, or its segment is gone, or its segment's name now holds another segment:
+ * the nonces differ); {@link Errno#FI_EACCES} when the region lacks FI_REMOTE_READ (for read) or FI_REMOTE_WRITE
+ * (for write), or when its entry names no segment (segment id 0: local-only memory, a heap or direct buffer no other
+ * process can reach; registration gives such memory no remote bits, so this is the answer either way);
+ * {@link Errno#FI_EINVAL} when the range is not inside
  * the region or the local buffer; {@link Errno#FI_EIO} when the key table entry is damaged (a length, segment
  * offset or counter index no registration writes, or a region larger than its segment): nothing is copied and
  * nothing outside the segment is touched; {@link Errno#FI_EBADF} once closed; the errno of a segment file that
@@ -35,6 +38,14 @@ import org.agrona.concurrent.UnsafeBuffer;
  * described (memory its owner is releasing or re-registering): as with any RMA write that completes in error, the
  * target bytes are undefined. A write that succeeds raises the counter bound when its entry was read by one,
  * exactly once.
+ * <p>
+ * The one gap, documented rather than closed: the counter add follows the entry's final re-check, and the counter
+ * table entry carries no generation a single atomic add could check. If, between that re-check and the add, this
+ * thread stalls while the owner closes the region, then closes the counter (allowed once no region is bound), and a
+ * new counter (of any process) claims the same counter table entry, the stalled write adds 1 to that new counter.
+ * All three steps must fit in one stall of the writer between two adjacent instructions; the copy itself did happen
+ * while the registration was live. A check of a generation before the add would only narrow the window (two words,
+ * not one atomic step), so none is made.
  * <p>
  * Never throws, and allocates only when it maps a segment. Not thread safe: one thread at a time (one view per
  * thread, or external locking). The domain stays open (close fails with FI_EBUSY) until the view is closed.
@@ -151,14 +162,14 @@ public final class RemoteMemory extends FidLifecycle
         {
             return -Errno.FI_EIO; // A damaged entry: the table says something no registration writes.
         }
+        if (segmentId == 0)
+        {
+            return -Errno.FI_EACCES; // Local-only memory: no segment a peer could map.
+        }
         final long offset = addr - base;
         if (offset < 0 || offset > regionLength - length)
         {
             return -Errno.FI_EINVAL;
-        }
-        if (segmentId == 0)
-        {
-            return -Errno.FI_EACCES;
         }
         final SegmentFile segment;
         try

@@ -333,6 +333,24 @@ class RemoteMemoryTest
     }
 
     @Test
+    void shouldRefuseAnEntryNamingNoSegmentWithEaccesWhateverItsAccessBitsAndRange()
+    {
+        final ShmDomain owner = domains.open("nosegment", 0);
+        final MrTable table = new MrTable(owner.region().buffer(), owner.region().geometry());
+        final AtomicBuffer region = owner.region().buffer();
+        try (RemoteMemory remote = owner.remoteMemory();
+            MemoryRegion mr = owner.mrReg(ByteBuffer.allocateDirect(64), FI_READ | FI_WRITE, 0, 14, 0, 0))
+        {
+            final int entry = MrTableDescriptor.entryOffset(owner.region().geometry(), table.find(14));
+            region.putInt(entry + MrTableDescriptor.ACCESS_OFFSET, (int)(FI_REMOTE_READ | FI_REMOTE_WRITE));
+            final UnsafeBuffer buffer = new UnsafeBuffer(new byte[8]);
+            assertEquals(-FI_EACCES, remote.read(14, 0, buffer, 0, 8));
+            assertEquals(-FI_EACCES, remote.write(14, 0, buffer, 0, 8));
+            assertEquals(-FI_EACCES, remote.read(14, 1 << 20, buffer, 0, 8), "before the range is looked at");
+        }
+    }
+
+    @Test
     void shouldRefuseADamagedEntryWithEioWithoutThrowingOrTouchingMemoryOutsideTheSegment()
     {
         final ShmDomain owner = domains.open("damaged", 0);
