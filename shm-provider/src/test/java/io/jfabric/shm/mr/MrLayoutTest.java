@@ -86,6 +86,7 @@ class MrLayoutTest
         assertEquals(8192, SegmentDescriptor.fileLength(4096));
         assertEquals(12288, SegmentDescriptor.fileLength(4097));
         assertEquals("d.seg.12.34", SegmentDescriptor.fileName("d", 12, 34));
-        assertTrue(SegmentDescriptor.READY_OFFSET >= SegmentDescriptor.SEGMENT_ID_OFFSET + 8);
+        assertTrue(SegmentDescriptor.NONCE_OFFSET >= SegmentDescriptor.SEGMENT_ID_OFFSET + 8);
+        assertTrue(SegmentDescriptor.READY_OFFSET >= SegmentDescriptor.NONCE_OFFSET + 8);
     }
 }
