@@ -68,21 +68,10 @@ class MrSegmentIdentityTest
         final ShmDomain peer = domains.open("seg2", 0);
         try (RemoteMemory remote = peer.remoteMemory())
         {
-            final UnsafeBuffer dst = new UnsafeBuffer(new byte[64]);
-            final UnsafeBuffer src = new UnsafeBuffer(new byte[64]);
-            src.setMemory(0, 64, (byte)0x77);
-            final ShareableMemory m1 = d1.allocShareable(4096);
-            final MemoryRegion mr1 = d1.mrRegv(new MrIov[]{MrIov.of(m1, 0, 4096)}, FI_REMOTE_READ | FI_REMOTE_WRITE,
-                0, 60, 0, 0);
-            assertEquals(0, remote.read(60, 0, dst, 0, 64));
-            mr1.close();
-            m1.close();
-            try (ShareableMemory m2 = d2.allocShareable(4096);
-                MemoryRegion mr2 = d2.mrRegv(new MrIov[]{MrIov.of(m2, 0, 4096)}, FI_REMOTE_READ | FI_REMOTE_WRITE,
-                    0, 61, 0, 0))
+            mapThenFree(d1, remote, 60);
+            try (ShareableMemory m2 = d2.allocShareable(4096))
             {
-                assertEquals(0, remote.write(61, 0, src, 0, 64));
-                assertEquals(0x77, new UnsafeBuffer(m2.buffer()).getByte(0));
+                assertWriteLands(d2, m2, remote, 61, (byte)0x77);
             }
         }
     }
@@ -94,29 +83,44 @@ class MrSegmentIdentityTest
         final ShmDomain peer = domains.open("nonce", 0);
         try (RemoteMemory remote = peer.remoteMemory())
         {
-            final UnsafeBuffer dst = new UnsafeBuffer(new byte[64]);
-            final UnsafeBuffer src = new UnsafeBuffer(new byte[64]);
-            src.setMemory(0, 64, (byte)0x5A);
-            final ShmShareableMemory m1 = (ShmShareableMemory)owner.allocShareable(4096);
-            final long reusedId = m1.segment().segmentId();
-            final MemoryRegion mr1 = owner.mrRegv(new MrIov[]{MrIov.of(m1, 0, 4096)},
-                FI_REMOTE_READ | FI_REMOTE_WRITE, 0, 80, 0, 0);
-            assertEquals(0, remote.read(80, 0, dst, 0, 64)); // the peer maps and caches the segment
-            mr1.close();
-            m1.close();                                       // its file is deleted; the peer's mapping stays
-
+            final long reusedId = mapThenFree(owner, remote, 80);
             // A new segment under the same owner and id, as a restarted sequence would make it.
             final SegmentFile file = SegmentFile.create(RegionDirectory.open(domains.root.dir(), false), "nonce",
                 ProcessHandle.current().pid(), reusedId, 4096, false);
             owner.retain("test");
-            try (ShmShareableMemory m2 = new ShmShareableMemory(owner, file);
-                MemoryRegion mr2 = owner.mrRegv(new MrIov[]{MrIov.of(m2, 0, 4096)},
-                    FI_REMOTE_READ | FI_REMOTE_WRITE, 0, 81, 0, 0))
+            try (ShmShareableMemory m2 = new ShmShareableMemory(owner, file))
             {
-                assertEquals(0, remote.write(81, 0, src, 0, 64));
-                assertEquals(0x5A, new UnsafeBuffer(m2.buffer()).getByte(63), "the write went to the old mapping");
-                assertEquals(1, remote.mappedSegments());
+                assertWriteLands(owner, m2, remote, 81, (byte)0x5A);
+                assertEquals(1, remote.mappedSegments(), "the stale mapping was dropped");
             }
+        }
+    }
+
+    /** Register a new segment, let the peer's view map and cache it by a read, then free it (file deleted). */
+    private static long mapThenFree(final ShmDomain owner, final RemoteMemory remote, final long key)
+    {
+        final ShmShareableMemory memory = (ShmShareableMemory)owner.allocShareable(4096);
+        final long segmentId = memory.segment().segmentId();
+        try (memory; MemoryRegion mr = owner.mrRegv(new MrIov[]{MrIov.of(memory, 0, 4096)},
+            FI_REMOTE_READ | FI_REMOTE_WRITE, 0, key, 0, 0))
+        {
+            assertEquals(0, remote.read(key, 0, new UnsafeBuffer(new byte[64]), 0, 64));
+        }
+        return segmentId;
+    }
+
+    private static void assertWriteLands(
+        final ShmDomain owner, final ShareableMemory memory, final RemoteMemory remote, final long key, final byte value)
+    {
+        final UnsafeBuffer src = new UnsafeBuffer(new byte[64]);
+        src.setMemory(0, 64, value);
+        try (MemoryRegion mr = owner.mrRegv(new MrIov[]{MrIov.of(memory, 0, 4096)},
+            FI_REMOTE_READ | FI_REMOTE_WRITE, 0, key, 0, 0))
+        {
+            assertEquals(0, remote.write(key, 0, src, 0, 64));
+            final UnsafeBuffer mine = new UnsafeBuffer(memory.buffer());
+            assertEquals(value, mine.getByte(0), "the write went to a freed segment's mapping");
+            assertEquals(value, mine.getByte(63), "the write went to a freed segment's mapping");
         }
     }
 
