@@ -31,7 +31,11 @@ import io.jfabric.shm.region.RegionGeometry;
  * the only one to free it (state 0, then the owner word 0 with release), unless it is gone (exited, or its pid now
  * names a process that started at another time): then a claim that finds no free entry CASes the owner word from
  * the gone identity to its own. Peers only add to the value (remote write events), and only to an entry a published
- * key table entry names; the owner cannot close the counter while a region is bound to it.
+ * key table entry names; the owner cannot close the counter while a region is bound to it. The entry has no
+ * generation: a peer's add follows its last check of the key table entry, so a peer stalled between the two while
+ * the owner closes the region and the counter and a new counter claims this entry adds one event to the new counter
+ * ({@code io.jfabric.shm.mr.RemoteMemory} says so); a generation checked before the add would only narrow that window,
+ * as check and add are two steps.
  * <p>
  * Stateless; any thread.
  */

@@ -53,8 +53,15 @@ public final class MemoryRegistrar
     private final MrTable table;
     private final Path rootDir;
     private final boolean groupAccess;
-    private final AtomicLong segmentSequence = new AtomicLong();
-    private final long segmentIdBase;
+    /**
+     * Segment ids of this process, whatever domain object allocates: ids never repeat within a process, so two
+     * domain objects of one process, or a domain closed and opened again, never name the same file.
+     */
+    private static final AtomicLong SEGMENT_SEQUENCE = new AtomicLong();
+    /** The process start time's low bits above the sequence, so a reused pid rarely meets an old segment's name. */
+    private static final long SEGMENT_ID_BASE = (ProcessHandle.current().info().startInstant()
+        .map(i -> i.toEpochMilli()).orElse(0L) & 0xFF_FFFFL) << 32;
+
     private final Long2LongHashMap mappedKeys = new Long2LongHashMap(0);
     private RegionDirectory directory;
     private ExecutorService async;
@@ -71,9 +78,6 @@ public final class MemoryRegistrar
         this.table = new MrTable(domain.region().buffer(), domain.region().geometry());
         this.rootDir = rootDir;
         this.groupAccess = groupAccess;
-        // Segment ids carry the process start time's low bits, so a reused pid never names an old segment.
-        final long start = ProcessHandle.current().info().startInstant().map(i -> i.toEpochMilli()).orElse(0L);
-        this.segmentIdBase = (start & 0xFF_FFFFL) << 32;
     }
 
     /** @return the domain. */
@@ -424,7 +428,7 @@ public final class MemoryRegistrar
         try
         {
             segment = SegmentFile.create(dir, attr.name(), ProcessHandle.current().pid(),
-                segmentIdBase | segmentSequence.incrementAndGet(), length, groupAccess);
+                nextSegmentId(), length, groupAccess);
         }
         finally
         {
@@ -434,6 +438,12 @@ public final class MemoryRegistrar
             }
         }
         return new ShmShareableMemory(domain, segment);
+    }
+
+    /** @return a segment id no segment of this process had before. */
+    static long nextSegmentId()
+    {
+        return SEGMENT_ID_BASE | (SEGMENT_SEQUENCE.incrementAndGet() & 0xFFFF_FFFFL);
     }
 
     /**

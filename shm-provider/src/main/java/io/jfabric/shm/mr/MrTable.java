@@ -159,8 +159,9 @@ public final class MrTable
             region.putLong(offset + KEY_OFFSET, key);
             region.putLong(offset + OWNER_OFFSET, self);
             region.putLong(offset + SEGMENT_ID_OFFSET, 0);
-            region.putLong(offset + SEGMENT_OFFSET_OFFSET, 0);
-            region.putLong(offset + LENGTH_OFFSET, 0);
+            region.putInt(offset + SEGMENT_OFFSET_OFFSET, 0);
+            region.putInt(offset + LENGTH_OFFSET, 0);
+            region.putLong(offset + SEGMENT_NONCE_OFFSET, 0);
             region.putLong(offset + BASE_ADDRESS_OFFSET, 0);
             region.putInt(offset + ACCESS_OFFSET, 0);
             region.putIntVolatile(offset + COUNTER_OFFSET, 0);
@@ -202,8 +203,9 @@ public final class MrTable
      *
      * @param index         entry.
      * @param segmentId     segment id, 0 for memory no peer can map.
-     * @param segmentOffset offset in the segment's data.
-     * @param length        bytes.
+     * @param segmentNonce  the segment's nonce, 0 with no segment.
+     * @param segmentOffset offset in the segment's data, in {@code [0, SegmentDescriptor.MAX_DATA_LENGTH)}.
+     * @param length        bytes, in {@code [1, SegmentDescriptor.MAX_DATA_LENGTH]}.
      * @param baseAddress   what peers subtract from their addresses.
      * @param access        access bits.
      * @param counter       counter index + 1, or 0.
@@ -211,16 +213,18 @@ public final class MrTable
     public void describe(
         final int index,
         final long segmentId,
-        final long segmentOffset,
-        final long length,
+        final long segmentNonce,
+        final int segmentOffset,
+        final int length,
         final long baseAddress,
         final int access,
         final int counter)
     {
         final int offset = offset(index);
         region.putLong(offset + SEGMENT_ID_OFFSET, segmentId);
-        region.putLong(offset + SEGMENT_OFFSET_OFFSET, segmentOffset);
-        region.putLong(offset + LENGTH_OFFSET, length);
+        region.putLong(offset + SEGMENT_NONCE_OFFSET, segmentNonce);
+        region.putInt(offset + SEGMENT_OFFSET_OFFSET, segmentOffset);
+        region.putInt(offset + LENGTH_OFFSET, length);
         region.putLong(offset + BASE_ADDRESS_OFFSET, baseAddress);
         region.putInt(offset + ACCESS_OFFSET, access);
         region.putInt(offset + COUNTER_OFFSET, counter);
@@ -347,16 +351,22 @@ public final class MrTable
         return longField(index, SEGMENT_ID_OFFSET);
     }
 
-    /** @param index entry. @return offset in the segment's data. */
-    public long segmentOffset(final int index)
+    /** @param index entry. @return the segment's nonce, 0 when the entry names no segment. */
+    public long segmentNonce(final int index)
     {
-        return longField(index, SEGMENT_OFFSET_OFFSET);
+        return longField(index, SEGMENT_NONCE_OFFSET);
     }
 
-    /** @param index entry. @return length. */
-    public long length(final int index)
+    /** @param index entry. @return offset in the segment's data; negative only in a damaged entry. */
+    public int segmentOffset(final int index)
     {
-        return longField(index, LENGTH_OFFSET);
+        return region.getInt(offset(index) + SEGMENT_OFFSET_OFFSET);
+    }
+
+    /** @param index entry. @return length; negative only in a damaged entry. */
+    public int length(final int index)
+    {
+        return region.getInt(offset(index) + LENGTH_OFFSET);
     }
 
     /** @param index entry. @return base address. */

@@ -23,10 +23,11 @@ import io.jfabric.shm.region.RegionGeometry;
  *   |       Segment Id (the n of <domain>.seg.<pid>.<n>), 0 = none  |
  *   |                                                               |
  *   +---------------------------------------------------------------+  32
- *   |              Offset of the region in the segment's data       |
- *   |                                                               |
- *   +---------------------------------------------------------------+  40
+ *   |         Offset of the region in the segment's data            |
+ *   +---------------------------------------------------------------+  36
  *   |                         Length                                |
+ *   +---------------------------------------------------------------+  40
+ *   |   Segment Nonce: the nonce in the segment's header, 0 = none  |
  *   |                                                               |
  *   +---------------------------------------------------------------+  48
  *   |   Base Address: what peers subtract from their address        |
@@ -50,6 +51,11 @@ import io.jfabric.shm.region.RegionGeometry;
  * whose owner is gone (exited, or its pid now belongs to a process that started at another time) is withdrawn or
  * taken over by the next writer. Segment files are named by the pid decoded from the owner field.
  * <p>
+ * Offset and length are ints: a segment's data is at most {@code SegmentDescriptor#MAX_DATA_LENGTH} bytes, below
+ * 2^31, so both fit, and the eight bytes saved hold the segment's nonce ({@code SegmentDescriptor#NONCE_OFFSET}),
+ * which a peer compares with the mapped segment's before trusting a mapping (a deleted segment whose name came back
+ * is another segment). A reader treats a negative offset or length as a damaged entry.
+ * <p>
  * Stateless; any thread.
  */
 public final class MrTableDescriptor
@@ -62,10 +68,12 @@ public final class MrTableDescriptor
     public static final int OWNER_OFFSET = 16;
     /** Offset of the segment id (long). */
     public static final int SEGMENT_ID_OFFSET = 24;
-    /** Offset of the region's offset in the segment's data (long). */
+    /** Offset of the region's offset in the segment's data (int). */
     public static final int SEGMENT_OFFSET_OFFSET = 32;
-    /** Offset of the length (long). */
-    public static final int LENGTH_OFFSET = 40;
+    /** Offset of the length (int). */
+    public static final int LENGTH_OFFSET = 36;
+    /** Offset of the segment's nonce (long), 0 when the entry names no segment. */
+    public static final int SEGMENT_NONCE_OFFSET = 40;
     /** Offset of the base address (long). */
     public static final int BASE_ADDRESS_OFFSET = 48;
     /** Offset of the access bits (int). */

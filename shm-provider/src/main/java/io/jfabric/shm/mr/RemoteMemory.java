@@ -20,8 +20,11 @@ import org.agrona.concurrent.UnsafeBuffer;
  * Addressing: {@code addr} is the registrant's base address plus an offset when the owner's domain works with
  * FI_MR_VIRT_ADDR ({@link io.jfabric.MemoryRegion#baseAddress()}, as raw_attr reports), else the 0-based offset.
  * Return codes, negated: {@link Errno#FI_EKEYREJECTED} when no enabled region has the key (never registered,
- * closed, not yet enabled, or refreshing, or its segment is gone); {@link Errno#FI_EACCES} when the region lacks
- * FI_REMOTE_READ (for read) or FI_REMOTE_WRITE (for write); {@link Errno#FI_EINVAL} when the range is not inside
+ * closed, not yet enabled, or refreshing, or its segment is gone, or its segment's name now holds another segment:
+ * the nonces differ); {@link Errno#FI_EACCES} when the region lacks FI_REMOTE_READ (for read) or FI_REMOTE_WRITE
+ * (for write), or when its entry names no segment (segment id 0: local-only memory, a heap or direct buffer no other
+ * process can reach; registration gives such memory no remote bits, so this is the answer either way);
+ * {@link Errno#FI_EINVAL} when the range is not inside
  * the region or the local buffer; {@link Errno#FI_EIO} when the key table entry is damaged (a length, segment
  * offset or counter index no registration writes, or a region larger than its segment): nothing is copied and
  * nothing outside the segment is touched; {@link Errno#FI_EBADF} once closed; the errno of a segment file that
@@ -36,8 +39,26 @@ import org.agrona.concurrent.UnsafeBuffer;
  * target bytes are undefined. A write that succeeds raises the counter bound when its entry was read by one,
  * exactly once.
  * <p>
+ * The one gap, documented rather than closed: the counter add follows the entry's final re-check, and the counter
+ * table entry carries no generation a single atomic add could check. If, between that re-check and the add, this
+ * thread stalls while the owner closes the region, then closes the counter (allowed once no region is bound), and a
+ * new counter (of any process) claims the same counter table entry, the stalled write adds 1 to that new counter.
+ * All three steps must fit in one stall of the writer between two adjacent instructions; the copy itself did happen
+ * while the registration was live. A check of a generation before the add would only narrow the window (two words,
+ * not one atomic step), so none is made.
+ * <p>
  * Never throws, and allocates only when it maps a segment. Not thread safe: one thread at a time (one view per
  * thread, or external locking). The domain stays open (close fails with FI_EBUSY) until the view is closed.
+ * <p>
+ * Close: {@link #close()} may come from any thread, also while the view's thread is inside a copy, and never crashes
+ * that copy: it marks the view closed and releases the domain, but does not unmap. A copy already running finishes
+ * on mappings that are still there (its result is as without the close); every later call returns
+ * {@link Errno#FI_EBADF}, and the first of them, on the view's own thread, unmaps the view's segments. A view that is
+ * never called again keeps its mappings until the garbage collector finds it unreachable (the mapped buffers are
+ * released with it), as the address vector's table is. Unmapping on eviction ({@link SegmentCache}) also happens only
+ * on the view's own thread, inside its calls. What stays the caller's duty: closing the <em>domain</em> while a copy
+ * of a closed view still runs unmaps the domain region under it; the domain refuses to close (FI_EBUSY) only until
+ * the view is closed.
  */
 public final class RemoteMemory extends FidLifecycle
 {
@@ -104,6 +125,7 @@ public final class RemoteMemory extends FidLifecycle
     {
         if (isClosed())
         {
+            segments.clear(); // The view's own thread: no copy of this view runs now, so unmapping is safe.
             return -Errno.FI_EBADF;
         }
         final int index = table.find(key);
@@ -118,6 +140,7 @@ public final class RemoteMemory extends FidLifecycle
         final int access = table.access(index);
         final long owner = table.owner(index);
         final long segmentId = table.segmentId(index);
+        final long nonce = table.segmentNonce(index);
         final long segmentOffset = table.segmentOffset(index);
         final long regionLength = table.length(index);
         final long base = table.baseAddress(index);
@@ -139,19 +162,19 @@ public final class RemoteMemory extends FidLifecycle
         {
             return -Errno.FI_EIO; // A damaged entry: the table says something no registration writes.
         }
+        if (segmentId == 0)
+        {
+            return -Errno.FI_EACCES; // Local-only memory: no segment a peer could map.
+        }
         final long offset = addr - base;
         if (offset < 0 || offset > regionLength - length)
         {
             return -Errno.FI_EINVAL;
         }
-        if (segmentId == 0)
-        {
-            return -Errno.FI_EACCES;
-        }
         final SegmentFile segment;
         try
         {
-            segment = segments.get(key, owner, segmentId);
+            segment = segments.get(key, owner, segmentId, nonce);
         }
         catch (final FabricException ex)
         {
@@ -199,10 +222,13 @@ public final class RemoteMemory extends FidLifecycle
         return "remote memory view";
     }
 
+    /**
+     * Mark the view closed and let the domain go; never unmaps (see the class description): the close may come from
+     * another thread while the view's thread is inside a copy.
+     */
     @Override
     protected void doClose()
     {
-        segments.clear();
         registrar.domain().release();
     }
 }

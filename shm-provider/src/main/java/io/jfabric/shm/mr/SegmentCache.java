@@ -8,10 +8,13 @@ import io.jfabric.shm.ProcessIdentity;
  * <p>
  * A mapping is dropped (unmapped at once) when the key it was last reached through is rejected ({@link #forget}),
  * when, on a miss, that key no longer resolves to a published entry naming this segment (withdrawn, or re-registered
- * over another segment), and, when all slots are still in use, the least recently used one makes room.
+ * over another segment), when an entry names the same owner and segment number with another nonce (the segment was
+ * freed and its name reused: the mapping is of memory nobody registers any more), and, when all slots are still in use, the least recently used one makes room.
  * <p>
- * Not thread safe: owned by its view, whose single thread is the only user of the buffers it hands out, so
- * unmapping an evicted segment can never pull memory from under another copy.
+ * Not thread safe: owned by its view, whose single thread is the only user of the buffers it hands out. Every
+ * method, and so every unmapping (eviction, {@link #forget}, {@link #clear}), runs on that thread inside one of the
+ * view's calls, never from {@link RemoteMemory#close()} (which may come from another thread), so unmapping can never
+ * pull memory from under a copy.
  */
 final class SegmentCache
 {
@@ -42,23 +45,30 @@ final class SegmentCache
      * @param owner     the owner's {@link ProcessIdentity} (pid and start time, so a segment of an earlier process
      *                  with the same pid and segment number is never taken for this one's).
      * @param segmentId the owner's segment number.
-     * @return the segment, or null when its file no longer exists.
+     * @param nonce     the segment's nonce from the key table entry: a cached mapping of the same owner and number
+     *                  with another nonce is a freed segment whose name came back, dropped and mapped afresh.
+     * @return the segment, or null when its file no longer exists (or holds another segment).
      * @throws io.jfabric.FabricException as {@link SegmentFile#open} does.
      */
-    SegmentFile get(final long key, final long owner, final long segmentId)
+    SegmentFile get(final long key, final long owner, final long segmentId, final long nonce)
     {
         for (int i = 0; i < CAPACITY; i++)
         {
             final SegmentFile file = files[i];
             if (file != null && file.segmentId() == segmentId && owners[i] == owner)
             {
-                lastKeys[i] = key;
-                lastUses[i] = ++clock;
-                return file;
+                if (file.nonce() == nonce)
+                {
+                    lastKeys[i] = key;
+                    lastUses[i] = ++clock;
+                    return file;
+                }
+                drop(i);
             }
         }
         dropStale();
-        final SegmentFile opened = SegmentFile.open(registrar.directory(), domainName, ProcessIdentity.pid(owner), segmentId);
+        final SegmentFile opened =
+            SegmentFile.open(registrar.directory(), domainName, ProcessIdentity.pid(owner), segmentId, nonce);
         if (opened != null)
         {
             final int slot = freeSlot();
@@ -126,9 +136,10 @@ final class SegmentCache
         }
         final long control = table.control(index);
         final long segmentId = table.segmentId(index);
+        final long nonce = table.segmentNonce(index);
         final long entryOwner = table.owner(index);
         return MrTableDescriptor.state(control) == MrTableDescriptor.STATE_PUBLISHED && table.unchanged(index, control) &&
-            segmentId == file.segmentId() && entryOwner == owner;
+            segmentId == file.segmentId() && nonce == file.nonce() && entryOwner == owner;
     }
 
     private int freeSlot()

@@ -4,7 +4,7 @@ import io.jfabric.shm.region.RegionDescriptor;
 import org.agrona.BitUtil;
 
 /**
- * Layout version 1 of a shareable memory segment file, {@code <rootDir>/<domain>.seg.<pid>.<n>}: the only class
+ * Layout version 2 of a shareable memory segment file, {@code <rootDir>/<domain>.seg.<pid>.<n>}: the only class
  * that computes offsets into it. A header page, then the data, page aligned:
  * <pre>
  *    0                   1                   2                   3
@@ -26,6 +26,9 @@ import org.agrona.BitUtil;
  *   |                       Segment Id                              |
  *   |                                                               |
  *   +---------------------------------------------------------------+  40
+ *   |   Nonce: random, never 0, drawn when the segment is created;  |
+ *   |   also in every key table entry naming the segment           |
+ *   +---------------------------------------------------------------+  48
  *   |                     Reserved up to 64                        ...
  *   +---------------------------------------------------------------+  64
  *   |   Ready: READY_VALUE, written last with release               |
@@ -37,7 +40,12 @@ import org.agrona.BitUtil;
  * </pre>
  * Native byte order, as the region. The owner writes the header, then ready with release, before the file is
  * linked under its name; a peer reads the header page with {@code read(2)} and checks magic, version, header
- * length, ready, owner, segment id and the file's length before it maps anything.
+ * length, ready, owner, segment id, nonce and the file's length before it maps anything.
+ * <p>
+ * Identity: the file name holds the owner's pid and its segment id, a number unique within the owner process (one
+ * process-wide sequence, whatever domain object allocates). The nonce tells apart two segments that ever had the
+ * same name (an earlier process with the same pid left one; or a deleted segment a peer still maps): a peer trusts a
+ * mapping, cached or new, only when its nonce equals the one the key table entry records.
  * <p>
  * Stateless; any thread.
  */
@@ -45,8 +53,8 @@ public final class SegmentDescriptor
 {
     /** Magic: the bytes "JFABSEG" and a 1, read as a little-endian long. */
     public static final long MAGIC = 0x01_47_45_53_42_41_46_4AL;
-    /** Layout version. */
-    public static final int LAYOUT_VERSION = 1;
+    /** Layout version: 2 added the nonce. */
+    public static final int LAYOUT_VERSION = 2;
     /** Offset of the magic (long). */
     public static final int MAGIC_OFFSET = 0;
     /** Offset of the layout version (int). */
@@ -59,6 +67,8 @@ public final class SegmentDescriptor
     public static final int OWNER_PID_OFFSET = 24;
     /** Offset of the segment id (long). */
     public static final int SEGMENT_ID_OFFSET = 32;
+    /** Offset of the nonce (long): random, never 0. */
+    public static final int NONCE_OFFSET = 40;
     /** Offset of the ready field (int). */
     public static final int READY_OFFSET = BitUtil.CACHE_LINE_LENGTH;
     /** Ready value. */

@@ -9,6 +9,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.MappedByteBuffer;
 import java.nio.file.Path;
+import java.util.concurrent.ThreadLocalRandom;
 
 import static io.jfabric.shm.mr.SegmentDescriptor.*;
 
@@ -31,29 +32,39 @@ public final class SegmentFile implements AutoCloseable
     private final Path path;
     private final long ownerPid;
     private final long segmentId;
+    private final long nonce;
     private final long dataLength;
     private final MappedByteBuffer mapped;
     private final UnsafeBuffer buffer;
     private boolean closed;
 
     private SegmentFile(
-        final Path path, final long ownerPid, final long segmentId, final long dataLength, final MappedByteBuffer mapped)
+        final Path path,
+        final long ownerPid,
+        final long segmentId,
+        final long nonce,
+        final long dataLength,
+        final MappedByteBuffer mapped)
     {
         this.path = path;
         this.ownerPid = ownerPid;
         this.segmentId = segmentId;
+        this.nonce = nonce;
         this.dataLength = dataLength;
         this.mapped = mapped;
         this.buffer = new UnsafeBuffer(mapped);
     }
 
     /**
-     * Create and map a new segment.
+     * Create and map a new segment with a fresh random nonce. A file already under its name can only be left by an
+     * earlier process with this pid (segment ids never repeat within a process), which is gone since this process
+     * holds its pid: the file is deleted (peers that map it keep their mapping, and the new nonce tells the two
+     * apart) and the name taken once more.
      *
      * @param directory   the checked root directory.
      * @param domainName  the domain.
      * @param ownerPid    this process's pid.
-     * @param segmentId   this process's number for the segment, unique per process and domain.
+     * @param segmentId   this process's number for the segment, unique within the process.
      * @param dataLength  bytes of data, in {@code [1, MAX_DATA_LENGTH]}.
      * @param groupAccess create 0660 rather than 0600.
      * @return the mapped segment.
@@ -72,15 +83,35 @@ public final class SegmentFile implements AutoCloseable
                 "allocShareable: length " + dataLength + " not in [1, " + MAX_DATA_LENGTH + "]");
         }
         final Path path = directory.path().resolve(fileName(domainName, ownerPid, segmentId));
-        final SharedFile.Mapped created = SharedFile.tryCreate(directory, path, "." + domainName + NAME_INFIX,
-            "shareable memory segment", new SegmentFormat(ownerPid, segmentId, dataLength), groupAccess,
-            "allocate less shareable memory");
+        final long nonce = newNonce();
+        final SegmentFormat format = new SegmentFormat(ownerPid, segmentId, nonce, dataLength);
+        SharedFile.Mapped created = null;
+        for (int attempt = 0; attempt < 2 && null == created; attempt++)
+        {
+            if (attempt > 0)
+            {
+                SharedFile.deleteQuietly(path); // Left by an earlier process with this pid, which is gone.
+            }
+            created = SharedFile.tryCreate(directory, path, "." + domainName + NAME_INFIX,
+                "shareable memory segment", format, groupAccess, "allocate less shareable memory");
+        }
         if (null == created)
         {
-            throw new FabricException(Errno.FI_EBUSY, "allocShareable: segment file " + path + " already " +
-                "exists: left by an earlier process with this pid; remove it once no process uses the domain");
+            throw new FabricException(Errno.FI_EBUSY, "allocShareable: segment file " + path + " was left by an " +
+                "earlier process with this pid and could not be deleted; check the root directory's permissions");
         }
-        return new SegmentFile(path, ownerPid, segmentId, dataLength, created.buffer());
+        return new SegmentFile(path, ownerPid, segmentId, nonce, dataLength, created.buffer());
+    }
+
+    private static long newNonce()
+    {
+        long nonce;
+        do
+        {
+            nonce = ThreadLocalRandom.current().nextLong();
+        }
+        while (nonce == 0);
+        return nonce;
     }
 
     /**
@@ -90,18 +121,33 @@ public final class SegmentFile implements AutoCloseable
      * @param domainName the domain.
      * @param ownerPid   the owner recorded in the key table entry.
      * @param segmentId  the segment id recorded in the key table entry.
-     * @return the mapped segment, or null when the file does not exist (the owner freed it).
+     * @param nonce      the nonce recorded in the key table entry.
+     * @return the mapped segment, or null when the file does not exist (the owner freed it) or is another segment
+     *         under the same name (its nonce differs: the entry's segment was freed and the name reused).
      * @throws FabricException {@link Errno#FI_EINVAL} for a file that is not a valid segment of that owner and id,
      *                         or as {@link RegionDirectory#checkFile} says.
      */
     public static SegmentFile open(
-        final RegionDirectory directory, final String domainName, final long ownerPid, final long segmentId)
+        final RegionDirectory directory,
+        final String domainName,
+        final long ownerPid,
+        final long segmentId,
+        final long nonce)
     {
         final Path path = directory.path().resolve(fileName(domainName, ownerPid, segmentId));
-        final SegmentFormat format = new SegmentFormat(ownerPid, segmentId, 0);
+        final SegmentFormat format = new SegmentFormat(ownerPid, segmentId, nonce, 0);
         final SharedFile.Mapped mapped =
             SharedFile.openExisting(directory, path, "shareable memory segment", format, false);
-        return null == mapped ? null : new SegmentFile(path, ownerPid, segmentId, format.dataLength, mapped.buffer());
+        if (null == mapped)
+        {
+            return null;
+        }
+        if (format.foundNonce != nonce)
+        {
+            IoUtil.unmap(mapped.buffer());
+            return null;
+        }
+        return new SegmentFile(path, ownerPid, segmentId, nonce, format.dataLength, mapped.buffer());
     }
 
     /**
@@ -112,12 +158,15 @@ public final class SegmentFile implements AutoCloseable
     {
         private final long ownerPid;
         private final long segmentId;
+        private final long nonce;
         private long dataLength;
+        private long foundNonce;
 
-        SegmentFormat(final long ownerPid, final long segmentId, final long dataLength)
+        SegmentFormat(final long ownerPid, final long segmentId, final long nonce, final long dataLength)
         {
             this.ownerPid = ownerPid;
             this.segmentId = segmentId;
+            this.nonce = nonce;
             this.dataLength = dataLength;
         }
 
@@ -142,6 +191,7 @@ public final class SegmentFile implements AutoCloseable
             mapped.putLong(DATA_LENGTH_OFFSET, dataLength);
             mapped.putLong(OWNER_PID_OFFSET, ownerPid);
             mapped.putLong(SEGMENT_ID_OFFSET, segmentId);
+            mapped.putLong(NONCE_OFFSET, nonce);
             mapped.putIntRelease(READY_OFFSET, READY_VALUE);
         }
 
@@ -178,6 +228,12 @@ public final class SegmentFile implements AutoCloseable
                 throw new FabricException(Errno.FI_EINVAL,
                     source + " is damaged: data length " + length + " not in [1, " + MAX_DATA_LENGTH + "]");
             }
+            if (copy.getLong(NONCE_OFFSET) == 0)
+            {
+                throw new FabricException(Errno.FI_EINVAL, source + " is damaged: its nonce is 0, which no " +
+                    "segment is created with");
+            }
+            foundNonce = copy.getLong(NONCE_OFFSET);
             dataLength = length;
             return fileLength(length);
         }
@@ -199,6 +255,12 @@ public final class SegmentFile implements AutoCloseable
     public long segmentId()
     {
         return segmentId;
+    }
+
+    /** @return the segment's nonce, never 0. */
+    public long nonce()
+    {
+        return nonce;
     }
 
     /** @return data bytes. */

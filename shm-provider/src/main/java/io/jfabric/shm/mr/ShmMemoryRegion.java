@@ -112,8 +112,7 @@ public final class ShmMemoryRegion extends FidLifecycle implements MemoryRegion
             }
         }
         index = claimed;
-        table.describe(claimed, shareable == null ? 0 : shareable.segment().segmentId(), segmentOffset, length,
-            remoteBaseAddress(), (int)access, 0);
+        describeEntry(table, claimed, 0);
         desc = ((table.control(claimed) >>> 8) << 32) | (claimed + 1L);
         if (!needsEnable)
         {
@@ -227,8 +226,21 @@ public final class ShmMemoryRegion extends FidLifecycle implements MemoryRegion
         }
         cntr.retain("fi_mr_bind");
         counter = cntr;
-        registrar.table().describe(index, shareable == null ? 0 : shareable.segment().segmentId(), segmentOffset,
-            length, remoteBaseAddress(), (int)access, cntr.index() + 1);
+        describeEntry(registrar.table(), index, cntr.index() + 1);
+    }
+
+    /**
+     * Write this region's key table entry. Shareable memory gives segment, nonce, offset and length as they are
+     * (both below 2^31: a segment holds at most {@link SegmentDescriptor#MAX_DATA_LENGTH} bytes); local-only memory
+     * names no segment (id and nonce 0, which peers refuse with FI_EACCES before looking at the range), and its
+     * length, which may pass 2^31 over several iov entries, is clamped to the int field.
+     */
+    private void describeEntry(final MrTable table, final int entry, final int counterPlusOne)
+    {
+        final SegmentFile segment = shareable == null ? null : shareable.segment();
+        table.describe(entry, segment == null ? 0 : segment.segmentId(), segment == null ? 0 : segment.nonce(),
+            (int)segmentOffset, (int)Math.min(length, Integer.MAX_VALUE), remoteBaseAddress(), (int)access,
+            counterPlusOne);
     }
 
     private void bindEndpoint(final MrEndpoint ep, final long flags)

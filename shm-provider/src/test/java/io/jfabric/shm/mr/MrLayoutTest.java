@@ -37,7 +37,8 @@ class MrLayoutTest
         final int[][] fields = {
             {MrTableDescriptor.CONTROL_OFFSET, 8}, {MrTableDescriptor.KEY_OFFSET, 8},
             {MrTableDescriptor.OWNER_OFFSET, 8}, {MrTableDescriptor.SEGMENT_ID_OFFSET, 8},
-            {MrTableDescriptor.SEGMENT_OFFSET_OFFSET, 8}, {MrTableDescriptor.LENGTH_OFFSET, 8},
+            {MrTableDescriptor.SEGMENT_OFFSET_OFFSET, 4}, {MrTableDescriptor.LENGTH_OFFSET, 4},
+            {MrTableDescriptor.SEGMENT_NONCE_OFFSET, 8},
             {MrTableDescriptor.BASE_ADDRESS_OFFSET, 8}, {MrTableDescriptor.ACCESS_OFFSET, 4},
             {MrTableDescriptor.COUNTER_OFFSET, 4}};
         assertNoOverlap(fields, RegionDescriptor.MR_ENTRY_LENGTH);
@@ -85,6 +86,7 @@ class MrLayoutTest
         assertEquals(8192, SegmentDescriptor.fileLength(4096));
         assertEquals(12288, SegmentDescriptor.fileLength(4097));
         assertEquals("d.seg.12.34", SegmentDescriptor.fileName("d", 12, 34));
-        assertTrue(SegmentDescriptor.READY_OFFSET >= SegmentDescriptor.SEGMENT_ID_OFFSET + 8);
+        assertTrue(SegmentDescriptor.NONCE_OFFSET >= SegmentDescriptor.SEGMENT_ID_OFFSET + 8);
+        assertTrue(SegmentDescriptor.READY_OFFSET >= SegmentDescriptor.NONCE_OFFSET + 8);
     }
 }

@@ -333,6 +333,24 @@ class RemoteMemoryTest
     }
 
     @Test
+    void shouldRefuseAnEntryNamingNoSegmentWithEaccesWhateverItsAccessBitsAndRange()
+    {
+        final ShmDomain owner = domains.open("nosegment", 0);
+        final MrTable table = new MrTable(owner.region().buffer(), owner.region().geometry());
+        final AtomicBuffer region = owner.region().buffer();
+        try (RemoteMemory remote = owner.remoteMemory();
+            MemoryRegion mr = owner.mrReg(ByteBuffer.allocateDirect(64), FI_READ | FI_WRITE, 0, 14, 0, 0))
+        {
+            final int entry = MrTableDescriptor.entryOffset(owner.region().geometry(), table.find(14));
+            region.putInt(entry + MrTableDescriptor.ACCESS_OFFSET, (int)(FI_REMOTE_READ | FI_REMOTE_WRITE));
+            final UnsafeBuffer buffer = new UnsafeBuffer(new byte[8]);
+            assertEquals(-FI_EACCES, remote.read(14, 0, buffer, 0, 8));
+            assertEquals(-FI_EACCES, remote.write(14, 0, buffer, 0, 8));
+            assertEquals(-FI_EACCES, remote.read(14, 1 << 20, buffer, 0, 8), "before the range is looked at");
+        }
+    }
+
+    @Test
     void shouldRefuseADamagedEntryWithEioWithoutThrowingOrTouchingMemoryOutsideTheSegment()
     {
         final ShmDomain owner = domains.open("damaged", 0);
@@ -352,24 +370,24 @@ class RemoteMemoryTest
             assertEquals(0, remote.write(50, 0, src, 0, 16));
             all.setMemory(4096, 16, GUARD);
 
-            final long[][] damage = {
+            final int[][] damage = {
                 {MrTableDescriptor.SEGMENT_OFFSET_OFFSET, -4096},
                 {MrTableDescriptor.SEGMENT_OFFSET_OFFSET, 8192},
-                {MrTableDescriptor.SEGMENT_OFFSET_OFFSET, Long.MAX_VALUE - 100},
-                {MrTableDescriptor.SEGMENT_OFFSET_OFFSET, 1L << 32},
-                {MrTableDescriptor.LENGTH_OFFSET, Long.MAX_VALUE},
+                {MrTableDescriptor.SEGMENT_OFFSET_OFFSET, Integer.MAX_VALUE - 100},
+                {MrTableDescriptor.SEGMENT_OFFSET_OFFSET, Integer.MIN_VALUE},
+                {MrTableDescriptor.LENGTH_OFFSET, Integer.MAX_VALUE},
                 {MrTableDescriptor.LENGTH_OFFSET, -1},
-                {MrTableDescriptor.LENGTH_OFFSET, 1L << 20},
+                {MrTableDescriptor.LENGTH_OFFSET, 1 << 20},
             };
-            for (final long[] d : damage)
+            for (final int[] d : damage)
             {
-                final int field = entry + (int)d[0];
-                final long saved = region.getLong(field);
-                region.putLong(field, d[1]);
+                final int field = entry + d[0];
+                final int saved = region.getInt(field);
+                region.putInt(field, d[1]);
                 final String what = "field " + d[0] + " = " + d[1];
                 assertEquals(-FI_EIO, remote.write(50, 0, src, 0, 16), what);
                 assertEquals(-FI_EIO, remote.read(50, 0, dst, 0, 16), what);
-                region.putLong(field, saved);
+                region.putInt(field, saved);
             }
             for (final int counter : new int[]{-1, Integer.MAX_VALUE, owner.counterTable().entries() + 1})
             {

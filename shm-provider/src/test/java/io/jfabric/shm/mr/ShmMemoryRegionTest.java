@@ -51,6 +51,49 @@ class ShmMemoryRegionTest
     }
 
     @Test
+    void shouldLetAPeerReadOnlyWithRemoteReadAndWriteOnlyWithRemoteWriteForEveryCombinationAndSize()
+    {
+        final ShmDomain owner = domains.open("enforce", 0);
+        final ShmDomain peer = domains.open("enforce", 0);
+        final UnsafeBuffer dst = new UnsafeBuffer(new byte[MIB]);
+        final UnsafeBuffer src = new UnsafeBuffer(new byte[MIB]);
+        try (ShareableMemory memory = owner.allocShareable(MIB); RemoteMemory remote = peer.remoteMemory())
+        {
+            final UnsafeBuffer target = new UnsafeBuffer(memory.buffer());
+            int checked = 0;
+            for (int size = 1; size <= MIB; size <<= 1)
+            {
+                final int at = MIB - size;
+                for (int combination = 0; combination < 1 << ACCESS_BITS.length; combination++)
+                {
+                    final long access = access(combination);
+                    final long key = (long)size * 64 + combination;
+                    final byte before = (byte)(0x11 + combination);
+                    final byte written = (byte)~before;
+                    target.setMemory(at, size, before);
+                    src.setMemory(0, size, written);
+                    dst.setMemory(0, size, (byte)0);
+                    try (MemoryRegion mr = owner.mrRegv(
+                        new MrIov[]{MrIov.of(memory, at, size)}, access, 0, key, 0, 0))
+                    {
+                        final String what = "access 0x" + Long.toHexString(access) + ", " + size + " B";
+                        final boolean mayRead = (access & FI_REMOTE_READ) != 0;
+                        final boolean mayWrite = (access & FI_REMOTE_WRITE) != 0;
+                        assertEquals(mayRead ? 0 : -FI_EACCES, remote.read(key, 0, dst, 0, size), what);
+                        assertEquals(mayRead ? before : 0, dst.getByte(0), what);
+                        assertEquals(mayRead ? before : 0, dst.getByte(size - 1), what);
+                        assertEquals(mayWrite ? 0 : -FI_EACCES, remote.write(key, 0, src, 0, size), what);
+                        assertEquals(mayWrite ? written : before, target.getByte(at), what);
+                        assertEquals(mayWrite ? written : before, target.getByte(MIB - 1), what);
+                        checked++;
+                    }
+                }
+            }
+            assertEquals(21 * 64, checked);
+        }
+    }
+
+    @Test
     void shouldRegisterEveryAccessCombinationForEverySizeFromOneByteToOneMebibyte()
     {
         final ShmDomain domain = domains.open("matrix", 0);

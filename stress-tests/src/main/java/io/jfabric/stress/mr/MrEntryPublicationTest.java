@@ -40,6 +40,7 @@ public class MrEntryPublicationTest
     private static final RegionGeometry GEOMETRY = new RegionGeometry(1, 4096, 4096, 4096, 64, 4);
     private static final long KEY = 0xC0DE;
     private static final long BASE = 0x7F00_0000_1000L;
+    private static final long NONCE = 0x5EED_0000_0000_0000L;
     private static final int ACCESS = 0x3000;
     private static final int COPY_LENGTH = 4096;
 
@@ -58,7 +59,7 @@ public class MrEntryPublicationTest
     private int register(final int n)
     {
         final int index = table.claim(KEY, "stress");
-        table.describe(index, n, n * 4096L, n * 65536L, BASE + n, ACCESS, n);
+        table.describe(index, n, NONCE + n, n * 4096, n * 65536, BASE + n, ACCESS, n);
         table.publish(index);
         return index;
     }
@@ -88,7 +89,7 @@ public class MrEntryPublicationTest
         final long control = table.control(index);
         final long segment = table.segmentId(index);
         final boolean whole = table.key(index) == KEY && table.segmentOffset(index) == segment * 4096L &&
-            table.length(index) == segment * 65536L && table.baseAddress(index) == BASE + segment &&
+            table.length(index) == segment * 65536L && table.segmentNonce(index) == NONCE + segment && table.baseAddress(index) == BASE + segment &&
             table.access(index) == ACCESS && table.counter(index) == segment;
         if (MrTableDescriptor.state(control) != MrTableDescriptor.STATE_PUBLISHED || !table.unchanged(index, control))
         {

@@ -1,0 +1,66 @@
+package io.jfabric.shm.mr;
+
+import io.jfabric.MemoryRegion;
+import io.jfabric.MrIov;
+import io.jfabric.ShareableMemory;
+import io.jfabric.shm.ShmDomain;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static io.jfabric.Errno.FI_EBADF;
+import static io.jfabric.Flags.FI_REMOTE_READ;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * Closing a {@link RemoteMemory} view from another thread while its thread copies must never crash the JVM: the
+ * copy ends, and the reader's next call returns -FI_EBADF (second review, item 2). Before the fix this test took
+ * the whole test JVM down with SIGSEGV.
+ */
+class RemoteMemoryCloseRaceTest
+{
+    private static final int LENGTH = 1 << 24;
+
+    private final MrTestDomains domains = new MrTestDomains();
+
+    @AfterEach
+    void tearDown()
+    {
+        domains.close();
+    }
+
+    @Test
+    void shouldNotCrashWhenAViewIsClosedUnderACopyOfAnotherThread() throws Exception
+    {
+        final ShmDomain owner = domains.open("race", 0);
+        final ShmDomain peer = domains.open("race", 0);
+        final UnsafeBuffer dst = new UnsafeBuffer(new byte[LENGTH]);
+        try (ShareableMemory m = owner.allocShareable(LENGTH);
+            MemoryRegion mr = owner.mrRegv(new MrIov[]{MrIov.of(m, 0, LENGTH)}, FI_REMOTE_READ, 0, 70, 0, 0))
+        {
+            for (int round = 0; round < 100; round++)
+            {
+                final RemoteMemory remote = peer.remoteMemory();
+                assertEquals(0, remote.read(70, 0, dst, 0, LENGTH));
+                final AtomicInteger last = new AtomicInteger();
+                final Thread reader = new Thread(() ->
+                {
+                    int rc;
+                    while ((rc = remote.read(70, 0, dst, 0, LENGTH)) == 0)
+                    {
+                        Thread.onSpinWait();
+                    }
+                    last.set(rc);
+                });
+                reader.start();
+                Thread.sleep(2);
+                remote.close();
+                reader.join();
+                assertEquals(-FI_EBADF, last.get(), "round " + round);
+                assertEquals(0, remote.mappedSegments(), "the reader's next call unmaps, on its own thread");
+            }
+        }
+    }
+}
