@@ -4,8 +4,12 @@ import org.agrona.BitUtil;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 
 /**
- * Layout version 1 of a named domain's region file, {@code <rootDir>/<domain name>.domain}: the only class that
+ * Layout version 2 of a named domain's region file, {@code <rootDir>/<domain name>.domain}: the only class that
  * computes offsets into it.
+ * <p>
+ * Version 2 added the MR key table's lock and provider key sequence to the header and gave the key and counter
+ * tables their entry layouts ({@code MrTableDescriptor}, {@code CounterTableDescriptor}); a version 1 file (left by
+ * an older jfabric) is refused and must be removed.
  * <p>
  * The file is a header page, then one slot per endpoint, then the memory region key table and the counter table.
  * Every part starts on a {@link #PAGE_LENGTH} boundary, so the file can be mapped in pieces later:
@@ -130,7 +134,7 @@ public final class RegionDescriptor
     public static final long MAGIC = 0x01_43_49_52_42_41_46_4AL;
 
     /** The layout this class describes. */
-    public static final int LAYOUT_VERSION = 1;
+    public static final int LAYOUT_VERSION = 2;
 
     /** Alignment of every part of the file. */
     public static final int PAGE_LENGTH = 4096;
