@@ -137,4 +137,22 @@ public interface Domain extends Fid
      * @return the counter.
      */
     Counter cntrOpen(CntrAttr attr, long context);
+
+    /**
+     * {@code fi_endpoint}: open an endpoint of this domain.
+     *
+     * @param info    an info of this domain (its ep_attr type must be FI_EP_RDM for the shm provider).
+     * @param context user context.
+     * @return the endpoint, not yet enabled.
+     */
+    Endpoint endpoint(Info info, long context);
+
+    /**
+     * {@code fi_cq_open}.
+     *
+     * @param attr    attributes; size 0 and format UNSPEC let the provider choose.
+     * @param context user context.
+     * @return the completion queue.
+     */
+    CompletionQueue cqOpen(CqAttr attr, long context);
 }

@@ -15,7 +15,10 @@ import io.jfabric.Info;
 import io.jfabric.shm.av.ShmAddressVector;
 
 import io.jfabric.CntrAttr;
+import io.jfabric.CompletionQueue;
 import io.jfabric.Counter;
+import io.jfabric.CqAttr;
+import io.jfabric.Endpoint;
 import io.jfabric.MemoryRegion;
 import io.jfabric.MrAttr;
 import io.jfabric.MrIov;
@@ -333,6 +336,20 @@ public final class ShmDomain extends FidLifecycle implements Domain
     {
         ensureOpen("fi_cntr_open");
         return new ShmCounter(this, resources, counterTable, cntrAttr, context);
+    }
+
+    @Override
+    public Endpoint endpoint(final Info epInfo, final long context)
+    {
+        ensureOpen("fi_endpoint");
+        throw new FabricException(Errno.FI_ENOSYS, "fi_endpoint: endpoints are not built yet");
+    }
+
+    @Override
+    public CompletionQueue cqOpen(final CqAttr cqAttr, final long context)
+    {
+        ensureOpen("fi_cq_open");
+        throw new FabricException(Errno.FI_ENOSYS, "fi_cq_open: completion queues are not built yet");
     }
 
     /**

@@ -1,0 +1,225 @@
+package io.jfabric;
+
+import java.nio.ByteBuffer;
+
+/**
+ * An endpoint ({@code struct fid_ep}, fi_endpoint(3)) with the message (fi_msg(3)) and tagged message
+ * (fi_tagged(3)) operations, plus a zero-copy send (see {@link MessageClaim}).
+ * <p>
+ * Control path ({@link #bind}, {@link #enable}, {@link #getname}, {@link #setname}, {@link #setOpt},
+ * {@link #close()}) throws {@link FabricException}. Data path (send, inject, recv, their variants, cancel, claim)
+ * returns 0 on success or a negated errno, never throws, never allocates: {@code -FI_EAGAIN} when a queue that must
+ * take the operation has no room (the caller progresses, for instance by reading its CQ, and retries);
+ * {@code -FI_EINVAL} for bad arguments; {@code -FI_EOPBADSTATE} before {@link #enable}; {@code -FI_EBADF} after
+ * close; {@code -FI_ENOSYS} for an operation the endpoint was not opened with the capability for. Buffers are
+ * {@link ByteBuffer}s (direct or heap) addressed by an absolute index and a length; their position and limit are
+ * ignored. A posted receive's buffer belongs to the provider until its completion.
+ * <p>
+ * Which threads may call what is the domain's threading model (fi_domain(3)): under {@link Threading#SAFE} any
+ * thread may call anything; under the others the application serializes as the model says.
+ */
+public interface Endpoint extends Fid
+{
+    /** {@code fi_getopt}/{@code fi_setopt} level {@code FI_OPT_ENDPOINT}. */
+    int FI_OPT_ENDPOINT = 0;
+    /** Option {@code FI_OPT_MIN_MULTI_RECV} (size_t). */
+    int FI_OPT_MIN_MULTI_RECV = 0;
+    /** Option {@code FI_OPT_CM_DATA_SIZE} (size_t, read only). */
+    int FI_OPT_CM_DATA_SIZE = 1;
+    /** Option {@code FI_OPT_BUFFERED_MIN} (size_t). */
+    int FI_OPT_BUFFERED_MIN = 2;
+    /** Option {@code FI_OPT_BUFFERED_LIMIT} (size_t). */
+    int FI_OPT_BUFFERED_LIMIT = 3;
+    /** Option {@code FI_OPT_MAX_MSG_SIZE} (size_t). */
+    int FI_OPT_MAX_MSG_SIZE = 12;
+    /** Option {@code FI_OPT_MAX_TAGGED_SIZE} (size_t). */
+    int FI_OPT_MAX_TAGGED_SIZE = 13;
+    /** Option {@code FI_OPT_INJECT_MSG_SIZE} (size_t). */
+    int FI_OPT_INJECT_MSG_SIZE = 16;
+    /** Option {@code FI_OPT_INJECT_TAGGED_SIZE} (size_t). */
+    int FI_OPT_INJECT_TAGGED_SIZE = 17;
+
+    /** @return a copy of the info the endpoint was opened with, as adjusted by the provider. */
+    Info info();
+
+    /**
+     * {@code fi_ep_bind}: bind an address vector (flags 0), a completion queue (FI_TRANSMIT, FI_RECV,
+     * FI_SELECTIVE_COMPLETION), a counter (FI_SEND, FI_RECV, FI_READ, FI_WRITE, FI_REMOTE_READ, FI_REMOTE_WRITE) or
+     * an event queue (flags 0). Before {@link #enable} only. The bound object's close fails with FI_EBUSY until this
+     * endpoint is closed.
+     *
+     * @param fid   the object.
+     * @param flags as above.
+     */
+    void bind(Fid fid, long flags);
+
+    /** {@code fi_enable}: FI_ENOAV without an AV, FI_ENOCQ without the CQs its capabilities need. */
+    void enable();
+
+    /**
+     * {@code fi_getname}.
+     *
+     * @param addr receives the address bytes, may be shorter than needed.
+     * @return the address length; throws FI_ETOOSMALL (the message carries the needed length) when {@code addr} is
+     *         too short.
+     */
+    int getname(byte[] addr);
+
+    /** @return {@code fi_getname} into a new array of the right length. */
+    byte[] getname();
+
+    /**
+     * {@code fi_setname}: before {@link #enable} only (FI_EOPBADSTATE after).
+     *
+     * @param addr an address this provider printed or accepts (fi_av_straddr form).
+     */
+    void setname(byte[] addr);
+
+    /**
+     * {@code fi_getopt} at level {@link #FI_OPT_ENDPOINT}.
+     *
+     * @param optName option.
+     * @return its value; FI_ENOPROTOOPT for an option this endpoint does not have.
+     */
+    long getOpt(int optName);
+
+    /**
+     * {@code fi_setopt} at level {@link #FI_OPT_ENDPOINT}.
+     *
+     * @param optName option.
+     * @param value   value.
+     */
+    void setOpt(int optName, long value);
+
+    /** @return the one zero-copy claim of this endpoint. */
+    MessageClaim messageClaim();
+
+    // ---- fi_msg(3) ----
+
+    /**
+     * {@code fi_send}.
+     *
+     * @param buf      data.
+     * @param offset   absolute index of the first byte.
+     * @param len      bytes.
+     * @param desc     local descriptor or 0.
+     * @param destAddr destination fi_addr.
+     * @param context  returned in the completion.
+     * @return 0 or a negated errno.
+     */
+    long send(ByteBuffer buf, int offset, int len, long desc, long destAddr, long context);
+
+    /**
+     * {@code fi_sendv}: the buffers of {@code msg} (its addr, data, tag and context are ignored).
+     *
+     * @param msg      buffers.
+     * @param destAddr destination.
+     * @param context  returned in the completion.
+     * @return 0 or a negated errno.
+     */
+    long sendv(Msg msg, long destAddr, long context);
+
+    /**
+     * {@code fi_sendmsg}.
+     *
+     * @param msg   message.
+     * @param flags FI_COMPLETION, FI_INJECT, FI_INJECT_COMPLETE, FI_TRANSMIT_COMPLETE, FI_DELIVERY_COMPLETE,
+     *              FI_REMOTE_CQ_DATA, FI_MORE.
+     * @return 0 or a negated errno.
+     */
+    long sendmsg(Msg msg, long flags);
+
+    /**
+     * {@code fi_inject}: the buffer may be reused at return; no completion.
+     *
+     * @return 0 or a negated errno ({@code -FI_EINVAL} above inject_size).
+     */
+    long inject(ByteBuffer buf, int offset, int len, long destAddr);
+
+    /** @return {@code fi_senddata}: {@link #send} with remote CQ data. */
+    long senddata(ByteBuffer buf, int offset, int len, long desc, long data, long destAddr, long context);
+
+    /** @return {@code fi_injectdata}: {@link #inject} with remote CQ data. */
+    long injectdata(ByteBuffer buf, int offset, int len, long data, long destAddr);
+
+    /**
+     * {@code fi_recv}.
+     *
+     * @param buf     where the message lands.
+     * @param offset  absolute index.
+     * @param len     bytes available.
+     * @param desc    local descriptor or 0.
+     * @param srcAddr source to accept, or FI_ADDR_UNSPEC (honoured with FI_DIRECTED_RECV only).
+     * @param context returned in the completion.
+     * @return 0 or a negated errno.
+     */
+    long recv(ByteBuffer buf, int offset, int len, long desc, long srcAddr, long context);
+
+    /** @return {@code fi_recvv}: the buffers of {@code msg}. */
+    long recvv(Msg msg, long srcAddr, long context);
+
+    /**
+     * {@code fi_recvmsg}.
+     *
+     * @param flags FI_COMPLETION, FI_MULTI_RECV, FI_MORE.
+     * @return 0 or a negated errno.
+     */
+    long recvmsg(Msg msg, long flags);
+
+    // ---- fi_tagged(3) ----
+
+    /** @return {@code fi_tsend}. */
+    long tsend(ByteBuffer buf, int offset, int len, long desc, long destAddr, long tag, long context);
+
+    /** @return {@code fi_tsendv}. */
+    long tsendv(Msg msg, long destAddr, long tag, long context);
+
+    /** @return {@code fi_tsendmsg}: the tag is {@link Msg#tag}. */
+    long tsendmsg(Msg msg, long flags);
+
+    /** @return {@code fi_tinject}. */
+    long tinject(ByteBuffer buf, int offset, int len, long destAddr, long tag);
+
+    /** @return {@code fi_tsenddata}. */
+    long tsenddata(ByteBuffer buf, int offset, int len, long desc, long data, long destAddr, long tag, long context);
+
+    /** @return {@code fi_tinjectdata}. */
+    long tinjectdata(ByteBuffer buf, int offset, int len, long data, long destAddr, long tag);
+
+    /** @return {@code fi_trecv}: matches a message whose tag equals {@code tag} in the bits {@code ignore} leaves. */
+    long trecv(ByteBuffer buf, int offset, int len, long desc, long srcAddr, long tag, long ignore, long context);
+
+    /** @return {@code fi_trecvv}. */
+    long trecvv(Msg msg, long srcAddr, long tag, long ignore, long context);
+
+    /**
+     * {@code fi_trecvmsg}: tag and ignore are {@link Msg#tag} and {@link Msg#ignore}.
+     *
+     * @param flags FI_COMPLETION, FI_PEEK, FI_CLAIM, FI_DISCARD, FI_MORE, FI_MULTI_RECV.
+     * @return 0 or a negated errno. A peek that finds nothing completes in error with FI_ENOMSG.
+     */
+    long trecvmsg(Msg msg, long flags);
+
+    /**
+     * {@code fi_cancel}: the receive posted with this context completes in error with FI_ECANCELED.
+     *
+     * @param context the operation's context.
+     * @return 0 when an operation was cancelled, {@code -FI_ENOENT} when none is pending with that context.
+     */
+    long cancel(long context);
+
+    // ---- zero copy ----
+
+    /**
+     * Claim room for a message of {@code length} bytes in the peer's receive ring; fill it through
+     * {@link #messageClaim()}, then commit. Completes like an inject (no local completion).
+     *
+     * @param destAddr destination.
+     * @param length   message bytes, at most inject_size.
+     * @param tag      tag, when {@code flags} has FI_TAGGED.
+     * @param data     remote CQ data, when {@code flags} has FI_REMOTE_CQ_DATA.
+     * @param flags    0, FI_TAGGED, FI_REMOTE_CQ_DATA.
+     * @return 0 or a negated errno ({@code -FI_EAGAIN} when the ring has no room).
+     */
+    long claim(long destAddr, int length, long tag, long data, long flags);
+}

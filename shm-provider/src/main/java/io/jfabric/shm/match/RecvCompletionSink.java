@@ -1,0 +1,42 @@
+package io.jfabric.shm.match;
+
+/**
+ * Where the {@link ReceiveMatcher} reports finished receive-side operations (receives, peeks, claims, discards,
+ * multi-receive buffer releases, cancels). Implemented by the endpoint: it writes the CQ entry (honouring
+ * FI_SELECTIVE_COMPLETION and the operation's FI_COMPLETION flag, which the matcher passes through in
+ * {@code opFlags}) and raises the FI_RECV counter.
+ * <p>
+ * Called on the thread that progresses the endpoint or posts the receive; must not allocate.
+ */
+public interface RecvCompletionSink
+{
+    /**
+     * A successful completion.
+     *
+     * @param context   the receive's context.
+     * @param opFlags   the flags the receive was posted with (FI_COMPLETION, FI_MULTI_RECV, ...).
+     * @param cqFlags   completion flags: FI_RECV | FI_MSG or FI_TAGGED, plus FI_REMOTE_CQ_DATA, FI_MULTI_RECV
+     *                  (buffer released), FI_PEEK / FI_CLAIM as fi_tagged(3) says.
+     * @param len       bytes placed.
+     * @param bufOffset absolute index in the receive's (first) buffer where the data starts.
+     * @param data      remote CQ data (valid with FI_REMOTE_CQ_DATA).
+     * @param tag       the message's tag.
+     * @param srcAddr   sender's fi_addr, or FI_ADDR_NOTAVAIL.
+     */
+    void complete(long context, long opFlags, long cqFlags, long len, long bufOffset, long data, long tag, long srcAddr);
+
+    /**
+     * An error completion (always reported, whatever the selective completion settings).
+     *
+     * @param context   the receive's context.
+     * @param cqFlags   completion flags as for {@link #complete}.
+     * @param len       bytes placed.
+     * @param bufOffset where the data starts.
+     * @param data      remote CQ data.
+     * @param tag       tag.
+     * @param olen      bytes that did not fit (FI_ETRUNC), else 0.
+     * @param errno     positive errno: FI_ETRUNC, FI_ECANCELED, FI_ENOMSG.
+     * @param srcAddr   sender's fi_addr, or FI_ADDR_NOTAVAIL.
+     */
+    void error(long context, long cqFlags, long len, long bufOffset, long data, long tag, long olen, int errno, long srcAddr);
+}
