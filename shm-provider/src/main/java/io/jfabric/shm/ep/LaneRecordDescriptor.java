@@ -22,6 +22,7 @@ import org.agrona.concurrent.ringbuffer.RecordDescriptor;
  *   +-------------------------------+-------------------------------+  24 PAYLOAD_OFFSET
  *   |  MSG, PIECE: payload ...                                     ...
  *   |  FIRST: Total Length (long), then payload at 32              ...
+ *   |  ACK_REQUEST: Sender Cookie (long) at 24                      |
  *   |  RTS:   Total Length (long) at 24, Key (long) at 32,          |
  *   |         Address (long) at 40, Sender Cookie (long) at 48      |
  *   +---------------------------------------------------------------+
@@ -61,6 +62,16 @@ public final class LaneRecordDescriptor
     public static final int PAYLOAD_OFFSET = HEADER_LENGTH;
     /** Offset of a FIRST record's total message length (long). */
     public static final int TOTAL_LENGTH_OFFSET = HEADER_LENGTH;
+    /**
+     * Record type of a delivery acknowledgement request (FI_DELIVERY_COMPLETE): written right after a message's last
+     * record; by the time the receiver reads it, that message is placed or buffered, so it acknowledges the cookie
+     * at {@link #ACK_REQUEST_COOKIE_OFFSET} through the sender's transmit-context ring.
+     */
+    public static final int ACK_REQUEST = 5;
+    /** Offset of an ACK_REQUEST record's cookie (long). */
+    public static final int ACK_REQUEST_COOKIE_OFFSET = HEADER_LENGTH;
+    /** Length of an ACK_REQUEST record's body. */
+    public static final int ACK_REQUEST_LENGTH = HEADER_LENGTH + 8;
     /** Offset of an RTS record's key (long). */
     public static final int RTS_KEY_OFFSET = HEADER_LENGTH + 8;
     /** Offset of an RTS record's address (long). */

@@ -31,6 +31,7 @@ final class PendingSends
     final long[] opFlags;
     final boolean[] complete;
     final boolean[] rendezvous;
+    final boolean[] deliveryAck;
     final boolean[] awaitingAck;
     final long[] rtsKey;
     final long[] rtsAddr;
@@ -60,6 +61,7 @@ final class PendingSends
         opFlags = new long[capacity];
         complete = new boolean[capacity];
         rendezvous = new boolean[capacity];
+        deliveryAck = new boolean[capacity];
         awaitingAck = new boolean[capacity];
         rtsKey = new long[capacity];
         rtsAddr = new long[capacity];
@@ -114,6 +116,7 @@ final class PendingSends
         peer[op] = peerSlot;
         sent[op] = 0;
         rendezvous[op] = false;
+        deliveryAck[op] = false;
         awaitingAck[op] = false;
         serial[op]++;
         peerPending[peerSlot]++;

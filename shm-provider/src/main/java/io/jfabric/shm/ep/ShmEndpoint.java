@@ -120,6 +120,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
     private long[] outStamp;
     private int[] peerIncarnation;
     private PendingSends pending;
+    private long[] blockedPeers;
 
     // receive side, by sender slot
     private RingBuffer[] inLanes;
@@ -483,6 +484,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         }
         final long txSize = info.txAttr() != null && info.txAttr().size() > 0 ? info.txAttr().size() : 1024;
         final long rxSize = info.rxAttr() != null && info.rxAttr().size() > 0 ? info.rxAttr().size() : 1024;
+        blockedPeers = new long[(n + 63) >>> 6];
         pending = new PendingSends((int)Math.min(txSize, 1 << 16), Math.max(1, iovLimit()), n);
         matcher = new ReceiveMatcher((int)Math.min(rxSize, 1 << 20), UNEXPECTED_MESSAGES, UNEXPECTED_BYTES,
             directedRecv, resolver, completions);
@@ -835,7 +837,8 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
             {
                 return -Errno.FI_EAGAIN;
             }
-            if (len <= inlineLimit && !pending.hasPendingFor(peer))
+            final boolean deliveryAck = (opFlags & Flags.FI_DELIVERY_COMPLETE) != 0 && !inject;
+            if (len <= inlineLimit && !deliveryAck && !pending.hasPendingFor(peer))
             {
                 final RingBuffer lane = outLanes[peer];
                 final int index = lane.tryClaim(MSG, bodyLength(HEADER_LENGTH + len));
@@ -867,6 +870,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
             pending.iovOffset[base] = offset;
             pending.iovLength[base] = len;
             pending.iovCount[op] = 1;
+            pending.deliveryAck[op] = deliveryAck;
             offerRendezvous(op, desc, buf, offset, len);
             queue(op, len, tag, data, recordFlags, context, completion);
             return 0;
@@ -919,7 +923,8 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
             {
                 return -Errno.FI_EAGAIN;
             }
-            if (total <= inlineLimit && !pending.hasPendingFor(peer))
+            final boolean deliveryAck = (opFlags & Flags.FI_DELIVERY_COMPLETE) != 0 && !inject;
+            if (total <= inlineLimit && !deliveryAck && !pending.hasPendingFor(peer))
             {
                 final int len = (int)total;
                 final RingBuffer lane = outLanes[peer];
@@ -961,6 +966,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
                 pending.iovLength[base + i] = msg.iovLength[i];
             }
             pending.iovCount[op] = msg.iovCount;
+            pending.deliveryAck[op] = deliveryAck;
             if (msg.iovCount == 1)
             {
                 offerRendezvous(op, msg.desc[0], msg.iov[0], msg.iovOffset[0], msg.iovLength[0]);
@@ -1042,12 +1048,12 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         int work = 0;
         int previous = PendingSends.NONE;
         int op = pending.first();
-        long blocked0 = 0;
-        long blocked1 = 0;
+        final long[] blocked = blockedPeers;
+        java.util.Arrays.fill(blocked, 0);
         while (op != PendingSends.NONE)
         {
             final int peer = pending.peer[op];
-            if (pending.awaitingAck[op] || isBlocked(peer, blocked0, blocked1))
+            if (pending.awaitingAck[op] || (blocked[peer >>> 6] & (1L << peer)) != 0)
             {
                 previous = op;
                 op = pending.next(op);
@@ -1061,7 +1067,8 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
                 op = pending.next(op);
                 continue;
             }
-            if (pending.sent[op] == pending.total[op] && (pending.total[op] > 0 || written > 0))
+            if (pending.sent[op] == pending.total[op] && (pending.total[op] > 0 || written > 0) &&
+                !pending.deliveryAck[op])
             {
                 count(pending.total[op] <= inlineLimit ? statInline : statSegmented);
                 sendCompleted(pending.complete[op], pending.context[op], pending.recordFlags[op]);
@@ -1069,24 +1076,12 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
             }
             else
             {
-                if (peer < 64)
-                {
-                    blocked0 |= 1L << peer;
-                }
-                else if (peer < 128)
-                {
-                    blocked1 |= 1L << (peer - 64);
-                }
+                blocked[peer >>> 6] |= 1L << peer;
                 previous = op;
                 op = pending.next(op);
             }
         }
         return work;
-    }
-
-    private static boolean isBlocked(final int peer, final long blocked0, final long blocked1)
-    {
-        return peer < 64 ? (blocked0 & (1L << peer)) != 0 : peer < 128 && (blocked1 & (1L << (peer - 64))) != 0;
     }
 
     private int pushOne(final int op, final int peer)
@@ -1125,7 +1120,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
             gather(b, index + PAYLOAD_OFFSET, op, 0, len);
             lane.commit(index);
             pending.sent[op] = total;
-            return 1;
+            written = 1;
         }
         while (pending.sent[op] < total)
         {
@@ -1148,6 +1143,18 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
             lane.commit(index);
             pending.sent[op] = sent + len;
             written++;
+        }
+        if (pending.deliveryAck[op] && pending.sent[op] == total)
+        {
+            final int index = lane.tryClaim(ACK_REQUEST, bodyLength(ACK_REQUEST_LENGTH));
+            if (index >= 0)
+            {
+                writeHeader(b, index, op, 0, inc);
+                b.putLong(index + ACK_REQUEST_COOKIE_OFFSET, pending.cookie(op));
+                lane.commit(index);
+                pending.awaitAck(op);
+                written++;
+            }
         }
         return written;
     }
@@ -1614,6 +1621,11 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
                 matcher.end(d);
                 return Action.CONTINUE;
             }
+            if (msgTypeId == ACK_REQUEST)
+            {
+                acknowledge(s, b.getLong(index + ACK_REQUEST_COOKIE_OFFSET), 0);
+                return Action.CONTINUE;
+            }
             if (msgTypeId == RTS)
             {
                 final long total = b.getLong(index + TOTAL_LENGTH_OFFSET);
@@ -1712,7 +1724,8 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
             final int status = b.getInt(index + TxRecordDescriptor.STATUS_OFFSET);
             if (status == 0)
             {
-                count(statRendezvous);
+                count(pending.rendezvous[op] ? statRendezvous :
+                    pending.total[op] <= inlineLimit ? statInline : statSegmented);
                 sendCompleted(pending.complete[op], pending.context[op], pending.recordFlags[op]);
             }
             else

@@ -14,6 +14,7 @@ import io.jfabric.Flags;
 import io.jfabric.Info;
 import io.jfabric.MemoryRegion;
 import io.jfabric.MrIov;
+import io.jfabric.Msg;
 import io.jfabric.ShareableMemory;
 import io.jfabric.shm.ShmDomain;
 import io.jfabric.Versions;
@@ -206,5 +207,35 @@ class ShmEndpointLoopbackTest
             assertEquals(0, shm.region().buffer().getLongVolatile(SlotDescriptor.statOffset(
                 shm.region().geometry(), sender.slot(), SlotDescriptor.STAT_SEGMENTED_OFFSET)));
         }
+    }
+
+    @Test
+    void shouldCompleteADeliveryCompleteSendOnlyOnceTheReceiverHasProcessedIt()
+    {
+        final ByteBuffer src = ByteBuffer.allocateDirect(64).putLong(0, 42);
+        final Msg msg = new Msg(1).set(src, 0, 64, 0);
+        msg.addr = addrB;
+        msg.context = 9;
+        assertEquals(0, a.sendmsg(msg, Flags.FI_COMPLETION | Flags.FI_DELIVERY_COMPLETE));
+        final CqEntries e = new CqEntries(1);
+        for (int i = 0; i < 100; i++)
+        {
+            assertEquals(-Errno.FI_EAGAIN, cqA.read(e, 1), "no completion before the receiver has the message");
+        }
+        final ByteBuffer dst = ByteBuffer.allocateDirect(64);
+        assertEquals(0, b.recv(dst, 0, 64, 0, addrA, 1));
+        int n;
+        while ((n = cqB.read(e, 1)) == -Errno.FI_EAGAIN)
+        {
+            Thread.onSpinWait();
+        }
+        assertEquals(1, n);
+        assertEquals(42, dst.getLong(0));
+        while ((n = cqA.read(e, 1)) == -Errno.FI_EAGAIN)
+        {
+            Thread.onSpinWait();
+        }
+        assertEquals(1, n);
+        assertEquals(9, e.opContext[0]);
     }
 }
