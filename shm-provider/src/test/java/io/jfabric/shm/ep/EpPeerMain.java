@@ -7,17 +7,22 @@ import io.jfabric.Fabric;
 import io.jfabric.Fabrics;
 import io.jfabric.Flags;
 import io.jfabric.Info;
+import io.jfabric.MemoryRegion;
+import io.jfabric.MrIov;
 import io.jfabric.Msg;
+import io.jfabric.ShareableMemory;
 import io.jfabric.Versions;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
@@ -36,10 +41,12 @@ import java.util.function.LongSupplier;
  *   <li>{@code send id= dest= op= size= count= seed= tag= tagstep= data= flags=}: {@code count} messages, message i
  *       with seed {@code seed+i}, tag {@code tag+i*tagstep}, data {@code data+i}; op is send, senddata, inject,
  *       injectdata, tsend, tsenddata, tinject, tinjectdata or sendmsg (with {@code flags}); -FI_EAGAIN is retried
- *       while progressing; answers once every send completed, with {@code eagain=} retries.</li>
+ *       while progressing; answers once every send completed, with {@code eagain=} retries. With
+ *       {@code mem=shareable} each message comes from registered shareable memory (the rendezvous path).</li>
  *   <li>{@code recv id= src= size= count= seed= tagged= tag= tagstep= ignore=}: posts and completes {@code count}
  *       receives one after the other and checks each message byte for byte (length {@code size}, seed
  *       {@code seed+i}, tag); answers with the last {@code flags=} and {@code srcs=} (comma separated).</li>
+ *   <li>{@code stat id= offset=}: the endpoint's path counter at that SlotDescriptor offset; answers {@code value=}.</li>
  *   <li>{@code pause}: stop progressing until the next command.</li>
  *   <li>{@code close id=}: closes the endpoint, its CQ and AV.</li>
  * </ul>
@@ -185,6 +192,8 @@ public final class EpPeerMain
                 return send(side(a), a);
             case "recv":
                 return recv(side(a), a);
+            case "stat":
+                return "value=" + side(a).pathCount(domain, Integer.parseInt(a.get("offset")));
             default:
                 throw new IllegalArgumentException("unknown command " + verb);
         }
@@ -215,9 +224,27 @@ public final class EpPeerMain
         final long[] contexts = new long[count];
         long eagain = 0;
         final Msg msg = new Msg(1);
+        final boolean shareable = "shareable".equals(a.get("mem"));
+        final List<AutoCloseable> memory = new ArrayList<>();
         for (int i = 0; i < count; i++)
         {
-            final ByteBuffer buf = ByteBuffer.allocateDirect(Math.max(1, size));
+            final ByteBuffer buf;
+            final long desc;
+            if (shareable)
+            {
+                final ShareableMemory m = domain.allocShareable(Math.max(1, size));
+                memory.add(m);
+                final MemoryRegion mr = domain.mrRegv(new MrIov[] { MrIov.of(m, 0, Math.max(1, size)) }, Flags.FI_SEND,
+                    0, ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE), 0, 0);
+                memory.add(0, mr);
+                buf = m.buffer();
+                desc = mr.desc();
+            }
+            else
+            {
+                buf = ByteBuffer.allocateDirect(Math.max(1, size));
+                desc = 0;
+            }
             Pattern.fill(buf, 0, size, seed + i);
             final long ctx = nextContext++;
             contexts[i] = ctx;
@@ -225,17 +252,17 @@ public final class EpPeerMain
             final long d = data + i;
             final LongSupplier post = switch (op)
             {
-                case "send" -> () -> side.ep.send(buf, 0, size, 0, dest, ctx);
-                case "senddata" -> () -> side.ep.senddata(buf, 0, size, 0, d, dest, ctx);
+                case "send" -> () -> side.ep.send(buf, 0, size, desc, dest, ctx);
+                case "senddata" -> () -> side.ep.senddata(buf, 0, size, desc, d, dest, ctx);
                 case "inject" -> () -> side.ep.inject(buf, 0, size, dest);
                 case "injectdata" -> () -> side.ep.injectdata(buf, 0, size, d, dest);
-                case "tsend" -> () -> side.ep.tsend(buf, 0, size, 0, dest, t, ctx);
-                case "tsenddata" -> () -> side.ep.tsenddata(buf, 0, size, 0, d, dest, t, ctx);
+                case "tsend" -> () -> side.ep.tsend(buf, 0, size, desc, dest, t, ctx);
+                case "tsenddata" -> () -> side.ep.tsenddata(buf, 0, size, desc, d, dest, t, ctx);
                 case "tinject" -> () -> side.ep.tinject(buf, 0, size, dest, t);
                 case "tinjectdata" -> () -> side.ep.tinjectdata(buf, 0, size, d, dest, t);
                 case "sendmsg" -> () ->
                 {
-                    msg.set(buf, 0, size, 0);
+                    msg.set(buf, 0, size, desc);
                     msg.addr = dest;
                     msg.context = ctx;
                     msg.data = d;
@@ -251,6 +278,17 @@ public final class EpPeerMain
             for (final long ctx : contexts)
             {
                 side.await(ctx);
+            }
+        }
+        for (final AutoCloseable m : memory)
+        {
+            try
+            {
+                m.close();
+            }
+            catch (final Exception ex)
+            {
+                throw new IllegalStateException("closing shareable memory: " + ex, ex);
             }
         }
         return "sent=" + count + " eagain=" + eagain;
@@ -274,10 +312,7 @@ public final class EpPeerMain
         {
             final long ctx = nextContext++;
             final long t = tag + i * tagStep;
-            for (int j = 0; j < buf.capacity(); j++)
-            {
-                buf.put(j, Pattern.GUARD);
-            }
+            Pattern.guard(buf);
             side.retry(() -> tagged ? side.ep.trecv(buf, 0, size, 0, srcAddr, t, ignore, ctx) :
                 side.ep.recv(buf, 0, size, 0, srcAddr, ctx));
             final EpSide.Completion c = side.await(ctx);

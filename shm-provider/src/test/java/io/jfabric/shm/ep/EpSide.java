@@ -12,6 +12,7 @@ import io.jfabric.Endpoint;
 import io.jfabric.Errno;
 import io.jfabric.Flags;
 import io.jfabric.Info;
+import io.jfabric.shm.ShmDomain;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -350,6 +351,18 @@ final class EpSide implements AutoCloseable
         {
             Thread.onSpinWait();
         }
+    }
+
+    /**
+     * @param domain     the domain the endpoint was opened from.
+     * @param statOffset a path counter's offset in the slot ({@code SlotDescriptor.STAT_*_OFFSET}).
+     * @return how many sends of this endpoint took that path.
+     */
+    long pathCount(final Domain domain, final int statOffset)
+    {
+        final ShmDomain shm = (ShmDomain)domain;
+        return shm.region().buffer().getLongVolatile(
+            SlotDescriptor.statOffset(shm.region().geometry(), ((ShmEndpoint)ep).slot(), statOffset));
     }
 
     /** @return what the log holds, for failure messages. */

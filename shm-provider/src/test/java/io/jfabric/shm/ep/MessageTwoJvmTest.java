@@ -4,7 +4,10 @@ import io.jfabric.Addresses;
 import io.jfabric.CqFormat;
 import io.jfabric.Endpoint;
 import io.jfabric.Errno;
+import io.jfabric.MemoryRegion;
+import io.jfabric.MrIov;
 import io.jfabric.Msg;
+import io.jfabric.ShareableMemory;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
@@ -69,6 +72,45 @@ class MessageTwoJvmTest extends TwoJvmEndpointTestBase
             assertNull(Pattern.check(dst, at, size, inSeed), "receive of " + size + " bytes");
             assertNull(Pattern.checkGuard(dst, 0, at), "receive of " + size + " bytes");
             assertNull(Pattern.checkGuard(dst, at + size, 16), "receive of " + size + " bytes");
+        }
+    }
+
+    @Test
+    void shouldMoveLargeMessagesFromShareableMemoryByRendezvousByteExactInBothDirections()
+    {
+        final int[] sizes = { 64 * 1024, 1 << 20, 16 << 20 };
+        for (int k = 0; k < sizes.length; k++)
+        {
+            final int size = sizes[k];
+            final long outSeed = 40L + 2 * k;
+            final long inSeed = 41L + 2 * k;
+            try (ShareableMemory memory = domain.allocShareable(size);
+                MemoryRegion mr = domain.mrRegv(new MrIov[] { MrIov.of(memory, 0, size) }, FI_SEND, 0, 4000 + k, 0, 0))
+            {
+                final ByteBuffer src = memory.buffer();
+                Pattern.fill(src, 0, size, outSeed);
+                final long before = local.pathCount(domain, SlotDescriptor.STAT_RENDEZVOUS_OFFSET);
+                final long sendCtx = 110 + k;
+                local.retry(() -> local.ep.send(src, 0, size, mr.desc(), child, sendCtx));
+                child("recv id=1 size=" + size + " seed=" + outSeed);
+                assertEquals(FI_SEND | FI_MSG, local.await(sendCtx).flags());
+                assertEquals(before + 1, local.pathCount(domain, SlotDescriptor.STAT_RENDEZVOUS_OFFSET),
+                    "a send of " + size + " bytes from registered shareable memory went by rendezvous");
+            }
+
+            final ByteBuffer dst = Pattern.guarded(size + 16);
+            local.recv(dst, Addresses.FI_ADDR_UNSPEC, 210 + k);
+            final long before = Long.parseLong(
+                child("stat id=1 offset=" + SlotDescriptor.STAT_RENDEZVOUS_OFFSET).get("value"));
+            child("send id=1 dest=" + localAtChild + " op=send mem=shareable size=" + size + " seed=" + inSeed);
+            final EpSide.Completion got = local.await(210 + k);
+            assertEquals(size + 16, dst.capacity());
+            assertEquals(size, got.len(), got.toString());
+            assertNull(Pattern.check(dst, 0, size, inSeed), "rendezvous receive of " + size + " bytes");
+            assertNull(Pattern.checkGuard(dst, size, 16));
+            assertEquals(before + 1, Long.parseLong(
+                child("stat id=1 offset=" + SlotDescriptor.STAT_RENDEZVOUS_OFFSET).get("value")),
+                "the child's send of " + size + " bytes from shareable memory went by rendezvous");
         }
     }
 

@@ -12,6 +12,8 @@ final class Pattern
     /** What the tests write around a receive window to see that nothing was written outside it. */
     static final byte GUARD = 0x5A;
 
+    private static final int CHUNK = 64 * 1024;
+
     private Pattern()
     {
     }
@@ -36,9 +38,15 @@ final class Pattern
      */
     static void fill(final ByteBuffer buf, final int offset, final int length, final long seed)
     {
-        for (int i = 0; i < length; i++)
+        final byte[] chunk = new byte[Math.min(length, CHUNK)];
+        for (int done = 0; done < length; done += chunk.length)
         {
-            buf.put(offset + i, at(seed, i));
+            final int n = Math.min(chunk.length, length - done);
+            for (int i = 0; i < n; i++)
+            {
+                chunk[i] = at(seed, done + i);
+            }
+            buf.put(offset + done, chunk, 0, n);
         }
     }
 
@@ -51,12 +59,18 @@ final class Pattern
      */
     static String check(final ByteBuffer buf, final int offset, final int length, final long seed)
     {
-        for (int i = 0; i < length; i++)
+        final byte[] chunk = new byte[Math.min(length, CHUNK)];
+        for (int done = 0; done < length; done += chunk.length)
         {
-            final byte got = buf.get(offset + i);
-            if (got != at(seed, i))
+            final int n = Math.min(chunk.length, length - done);
+            buf.get(offset + done, chunk, 0, n);
+            for (int i = 0; i < n; i++)
             {
-                return "byte " + i + " of " + length + " (seed " + seed + ") is " + got + ", expected " + at(seed, i);
+                if (chunk[i] != at(seed, done + i))
+                {
+                    return "byte " + (done + i) + " of " + length + " (seed " + seed + ") is " + chunk[i] +
+                        ", expected " + at(seed, done + i);
+                }
             }
         }
         return null;
@@ -87,10 +101,22 @@ final class Pattern
     static ByteBuffer guarded(final int capacity)
     {
         final ByteBuffer buf = ByteBuffer.allocateDirect(Math.max(1, capacity));
-        for (int i = 0; i < buf.capacity(); i++)
-        {
-            buf.put(i, GUARD);
-        }
+        guard(buf);
         return buf;
+    }
+
+    /**
+     * Fill all of {@code buf} with {@link #GUARD}.
+     *
+     * @param buf the buffer.
+     */
+    static void guard(final ByteBuffer buf)
+    {
+        final byte[] chunk = new byte[Math.min(buf.capacity(), CHUNK)];
+        java.util.Arrays.fill(chunk, GUARD);
+        for (int done = 0; done < buf.capacity(); done += chunk.length)
+        {
+            buf.put(done, chunk, 0, Math.min(chunk.length, buf.capacity() - done));
+        }
     }
 }

@@ -235,10 +235,7 @@ class TaggedTwoJvmTest extends TwoJvmEndpointTestBase
         final ByteBuffer buf = ByteBuffer.allocateDirect(size + 16);
         for (int i = count - 1; i >= 0; i--)
         {
-            for (int j = 0; j < buf.capacity(); j++)
-            {
-                buf.put(j, Pattern.GUARD);
-            }
+            Pattern.guard(buf);
             final long context = 100_000 + i;
             trecv(buf, size, Addresses.FI_ADDR_UNSPEC, base + i, 0, context);
             final EpSide.Completion c = local.await(context);
