@@ -84,18 +84,10 @@ class EndpointControlPathTest
                     c.close();
                 }
             }
-            if (domain != null)
-            {
-                domain.close();
-            }
-            if (fabric != null)
-            {
-                fabric.close();
-            }
         }
         finally
         {
-            root.close();
+            TwoJvmEndpointTestBase.closeDomain(domain, fabric, root);
         }
     }
 

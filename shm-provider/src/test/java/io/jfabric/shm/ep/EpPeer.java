@@ -9,7 +9,6 @@ import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -18,7 +17,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * The parent's handle on an {@link EpPeerMain} child JVM: starts it on a domain, sends it commands and waits for
  * its answers while progressing the parent's own endpoints (manual progress: a parent that only waited would stall
- * every transfer that needs its side to move). One per test class, used from the test thread only.
+ * every transfer that needs its side to move). Commands carry a sequence number that the answer repeats, so the
+ * late answer of a command a failed test gave up on is skipped, not taken for the next one's. One per test class,
+ * used from the test thread only.
  */
 final class EpPeer implements AutoCloseable
 {
@@ -29,6 +30,7 @@ final class EpPeer implements AutoCloseable
     private final LinkedBlockingQueue<String> answers = new LinkedBlockingQueue<>();
     private final StringBuffer output = new StringBuffer();
     private String pending;
+    private long sequence;
 
     private EpPeer(final Process process)
     {
@@ -105,7 +107,7 @@ final class EpPeer implements AutoCloseable
         pending = command;
         try
         {
-            in.write(command + "\n");
+            in.write(command + " seq=" + ++sequence + "\n");
             in.flush();
         }
         catch (final IOException ex)
@@ -126,14 +128,19 @@ final class EpPeer implements AutoCloseable
         while (true)
         {
             final String answer = answers.poll();
-            if (answer != null)
+            if (answer != null && answer.startsWith("err child exited"))
+            {
+                throw new AssertionError("child exited during '" + command + "'; its output:\n" + output);
+            }
+            final Map<String, String> pairs = answer == null ? null : EpPeerMain.parse(answer);
+            if (pairs != null && Long.toString(sequence).equals(pairs.get("seq")))
             {
                 if (answer.startsWith("err "))
                 {
                     throw new AssertionError("child failed '" + command + "': " + answer.substring(4) +
                         parentLog(sides));
                 }
-                return parse(answer.substring(3));
+                return pairs;
             }
             if (System.currentTimeMillis() > deadline)
             {
@@ -150,14 +157,6 @@ final class EpPeer implements AutoCloseable
                 Thread.onSpinWait();
             }
         }
-    }
-
-    /**
-     * @return whether an answer is waiting (the command sent with {@link #begin} finished).
-     */
-    boolean answered()
-    {
-        return !answers.isEmpty();
     }
 
     private static String parentLog(final EpSide... sides)
@@ -185,20 +184,6 @@ final class EpPeer implements AutoCloseable
             Thread.currentThread().interrupt();
             throw new AssertionError(ex);
         }
-    }
-
-    private static Map<String, String> parse(final String answer)
-    {
-        final Map<String, String> result = new HashMap<>();
-        for (final String pair : answer.split(" "))
-        {
-            final int eq = pair.indexOf('=');
-            if (eq > 0)
-            {
-                result.put(pair.substring(0, eq), pair.substring(eq + 1));
-            }
-        }
-        return result;
     }
 
     @Override

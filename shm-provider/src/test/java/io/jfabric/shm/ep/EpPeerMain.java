@@ -29,7 +29,8 @@ import java.util.function.LongSupplier;
 /**
  * The second process of the two-JVM endpoint tests: opens the named domain given as its argument (root from
  * {@code -Djfabric.shm.dir}, manual progress) and then obeys one command per stdin line, answering each with one
- * line {@code ok k=v ...} or {@code err <what>} on stdout (see {@link EpPeer}). Between commands it progresses all
+ * line {@code ok seq=<n> k=v ...} or {@code err seq=<n> <what>} on stdout, {@code n} being the command's own
+ * {@code seq=} (see {@link EpPeer}). Between commands it progresses all
  * its endpoints (reads their CQs), unless told to {@code pause}, so the parent's large sends and retried sends can
  * move; stdin closing ends it.
  * <p>
@@ -141,23 +142,24 @@ public final class EpPeerMain
             }
             idle = 0;
             paused = false;
+            final Map<String, String> a = parse(command);
+            final String seq = "seq=" + a.get("seq") + " ";
             try
             {
-                final Map<String, String> a = parse(command);
                 final String verb = command.split(" ", 2)[0];
                 if ("pause".equals(verb))
                 {
                     paused = true;
-                    reply("ok paused");
+                    reply("ok " + seq + "paused=true");
                 }
                 else
                 {
-                    reply("ok " + execute(verb, a));
+                    reply("ok " + seq + execute(verb, a));
                 }
             }
             catch (final Throwable t)
             {
-                reply("err " + command + ": " + t);
+                reply("err " + seq + command + ": " + t);
             }
         }
     }
@@ -341,10 +343,14 @@ public final class EpPeerMain
         return "received=" + count + " flags=" + lastFlags + " srcs=" + srcs;
     }
 
-    private static Map<String, String> parse(final String command)
+    /**
+     * @param line a command or answer: words, some of them {@code key=value}.
+     * @return the pairs.
+     */
+    static Map<String, String> parse(final String line)
     {
         final Map<String, String> a = new HashMap<>();
-        for (final String pair : command.split(" "))
+        for (final String pair : line.split(" "))
         {
             final int eq = pair.indexOf('=');
             if (eq > 0)

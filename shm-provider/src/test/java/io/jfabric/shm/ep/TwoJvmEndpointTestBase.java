@@ -79,21 +79,33 @@ abstract class TwoJvmEndpointTestBase
         }
         finally
         {
-            try
+            closeDomain(domain, fabric, root);
+        }
+    }
+
+    /**
+     * Close a test's domain and fabric (either may be null) and remove its root directory whatever happens.
+     *
+     * @param domain the domain.
+     * @param fabric the fabric.
+     * @param root   the root.
+     */
+    static void closeDomain(final Domain domain, final Fabric fabric, final ShmTestRoot root)
+    {
+        try
+        {
+            if (domain != null)
             {
-                if (domain != null)
-                {
-                    domain.close();
-                }
-                if (fabric != null)
-                {
-                    fabric.close();
-                }
+                domain.close();
             }
-            finally
+            if (fabric != null)
             {
-                root.close();
+                fabric.close();
             }
+        }
+        finally
+        {
+            root.close();
         }
     }
 
