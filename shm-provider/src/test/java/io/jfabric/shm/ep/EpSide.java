@@ -220,14 +220,10 @@ final class EpSide implements AutoCloseable
         final long deadline = System.currentTimeMillis() + TIMEOUT_MS;
         while (true)
         {
-            for (final Iterator<ErrCompletion> it = errors.iterator(); it.hasNext(); )
+            final ErrCompletion e = takeError(context);
+            if (e != null)
             {
-                final ErrCompletion e = it.next();
-                if (e.context() == context)
-                {
-                    it.remove();
-                    return e;
-                }
+                return e;
             }
             for (final Completion c : done)
             {
@@ -331,7 +327,29 @@ final class EpSide implements AutoCloseable
         retry(() -> ep.recv(buf, 0, buf.capacity(), 0, src, context));
     }
 
-    private Completion take(final long context)
+    /**
+     * @param context a context.
+     * @return the error completion of {@code context} read so far (taken from the log), or null.
+     */
+    ErrCompletion takeError(final long context)
+    {
+        for (final Iterator<ErrCompletion> it = errors.iterator(); it.hasNext(); )
+        {
+            final ErrCompletion e = it.next();
+            if (e.context() == context)
+            {
+                it.remove();
+                return e;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * @param context a context.
+     * @return the successful completion of {@code context} read so far (taken from the log), or null.
+     */
+    Completion take(final long context)
     {
         for (final Iterator<Completion> it = done.iterator(); it.hasNext(); )
         {

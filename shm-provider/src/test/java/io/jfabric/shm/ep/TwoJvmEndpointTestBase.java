@@ -156,7 +156,20 @@ abstract class TwoJvmEndpointTestBase
      */
     EpSide openLocal(final CqFormat format, final long bindFlags)
     {
-        final EpSide side = EpSide.open(domain, info, format, bindFlags);
+        return openLocal(info, format, bindFlags);
+    }
+
+    /**
+     * Another endpoint in this process, opened from {@code epInfo}, closed after the test.
+     *
+     * @param epInfo    its info.
+     * @param format    its CQ format.
+     * @param bindFlags its CQ bind flags.
+     * @return the side.
+     */
+    EpSide openLocal(final Info epInfo, final CqFormat format, final long bindFlags)
+    {
+        final EpSide side = EpSide.open(domain, epInfo, format, bindFlags);
         extraLocal.add(side);
         return side;
     }
