@@ -132,15 +132,13 @@ final class EpPeer implements AutoCloseable
             {
                 throw new AssertionError("child exited during '" + command + "'; its output:\n" + output);
             }
-            final Map<String, String> pairs = answer == null ? null : EpPeerMain.parse(answer);
-            if (pairs != null && Long.toString(sequence).equals(pairs.get("seq")))
+            if (answer != null && answer.startsWith("err seq=" + sequence + " "))
             {
-                if (answer.startsWith("err "))
-                {
-                    throw new AssertionError("child failed '" + command + "': " + answer.substring(4) +
-                        parentLog(sides));
-                }
-                return pairs;
+                throw new AssertionError("child failed '" + command + "': " + answer.substring(4) + parentLog(sides));
+            }
+            if (answer != null && answer.startsWith("ok seq=" + sequence + " "))
+            {
+                return EpPeerMain.parse(answer);
             }
             if (System.currentTimeMillis() > deadline)
             {

@@ -266,9 +266,10 @@ class MessageTwoJvmTest extends TwoJvmEndpointTestBase
         final int size = 64;
         peer.call("pause");
         final ByteBuffer buf = ByteBuffer.allocateDirect(size);
+        final int bound = 1 << 20;
         int sent = 0;
-        long rc;
-        while (true)
+        long rc = 0;
+        while (sent < bound)
         {
             Pattern.fill(buf, 0, size, sent);
             rc = local.ep.inject(buf, 0, size, child);
