@@ -30,9 +30,8 @@ import java.util.function.LongSupplier;
  * The second process of the two-JVM endpoint tests: opens the named domain given as its argument (root from
  * {@code -Djfabric.shm.dir}, manual progress) and then obeys one command per stdin line, answering each with one
  * line {@code ok seq=<n> k=v ...} or {@code err seq=<n> <what>} on stdout, {@code n} being the command's own
- * {@code seq=} (see {@link EpPeer}). Between commands it progresses all
- * its endpoints (reads their CQs), unless told to {@code pause}, so the parent's large sends and retried sends can
- * move; stdin closing ends it.
+ * {@code seq=} (see {@link EpPeer}). Between commands it progresses all its endpoints (reads their CQs), unless
+ * told to {@code pause}, so the parent's large sends and retried sends can move; stdin closing ends it.
  * <p>
  * Commands (numbers decimal, {@code src}/{@code dest} are fi_addrs in the endpoint's own AV, -1 for FI_ADDR_UNSPEC):
  * <ul>
@@ -47,7 +46,8 @@ import java.util.function.LongSupplier;
  *   <li>{@code recv id= src= size= count= seed= tagged= tag= tagstep= ignore=}: posts and completes {@code count}
  *       receives one after the other and checks each message byte for byte (length {@code size}, seed
  *       {@code seed+i}, tag); answers with the last {@code flags=} and {@code srcs=} (comma separated).</li>
- *   <li>{@code stat id= offset=}: the endpoint's path counter at that SlotDescriptor offset; answers {@code value=}.</li>
+ *   <li>{@code stat id= offset=}: the endpoint's path counter at that SlotDescriptor offset; answers
+ *       {@code value=}.</li>
  *   <li>{@code pause}: stop progressing until the next command.</li>
  *   <li>{@code close id=}: closes the endpoint, its CQ and AV.</li>
  * </ul>
@@ -320,7 +320,8 @@ public final class EpPeerMain
             final EpSide.Completion c = side.await(ctx);
             if (c.len() != size)
             {
-                throw new IllegalStateException("message " + i + ": " + c + " has len " + c.len() + ", expected " + size);
+                throw new IllegalStateException("message " + i + ": " + c + " has len " + c.len() + ", expected " +
+                    size);
             }
             if (tagged && c.tag() != t)
             {
