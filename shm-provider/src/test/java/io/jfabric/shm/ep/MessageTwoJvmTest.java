@@ -5,6 +5,7 @@ import io.jfabric.CqFormat;
 import io.jfabric.Endpoint;
 import io.jfabric.Errno;
 import io.jfabric.MemoryRegion;
+import io.jfabric.MessageClaim;
 import io.jfabric.MrIov;
 import io.jfabric.Msg;
 import io.jfabric.ShareableMemory;
@@ -337,6 +338,23 @@ class MessageTwoJvmTest extends TwoJvmEndpointTestBase
         assertFalse(selective.seen(1011), "a receive without FI_COMPLETION wrote an entry: " + selective.log());
         assertNull(Pattern.check(quiet, 0, 256, 110), "the receive without a completion still got its message");
         assertNull(Pattern.check(loud, 0, 256, 111));
+    }
+
+    @Test
+    void shouldDeliverAClaimedAndCommittedMessageAndNothingOfAnAbortedOne()
+    {
+        final int size = 512;
+        final MessageClaim claim = local.ep.messageClaim();
+        local.retry(() -> local.ep.claim(child, size, 0, 0, 0));
+        assertEquals(size, claim.length());
+        Pattern.fill(claim.buffer(), claim.offset(), size, 95);
+        assertEquals(0, claim.abort());
+        assertEquals(-Errno.FI_EINVAL, claim.commit(), "no claim is open after abort");
+
+        local.retry(() -> local.ep.claim(child, size, 0, 0, 0));
+        Pattern.fill(claim.buffer(), claim.offset(), size, 96);
+        assertEquals(0, claim.commit());
+        child("recv id=1 size=" + size + " seed=96");
     }
 
     @Test
