@@ -1544,6 +1544,13 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
             final int senderInc = SlotDescriptor.senderIncarnation(owner);
             senderId[s] = ((long)s << 32) | (senderInc & 0xFFFF_FFFFL);
             final RingBuffer lane = inLanes[s];
+            if (lane.producerPosition() != lane.consumerPosition())
+            {
+                if (LaneRecovery.headIsAbandoned(lane) && senderGone(s, senderInc))
+                {
+                    LaneRecovery.discardAbandoned(lane);
+                }
+            }
             if (lane.producerPosition() == lane.consumerPosition() && delivery[s] == ReceiveMatcher.DELIVERY_NONE &&
                 senderGone(s, senderInc))
             {
