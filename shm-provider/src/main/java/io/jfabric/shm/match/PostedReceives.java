@@ -15,7 +15,7 @@ import org.agrona.DirectBuffer;
  */
 final class PostedReceives
 {
-    static final int NONE = -1;
+    static final int NONE = IndexLists.NONE;
     static final int MSG_LIST = 0;
     static final int TAGGED_LIST = 1;
 
@@ -44,15 +44,8 @@ final class PostedReceives
     final long[] used;
     /** Deliveries placing into this entry that have not ended. */
     final int[] inFlight;
-    /** True while the entry is on its list (can still match). */
-    final boolean[] listed;
 
-    private final int[] next;
-    private final int[] prev;
-    private final int[] head = { NONE, NONE };
-    private final int[] tail = { NONE, NONE };
-    private int freeHead;
-    private int allocated;
+    private final IndexLists lists;
     private long nextSequence;
 
     PostedReceives(final int capacity, final int maxIov)
@@ -75,38 +68,26 @@ final class PostedReceives
         space = new long[capacity];
         used = new long[capacity];
         inFlight = new int[capacity];
-        listed = new boolean[capacity];
-        next = new int[capacity];
-        prev = new int[capacity];
-        for (int i = 0; i < capacity; i++)
-        {
-            next[i] = i + 1 < capacity ? i + 1 : NONE;
-        }
-        freeHead = capacity > 0 ? 0 : NONE;
+        lists = new IndexLists(capacity, 2);
     }
 
-    /** @return a fresh entry with no buffers, or {@link #NONE} when all are in use. */
+    /** @return a fresh entry with no buffers, on no list, or {@link #NONE} when all are in use. */
     int allocate()
     {
-        final int e = freeHead;
+        final int e = lists.allocate();
         if (e != NONE)
         {
-            freeHead = next[e];
-            next[e] = NONE;
-            prev[e] = NONE;
             iovCount[e] = 0;
             space[e] = 0;
             used[e] = 0;
             inFlight[e] = 0;
             extraCqFlags[e] = 0;
-            listed[e] = false;
             sequence[e] = nextSequence++;
-            allocated++;
         }
         return e;
     }
 
-    /** Give an entry back to the pool (it must not be listed); drops its buffer references. */
+    /** Give an entry back to the pool (unlinking it if needed); drops its buffer references. */
     void free(final int e)
     {
         final int base = e * maxIov;
@@ -115,9 +96,7 @@ final class PostedReceives
             iovBuffer[base + i] = null;
         }
         iovCount[e] = 0;
-        next[e] = freeHead;
-        freeHead = e;
-        allocated--;
+        lists.free(e);
     }
 
     void addIov(final int e, final ByteBuffer buffer, final int offset, final int length)
@@ -137,59 +116,41 @@ final class PostedReceives
 
     int allocatedCount()
     {
-        return allocated;
+        return lists.allocated();
+    }
+
+    /** @return the list an entry of this kind goes on. */
+    static int listOf(final boolean tagged)
+    {
+        return tagged ? TAGGED_LIST : MSG_LIST;
     }
 
     int head(final int list)
     {
-        return head[list];
+        return lists.head(list);
     }
 
     int next(final int e)
     {
-        return next[e];
+        return lists.next(e);
     }
 
-    void append(final int list, final int e)
+    /** Put an entry at the tail of its kind's list: it can match from now on. */
+    void append(final int e)
     {
-        final int t = tail[list];
-        prev[e] = t;
-        next[e] = NONE;
-        if (t == NONE)
-        {
-            head[list] = e;
-        }
-        else
-        {
-            next[t] = e;
-        }
-        tail[list] = e;
-        listed[e] = true;
+        lists.append(listOf(tagged[e]), e);
     }
 
-    void unlink(final int list, final int e)
+    /** Take an entry off its list: it matches nothing more. */
+    void unlink(final int e)
     {
-        final int p = prev[e];
-        final int n = next[e];
-        if (p == NONE)
-        {
-            head[list] = n;
-        }
-        else
-        {
-            next[p] = n;
-        }
-        if (n == NONE)
-        {
-            tail[list] = p;
-        }
-        else
-        {
-            prev[n] = p;
-        }
-        next[e] = NONE;
-        prev[e] = NONE;
-        listed[e] = false;
+        lists.unlink(e);
+    }
+
+    /** @return whether the entry is on its list (can still match). */
+    boolean isListed(final int e)
+    {
+        return lists.isListed(e);
     }
 
     /**

@@ -83,7 +83,6 @@ public final class ReceiveMatcher
 
     private static final int TO_POSTED = 1;
     private static final int TO_UNEXPECTED = 2;
-    private static final int NONE = -1;
 
     private final boolean directedRecv;
     private final AddressResolver resolver;
@@ -104,8 +103,7 @@ public final class ReceiveMatcher
     private final long[] dWritten;
     private final long[] dStart;
     private final long[] dLimit;
-    private final int[] dNextFree;
-    private int dFree;
+    private final IndexLists deliveries;
 
     /**
      * A matcher with {@link ShmCapabilities#IOV_LIMIT} iov entries per receive and {@link #DEFAULT_MAX_DELIVERIES}.
@@ -118,12 +116,8 @@ public final class ReceiveMatcher
      * @param sink               where completions go.
      */
     public ReceiveMatcher(
-        final int postedCapacity,
-        final int unexpectedCapacity,
-        final int unexpectedBytes,
-        final boolean directedRecv,
-        final AddressResolver resolver,
-        final RecvCompletionSink sink)
+        final int postedCapacity, final int unexpectedCapacity, final int unexpectedBytes, final boolean directedRecv,
+        final AddressResolver resolver, final RecvCompletionSink sink)
     {
         this(postedCapacity, unexpectedCapacity, unexpectedBytes, directedRecv, resolver, sink,
             ShmCapabilities.IOV_LIMIT, DEFAULT_MAX_DELIVERIES);
@@ -176,12 +170,7 @@ public final class ReceiveMatcher
         dWritten = new long[maxDeliveries];
         dStart = new long[maxDeliveries];
         dLimit = new long[maxDeliveries];
-        dNextFree = new int[maxDeliveries];
-        for (int i = 0; i < maxDeliveries; i++)
-        {
-            dNextFree[i] = i + 1 < maxDeliveries ? i + 1 : NONE;
-        }
-        dFree = 0;
+        deliveries = new IndexLists(maxDeliveries, 0);
     }
 
     /**
@@ -252,18 +241,7 @@ public final class ReceiveMatcher
         {
             return -Errno.FI_EINVAL;
         }
-        final long early = peekOrDiscard(srcAddr, tag, ignore, context, flags);
-        if (early != 1)
-        {
-            return early;
-        }
-        final int e = posted.allocate();
-        if (e == PostedReceives.NONE)
-        {
-            return -Errno.FI_EAGAIN;
-        }
-        posted.addIov(e, buf, offset, length);
-        return postEntry(e, tagged, srcAddr, tag, ignore, context, flags);
+        return postValid(tagged, buf, offset, length, null, null, null, 0, srcAddr, tag, ignore, context, flags);
     }
 
     /**
@@ -313,21 +291,7 @@ public final class ReceiveMatcher
                 }
             }
         }
-        final long early = peekOrDiscard(srcAddr, tag, ignore, context, flags);
-        if (early != 1)
-        {
-            return early;
-        }
-        final int e = posted.allocate();
-        if (e == PostedReceives.NONE)
-        {
-            return -Errno.FI_EAGAIN;
-        }
-        for (int i = 0; i < iovCount; i++)
-        {
-            posted.addIov(e, iov[i], iovOffset[i], iovLength[i]);
-        }
-        return postEntry(e, tagged, srcAddr, tag, ignore, context, flags);
+        return postValid(tagged, null, 0, 0, iov, iovOffset, iovLength, iovCount, srcAddr, tag, ignore, context, flags);
     }
 
     /**
@@ -360,7 +324,7 @@ public final class ReceiveMatcher
         }
         final int e = found;
         final boolean tagged = posted.tagged[e];
-        posted.unlink(tagged ? PostedReceives.TAGGED_LIST : PostedReceives.MSG_LIST, e);
+        posted.unlink(e);
         long cqFlags = Flags.FI_RECV | (tagged ? Flags.FI_TAGGED : Flags.FI_MSG);
         final long bufOffset = posted.firstOffset(e);
         final long tag = posted.tag[e];
@@ -393,12 +357,11 @@ public final class ReceiveMatcher
         final long msgFlags,
         final long totalLength)
     {
-        final int d = dFree;
-        if (d == NONE || totalLength < 0)
+        if (deliveries.allocated() == dKind.length || totalLength < 0)
         {
             return DELIVERY_NONE;
         }
-        final int list = tagged ? PostedReceives.TAGGED_LIST : PostedReceives.MSG_LIST;
+        final int list = PostedReceives.listOf(tagged);
         boolean resolved = false;
         long from = Addresses.FI_ADDR_NOTAVAIL;
         int e = posted.head(list);
@@ -431,8 +394,7 @@ public final class ReceiveMatcher
             return DELIVERY_NONE;
         }
 
-        dFree = dNextFree[d];
-        dNextFree[d] = NONE;
+        final int d = deliveries.allocate();
         dSender[d] = senderId;
         dTagged[d] = tagged;
         dTag[d] = tag;
@@ -512,8 +474,7 @@ public final class ReceiveMatcher
         final int target = dTarget[d];
         final int kind = dKind[d];
         dKind[d] = 0;
-        dNextFree[d] = dFree;
-        dFree = d;
+        deliveries.free(d);
         if (kind == TO_POSTED)
         {
             complete(target, dStart[d], Math.min(dWritten[d], dLimit[d]), dTotal[d], dSender[d], dTag[d], dData[d],
@@ -530,6 +491,33 @@ public final class ReceiveMatcher
     }
 
     // ------------------------------------------------------------------ posting
+
+    /** A checked post: one buffer when {@code iov} is null, else {@code iovCount} entries of the arrays. */
+    private long postValid(
+        final boolean tagged, final ByteBuffer buf, final int offset, final int length, final ByteBuffer[] iov,
+        final int[] iovOffset, final int[] iovLength, final int iovCount,
+        final long srcAddr, final long tag, final long ignore, final long context, final long flags)
+    {
+        final long early = peekOrDiscard(srcAddr, tag, ignore, context, flags);
+        if (early != 1)
+        {
+            return early;
+        }
+        final int e = posted.allocate();
+        if (e == PostedReceives.NONE)
+        {
+            return -Errno.FI_EAGAIN;
+        }
+        if (iov == null)
+        {
+            posted.addIov(e, buf, offset, length);
+        }
+        for (int i = 0; i < iovCount; i++)
+        {
+            posted.addIov(e, iov[i], iovOffset[i], iovLength[i]);
+        }
+        return postEntry(e, tagged, srcAddr, tag, ignore, context, flags);
+    }
 
     private long postEntry(
         final int e,
@@ -552,11 +540,11 @@ public final class ReceiveMatcher
             return claim(e, context);
         }
 
-        final int list = tagged ? PostedReceives.TAGGED_LIST : PostedReceives.MSG_LIST;
+        final int list = PostedReceives.listOf(tagged);
         final boolean multi = isMulti(e);
         if (multi)
         {
-            posted.append(list, e);
+            posted.append(e);
         }
         int m = unexpected.head(list);
         while (m != UnexpectedMessages.NONE)
@@ -566,7 +554,7 @@ public final class ReceiveMatcher
                 (!multi || accepts(e, unexpected.totalLength[m])))
             {
                 take(e, m);
-                if (!multi || !posted.listed[e])
+                if (!multi || !posted.isListed(e))
                 {
                     return 0;
                 }
@@ -575,7 +563,7 @@ public final class ReceiveMatcher
         }
         if (!multi)
         {
-            posted.append(list, e);
+            posted.append(e);
         }
         return 0;
     }
@@ -720,12 +708,11 @@ public final class ReceiveMatcher
     /** Claim a message's space in receive {@code e}: unlink a plain receive, advance and maybe release a buffer. */
     private void reserveSpace(final int e, final long total)
     {
-        final int list = posted.tagged[e] ? PostedReceives.TAGGED_LIST : PostedReceives.MSG_LIST;
         if (!isMulti(e))
         {
-            if (posted.listed[e])
+            if (posted.isListed(e))
             {
-                posted.unlink(list, e);
+                posted.unlink(e);
             }
             return;
         }
@@ -735,7 +722,7 @@ public final class ReceiveMatcher
         final long after = posted.space[e] - posted.used[e];
         if (after < posted.minFree[e] || after == 0)
         {
-            posted.unlink(list, e);
+            posted.unlink(e);
         }
     }
 
@@ -762,7 +749,7 @@ public final class ReceiveMatcher
         final long bufOffset = posted.firstOffset(e) + start;
         if (isMulti(e))
         {
-            if (--posted.inFlight[e] == 0 && !posted.listed[e])
+            if (--posted.inFlight[e] == 0 && !posted.isListed(e))
             {
                 cqFlags |= Flags.FI_MULTI_RECV;
                 posted.free(e);

@@ -21,7 +21,7 @@ final class UnexpectedMessages
 {
     /** Bytes of one arena block. */
     static final int BLOCK_SIZE = 64;
-    static final int NONE = -1;
+    static final int NONE = IndexLists.NONE;
 
     final int messageCapacity;
     final long byteCapacity;
@@ -43,17 +43,14 @@ final class UnexpectedMessages
 
     private final int[] firstBlock;
     private final int[] lastBlock;
-    private final int[] next;
-    private final int[] prev;
-    private final int[] head = { NONE, NONE };
-    private final int[] tail = { NONE, NONE };
-    private int freeHead;
-    private int count;
+    private final IndexLists lists;
     private long bytesInUse;
 
     private final UnsafeBuffer arena;
+    /** The arena's free blocks. */
+    private final IndexLists blocks;
+    /** Each message's blocks, chained in order. */
     private final int[] nextBlock;
-    private int freeBlock;
 
     UnexpectedMessages(final int messageCapacity, final long byteCapacity)
     {
@@ -72,22 +69,12 @@ final class UnexpectedMessages
         discarded = new boolean[messageCapacity];
         firstBlock = new int[messageCapacity];
         lastBlock = new int[messageCapacity];
-        next = new int[messageCapacity];
-        prev = new int[messageCapacity];
-        for (int i = 0; i < messageCapacity; i++)
-        {
-            next[i] = i + 1 < messageCapacity ? i + 1 : NONE;
-        }
-        freeHead = messageCapacity > 0 ? 0 : NONE;
+        lists = new IndexLists(messageCapacity, 2);
 
-        final long blocks = (byteCapacity + (long)messageCapacity * (BLOCK_SIZE - 1)) / BLOCK_SIZE;
-        arena = new UnsafeBuffer(new byte[(int)(blocks * BLOCK_SIZE)]);
-        nextBlock = new int[(int)blocks];
-        for (int i = 0; i < blocks; i++)
-        {
-            nextBlock[i] = i + 1 < blocks ? i + 1 : NONE;
-        }
-        freeBlock = blocks > 0 ? 0 : NONE;
+        final int blockCount = (int)(arenaBytes(messageCapacity, byteCapacity) / BLOCK_SIZE);
+        arena = new UnsafeBuffer(new byte[blockCount * BLOCK_SIZE]);
+        blocks = new IndexLists(blockCount, 0);
+        nextBlock = new int[blockCount];
     }
 
     /** @return the largest arena a store of these limits needs, in bytes (the constructor's check). */
@@ -98,7 +85,7 @@ final class UnexpectedMessages
 
     int count()
     {
-        return count;
+        return lists.allocated();
     }
 
     long bytesInUse()
@@ -109,7 +96,7 @@ final class UnexpectedMessages
     /** @return whether a message of this length may be admitted now (count and byte limits). */
     boolean hasRoom(final long length)
     {
-        return count < messageCapacity && length <= byteCapacity - bytesInUse;
+        return lists.allocated() < messageCapacity && length <= byteCapacity - bytesInUse;
     }
 
     /** Admit a message at the tail of its list; the caller checked {@link #hasRoom}. */
@@ -117,8 +104,7 @@ final class UnexpectedMessages
         final long senderId, final boolean tagged, final long tag, final long data, final long msgFlags,
         final long totalLength, final int delivery)
     {
-        final int m = freeHead;
-        freeHead = next[m];
+        final int m = lists.allocate();
         this.senderId[m] = senderId;
         this.tagged[m] = tagged;
         this.tag[m] = tag;
@@ -132,20 +118,7 @@ final class UnexpectedMessages
         discarded[m] = false;
         firstBlock[m] = NONE;
         lastBlock[m] = NONE;
-        final int list = tagged ? PostedReceives.TAGGED_LIST : PostedReceives.MSG_LIST;
-        final int t = tail[list];
-        prev[m] = t;
-        next[m] = NONE;
-        if (t == NONE)
-        {
-            head[list] = m;
-        }
-        else
-        {
-            next[t] = m;
-        }
-        tail[list] = m;
-        count++;
+        lists.append(PostedReceives.listOf(tagged), m);
         bytesInUse += totalLength;
         return m;
     }
@@ -153,49 +126,27 @@ final class UnexpectedMessages
     /** Unlink a message, give back its blocks and its reserved bytes. */
     void remove(final int m)
     {
-        final int list = tagged[m] ? PostedReceives.TAGGED_LIST : PostedReceives.MSG_LIST;
-        final int p = prev[m];
-        final int n = next[m];
-        if (p == NONE)
-        {
-            head[list] = n;
-        }
-        else
-        {
-            next[p] = n;
-        }
-        if (n == NONE)
-        {
-            tail[list] = p;
-        }
-        else
-        {
-            prev[n] = p;
-        }
         int b = firstBlock[m];
         while (b != NONE)
         {
             final int following = nextBlock[b];
-            nextBlock[b] = freeBlock;
-            freeBlock = b;
+            blocks.free(b);
             b = following;
         }
         firstBlock[m] = NONE;
         lastBlock[m] = NONE;
-        next[m] = freeHead;
-        freeHead = m;
-        count--;
+        lists.free(m);
         bytesInUse -= totalLength[m];
     }
 
     int head(final int list)
     {
-        return head[list];
+        return lists.head(list);
     }
 
     int next(final int m)
     {
-        return next[m];
+        return lists.next(m);
     }
 
     /** Append a piece of a message's payload; the caller keeps {@code received + length <= totalLength}. */
@@ -208,8 +159,7 @@ final class UnexpectedMessages
             final int inBlock = (int)(at % BLOCK_SIZE);
             if (inBlock == 0)
             {
-                final int b = freeBlock;
-                freeBlock = nextBlock[b];
+                final int b = blocks.allocate();
                 nextBlock[b] = NONE;
                 if (lastBlock[m] == NONE)
                 {

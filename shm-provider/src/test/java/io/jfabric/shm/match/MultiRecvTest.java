@@ -74,9 +74,7 @@ class MultiRecvTest extends MatcherFixture
     @Test
     void shouldKeepBufferWhileSpaceLeftEqualsMinimumAndReleaseWhenFull()
     {
-        final ReceiveMatcher m = matcher(4, 8, 4096, false);
-        m.minMultiRecv(200);
-        m.post(false, ByteBuffer.allocate(800), 0, 800, UNSPEC, 0, 0, 1, Flags.FI_MULTI_RECV);
+        final ReceiveMatcher m = multiRecv(200, ByteBuffer.allocate(800));
         for (int i = 0; i < 3; i++)
         {
             send(m, SENDER_A, false, 0, payload(200, i));
@@ -91,9 +89,7 @@ class MultiRecvTest extends MatcherFixture
     @Test
     void shouldReleaseFullBufferEvenWithZeroMinimum()
     {
-        final ReceiveMatcher m = matcher(4, 8, 4096, false);
-        m.minMultiRecv(0);
-        m.post(false, ByteBuffer.allocate(100), 0, 100, UNSPEC, 0, 0, 1, Flags.FI_MULTI_RECV);
+        final ReceiveMatcher m = multiRecv(0, ByteBuffer.allocate(100));
         send(m, SENDER_A, false, 0, payload(60, 1));
         send(m, SENDER_A, false, 0, payload(40, 2));
         assertEquals(MSG_RECV | Flags.FI_MULTI_RECV, sink.cqFlags[1]);
@@ -125,10 +121,8 @@ class MultiRecvTest extends MatcherFixture
     @Test
     void shouldTruncateMessageLargerThanWholeBufferIntoSpaceLeftAndRelease()
     {
-        final ReceiveMatcher m = matcher(4, 8, 4096, false);
-        m.minMultiRecv(10);
         final ByteBuffer b = ByteBuffer.allocate(100);
-        m.post(false, b, 0, 100, UNSPEC, 0, 0, 1, Flags.FI_MULTI_RECV);
+        final ReceiveMatcher m = multiRecv(10, b);
         send(m, SENDER_A, false, 0, payload(30, 1));
         final byte[] big = payload(500, 2);
         send(m, SENDER_A, false, 0, big);
@@ -146,9 +140,7 @@ class MultiRecvTest extends MatcherFixture
     @Test
     void shouldApplyMinimumCapturedWhenBufferWasPosted()
     {
-        final ReceiveMatcher m = matcher(4, 8, 4096, false);
-        m.minMultiRecv(500);
-        m.post(false, ByteBuffer.allocate(1000), 0, 1000, UNSPEC, 0, 0, 1, Flags.FI_MULTI_RECV);
+        final ReceiveMatcher m = multiRecv(500, ByteBuffer.allocate(1000));
         m.minMultiRecv(10);
         send(m, SENDER_A, false, 0, payload(501, 1));
         assertEquals(MSG_RECV | Flags.FI_MULTI_RECV, sink.cqFlags[0], "499 left < 500, the minimum at post time");
@@ -181,10 +173,8 @@ class MultiRecvTest extends MatcherFixture
     @Test
     void shouldFlagLastDeliveryToEndWhenBufferIsReleasedWhileMessagesAreStillArriving()
     {
-        final ReceiveMatcher m = matcher(4, 8, 4096, false);
-        m.minMultiRecv(100);
         final ByteBuffer b = ByteBuffer.allocate(300);
-        m.post(false, b, 0, 300, UNSPEC, 0, 0, 1, Flags.FI_MULTI_RECV);
+        final ReceiveMatcher m = multiRecv(100, b);
         final byte[] pa = payload(100, 1);
         final byte[] pb = payload(150, 2);
         final long a = m.begin(SENDER_A, false, 0, 0, 0, pa.length);
@@ -208,9 +198,7 @@ class MultiRecvTest extends MatcherFixture
     @Test
     void shouldReportCancelledBufferWithReleaseFlag()
     {
-        final ReceiveMatcher m = matcher(4, 8, 4096, false);
-        m.minMultiRecv(10);
-        m.post(false, ByteBuffer.allocate(100), 0, 100, UNSPEC, 0, 0, 1, Flags.FI_MULTI_RECV);
+        final ReceiveMatcher m = multiRecv(10, ByteBuffer.allocate(100));
         send(m, SENDER_A, false, 0, payload(30, 1));
         assertEquals(0, m.cancel(1));
         assertTrue(sink.error[1]);
@@ -222,9 +210,7 @@ class MultiRecvTest extends MatcherFixture
     @Test
     void shouldMoveReleaseFlagToLastArrivingMessageWhenBufferIsCancelledMeanwhile()
     {
-        final ReceiveMatcher m = matcher(4, 8, 4096, false);
-        m.minMultiRecv(10);
-        m.post(false, ByteBuffer.allocate(100), 0, 100, UNSPEC, 0, 0, 1, Flags.FI_MULTI_RECV);
+        final ReceiveMatcher m = multiRecv(10, ByteBuffer.allocate(100));
         final long d = m.begin(SENDER_A, false, 0, 0, 0, 20);
         assertEquals(0, m.cancel(1));
         assertEquals(MSG_RECV, sink.cqFlags[0]);
@@ -234,5 +220,14 @@ class MultiRecvTest extends MatcherFixture
         assertEquals(MSG_RECV | Flags.FI_MULTI_RECV, sink.cqFlags[1]);
         assertEquals(20, sink.len[1]);
         assertEquals(0, m.postedCount());
+    }
+
+    /** A matcher with one multi-receive buffer posted over all of {@code b} with context 1. */
+    private ReceiveMatcher multiRecv(final long min, final ByteBuffer b)
+    {
+        final ReceiveMatcher m = matcher(4, 8, 4096, false);
+        m.minMultiRecv(min);
+        assertEquals(0, m.post(false, b, 0, b.capacity(), UNSPEC, 0, 0, 1, Flags.FI_MULTI_RECV));
+        return m;
     }
 }
