@@ -19,7 +19,6 @@ final class PostedReceives
     static final int MSG_LIST = 0;
     static final int TAGGED_LIST = 1;
 
-    final int capacity;
     final int maxIov;
 
     final boolean[] tagged;
@@ -50,7 +49,6 @@ final class PostedReceives
 
     PostedReceives(final int capacity, final int maxIov)
     {
-        this.capacity = capacity;
         this.maxIov = maxIov;
         tagged = new boolean[capacity];
         tag = new long[capacity];

@@ -95,7 +95,6 @@ public final class ReceiveMatcher
     private final int[] dKind;
     private final int[] dTarget;
     private final long[] dSender;
-    private final boolean[] dTagged;
     private final long[] dTag;
     private final long[] dData;
     private final long[] dMsgFlags;
@@ -162,7 +161,6 @@ public final class ReceiveMatcher
         dKind = new int[maxDeliveries];
         dTarget = new int[maxDeliveries];
         dSender = new long[maxDeliveries];
-        dTagged = new boolean[maxDeliveries];
         dTag = new long[maxDeliveries];
         dData = new long[maxDeliveries];
         dMsgFlags = new long[maxDeliveries];
@@ -396,7 +394,6 @@ public final class ReceiveMatcher
 
         final int d = deliveries.allocate();
         dSender[d] = senderId;
-        dTagged[d] = tagged;
         dTag[d] = tag;
         dData[d] = data;
         dMsgFlags[d] = msgFlags;
@@ -672,9 +669,8 @@ public final class ReceiveMatcher
         final int d = unexpected.delivery[m];
         if (d == UnexpectedMessages.NONE)
         {
-            final long start = isMulti(e) ? posted.used[e] : 0;
-            reserveSpace(e, total);
-            final long limit = Math.min(total, reservedLimit(e, start, total));
+            final long start = reserveSpace(e, total);
+            final long limit = placeable(e, start, total);
             unexpected.copyTo(m, posted, e, start, limit);
             final long placed = Math.min(unexpected.received[m], limit);
             final long sender = unexpected.senderId[m];
@@ -699,14 +695,17 @@ public final class ReceiveMatcher
     /** Point delivery {@code d} at receive {@code e}: its start and limit, and the receive's bookkeeping. */
     private void reserve(final int e, final int d, final long total)
     {
-        final long start = isMulti(e) ? posted.used[e] : 0;
-        reserveSpace(e, total);
+        final long start = reserveSpace(e, total);
         dStart[d] = start;
-        dLimit[d] = Math.min(total, reservedLimit(e, start, total));
+        dLimit[d] = placeable(e, start, total);
     }
 
-    /** Claim a message's space in receive {@code e}: unlink a plain receive, advance and maybe release a buffer. */
-    private void reserveSpace(final int e, final long total)
+    /**
+     * Claim a message's space in receive {@code e}: unlink a plain receive, advance and maybe release a buffer.
+     *
+     * @return where in the receive's space the message starts.
+     */
+    private long reserveSpace(final int e, final long total)
     {
         if (!isMulti(e))
         {
@@ -714,9 +713,10 @@ public final class ReceiveMatcher
             {
                 posted.unlink(e);
             }
-            return;
+            return 0;
         }
-        final long left = posted.space[e] - posted.used[e];
+        final long start = posted.used[e];
+        final long left = posted.space[e] - start;
         posted.used[e] += Math.min(total, left);
         posted.inFlight[e]++;
         final long after = posted.space[e] - posted.used[e];
@@ -724,11 +724,13 @@ public final class ReceiveMatcher
         {
             posted.unlink(e);
         }
+        return start;
     }
 
-    private long reservedLimit(final int e, final long start, final long total)
+    /** @return bytes of a message starting at {@code start} that its (reserved) receive can take. */
+    private long placeable(final int e, final long start, final long total)
     {
-        return isMulti(e) ? posted.used[e] - start : posted.space[e];
+        return Math.min(total, isMulti(e) ? posted.used[e] - start : posted.space[e]);
     }
 
     private void complete(
