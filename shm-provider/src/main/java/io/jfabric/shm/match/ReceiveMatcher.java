@@ -30,7 +30,7 @@ import org.agrona.DirectBuffer;
  * {@code len} the bytes placed and {@code olen} the bytes dropped. A delivery that ends before its announced length
  * arrived is reported the same way (the missing bytes count as dropped).
  * <p>
- * <b>Multi-receive</b> (FI_MULTI_RECV, untagged, one buffer): messages are packed back to back from the start of the
+ * <b>Multi-receive</b> (FI_MULTI_RECV, untagged, exactly one buffer, else -FI_EINVAL): messages are packed back to back from the start of the
  * buffer, without alignment padding; each completes with the index where it starts. The buffer is released as soon
  * as the space left after a message is below the FI_OPT_MIN_MULTI_RECV value captured when the receive was posted
  * (fi_endpoint(3): a change applies to later posts), or is zero; the completion of the last message placed in it

@@ -374,4 +374,18 @@ class ReceiveMatcherTest extends MatcherFixture
         assertEquals(0, sink.count);
         assertEquals(0, m.unexpectedCount());
     }
+
+    @Test
+    void shouldRejectLimitsOutOfRangeNamingThem()
+    {
+        final io.jfabric.FabricException e = org.junit.jupiter.api.Assertions.assertThrows(
+            io.jfabric.FabricException.class, () -> matcher(0, 8, 4096, false));
+        assertEquals(Errno.FI_EINVAL, e.errno());
+        assertTrue(e.getMessage().startsWith("fi_enable: "), e.getMessage());
+        assertTrue(e.getMessage().contains("posted=0"), e.getMessage());
+        org.junit.jupiter.api.Assertions.assertThrows(
+            io.jfabric.FabricException.class, () -> matcher(8, 8, -1, false));
+        org.junit.jupiter.api.Assertions.assertThrows(
+            io.jfabric.FabricException.class, () -> new ReceiveMatcher(8, 8, 64, false, null, sink));
+    }
 }
