@@ -1392,13 +1392,13 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
     public long trecv(final ByteBuffer buf, final int offset, final int len, final long desc, final long srcAddr,
         final long tag, final long ignore, final long context)
     {
-        return postOne(true, buf, offset, len, srcAddr, tag, ignore, context, rxOpFlags);
+        return postOne(true, buf, offset, len, srcAddr, tag, ignore, context, rxOpFlags & ~Flags.FI_MULTI_RECV);
     }
 
     @Override
     public long trecvv(final Msg msg, final long srcAddr, final long tag, final long ignore, final long context)
     {
-        return postMany(true, msg, srcAddr, tag, ignore, context, rxOpFlags);
+        return postMany(true, msg, srcAddr, tag, ignore, context, rxOpFlags & ~Flags.FI_MULTI_RECV);
     }
 
     @Override
