@@ -19,6 +19,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.function.LongFunction;
+import java.util.function.Predicate;
 import java.util.function.LongSupplier;
 
 /**
@@ -185,28 +187,7 @@ final class EpSide implements AutoCloseable
      */
     Completion await(final long context, final long timeoutMs)
     {
-        final long deadline = System.currentTimeMillis() + timeoutMs;
-        while (true)
-        {
-            final Completion c = take(context);
-            if (c != null)
-            {
-                return c;
-            }
-            for (final ErrCompletion e : errors)
-            {
-                if (e.context() == context)
-                {
-                    throw new AssertionError("context " + context + " completed in error: " + e + "; " + log());
-                }
-            }
-            if (System.currentTimeMillis() > deadline)
-            {
-                throw new AssertionError("no completion for context " + context + " within " + timeoutMs + " ms; " +
-                    log());
-            }
-            idle(pump());
-        }
+        return awaitEntry(context, timeoutMs, this::take, this::takeError, "completion");
     }
 
     /**
@@ -217,24 +198,31 @@ final class EpSide implements AutoCloseable
      */
     ErrCompletion awaitError(final long context)
     {
-        final long deadline = System.currentTimeMillis() + TIMEOUT_MS;
+        return awaitEntry(context, TIMEOUT_MS, this::takeError, this::take, "error completion");
+    }
+
+    /** Progress until {@code wanted} finds the entry of {@code context}; fail at once if {@code other} finds one. */
+    private <T> T awaitEntry(
+        final long context, final long timeoutMs, final LongFunction<T> wanted, final LongFunction<?> other,
+        final String what)
+    {
+        final long deadline = System.currentTimeMillis() + timeoutMs;
         while (true)
         {
-            final ErrCompletion e = takeError(context);
-            if (e != null)
+            final T found = wanted.apply(context);
+            if (found != null)
             {
-                return e;
+                return found;
             }
-            for (final Completion c : done)
+            final Object wrong = other.apply(context);
+            if (wrong != null)
             {
-                if (c.context() == context)
-                {
-                    throw new AssertionError("context " + context + " completed without error: " + c + "; " + log());
-                }
+                throw new AssertionError("wanted a " + what + " for context " + context + ", it completed as " +
+                    wrong + "; " + log());
             }
             if (System.currentTimeMillis() > deadline)
             {
-                throw new AssertionError("no error completion for context " + context + " within " + TIMEOUT_MS +
+                throw new AssertionError("no " + what + " for context " + context + " within " + timeoutMs +
                     " ms; " + log());
             }
             idle(pump());
@@ -333,16 +321,7 @@ final class EpSide implements AutoCloseable
      */
     ErrCompletion takeError(final long context)
     {
-        for (final Iterator<ErrCompletion> it = errors.iterator(); it.hasNext(); )
-        {
-            final ErrCompletion e = it.next();
-            if (e.context() == context)
-            {
-                it.remove();
-                return e;
-            }
-        }
-        return null;
+        return takeFirst(errors, e -> e.context() == context);
     }
 
     /**
@@ -351,13 +330,18 @@ final class EpSide implements AutoCloseable
      */
     Completion take(final long context)
     {
-        for (final Iterator<Completion> it = done.iterator(); it.hasNext(); )
+        return takeFirst(done, c -> c.context() == context);
+    }
+
+    private static <T> T takeFirst(final List<T> log, final Predicate<T> match)
+    {
+        for (final Iterator<T> it = log.iterator(); it.hasNext(); )
         {
-            final Completion c = it.next();
-            if (c.context() == context)
+            final T entry = it.next();
+            if (match.test(entry))
             {
                 it.remove();
-                return c;
+                return entry;
             }
         }
         return null;
