@@ -132,7 +132,7 @@ class TaggedTwoJvmTest extends TwoJvmEndpointTestBase
         final EpSide.Completion peek = peekUntilFound(0x3000, 0, 0, 200);
         assertEquals(200, peek.len(), "the peek reports the message's length: " + peek);
         assertEquals(0x3000, peek.tag(), peek.toString());
-        assertEquals(FI_RECV | FI_TAGGED, peek.flags() & (FI_RECV | FI_TAGGED), peek.toString());
+        assertEquals(FI_RECV | FI_TAGGED | FI_PEEK, peek.flags(), peek.toString());
 
         final ByteBuffer buf = Pattern.guarded(216);
         trecv(buf, 200, Addresses.FI_ADDR_UNSPEC, 0x3000, 0, 301);
@@ -148,6 +148,7 @@ class TaggedTwoJvmTest extends TwoJvmEndpointTestBase
         child(tsend(0x4000, 41, 128));
         final EpSide.Completion claimed = peekUntilFound(0x4000, FI_CLAIM, 401, 128);
         assertEquals(0x4000, claimed.tag(), claimed.toString());
+        assertEquals(FI_RECV | FI_TAGGED | FI_PEEK | FI_CLAIM, claimed.flags(), claimed.toString());
         child(tsend(0x4000, 42, 128));
 
         final ByteBuffer other = Pattern.guarded(128);
@@ -163,6 +164,7 @@ class TaggedTwoJvmTest extends TwoJvmEndpointTestBase
         final EpSide.Completion got = local.await(401);
         assertEquals(128, got.len());
         assertEquals(0x4000, got.tag());
+        assertEquals(FI_RECV | FI_TAGGED | FI_CLAIM, got.flags(), got.toString());
         assertNull(Pattern.check(mine, 0, 128, 41), "the FI_CLAIM receive gets the claimed message");
     }
 
