@@ -1,0 +1,238 @@
+package io.jfabric.tools.pingpong;
+
+import io.jfabric.Errno;
+import io.jfabric.shm.ShmConfig;
+import io.jfabric.shm.region.RegionFile;
+import org.HdrHistogram.Histogram;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+
+/**
+ * One side of a pingpong from start to end: open the endpoint, exchange addresses through the {@link Rendezvous},
+ * agree on the settings (the client's hello carries {@link PingpongOptions#agreement()}, the server answers
+ * {@code ok} or why not), then per size {@code W} unmeasured and {@code I} measured iterations in lockstep, and a
+ * final {@code fin} from the client. The client prints fi_pingpong's header and rows and, per size, the round-trip
+ * line from an HdrHistogram of each iteration's round trip; the server prints fi_pingpong's rows for what it
+ * echoed (nothing when quiet).
+ * <p>
+ * The client, which finishes last (it waits for the server to exit after its fin), deletes the domain's region
+ * file unless asked to keep it. Runs on the calling thread.
+ */
+final class PingpongRun
+{
+    /** The server's answer to a hello with the same settings. */
+    static final String OK = "ok";
+    /** The client's last message. */
+    static final String FIN = "fin";
+    /** Largest round trip the histogram tracks (longer ones count as this): 60 s. */
+    static final long HISTOGRAM_MAX_NANOS = 60_000_000_000L;
+
+    private final ShmConfig config;
+    private final PingpongOptions options;
+    private final Role role;
+    private final boolean quiet;
+    private final boolean keep;
+    private final PrintWriter out;
+    private final Histogram rtt = new Histogram(1, HISTOGRAM_MAX_NANOS, 3);
+
+    /**
+     * @param config  provider settings.
+     * @param options the run's settings.
+     * @param role    this side.
+     * @param quiet   print nothing but errors (the peer --self starts).
+     * @param keep    keep the domain's region file.
+     * @param out     where results go.
+     */
+    PingpongRun(
+        final ShmConfig config,
+        final PingpongOptions options,
+        final Role role,
+        final boolean quiet,
+        final boolean keep,
+        final PrintWriter out)
+    {
+        this.config = config;
+        this.options = options;
+        this.role = role;
+        this.quiet = quiet;
+        this.keep = keep;
+        this.out = out;
+    }
+
+    /**
+     * Run this side.
+     *
+     * @throws PingpongException when a data-path call fails or the peer disagrees or does not answer.
+     */
+    void run()
+    {
+        final Rendezvous rendezvous = new Rendezvous(config.rootDir(), options.domain());
+        try (PingpongEndpoint endpoint = PingpongEndpoint.open(config, options))
+        {
+            check(endpoint, endpoint.postRecv());
+            rendezvous.publish(role, endpoint.address());
+            endpoint.insertPeer(rendezvous.await(role.peer(), options.timeoutSeconds()));
+            final int[] sizes = options.sizes().within(endpoint.maxMsgSize()).sizes();
+            if (role == Role.CLIENT)
+            {
+                hello(endpoint);
+                printHeader();
+                for (final int size : sizes)
+                {
+                    client(endpoint, size);
+                }
+                check(endpoint, endpoint.sendText(FIN));
+                rendezvous.awaitFinished(Role.SERVER, options.timeoutSeconds());
+            }
+            else
+            {
+                answerHello(endpoint);
+                printHeader();
+                for (final int size : sizes)
+                {
+                    server(endpoint, size);
+                }
+                awaitText(endpoint, FIN);
+            }
+        }
+        finally
+        {
+            rendezvous.withdraw(role);
+            if (role == Role.CLIENT && !keep)
+            {
+                deleteRegion();
+            }
+        }
+    }
+
+    private void hello(final PingpongEndpoint endpoint)
+    {
+        check(endpoint, endpoint.sendText(options.agreement()));
+        awaitText(endpoint, OK);
+    }
+
+    private void answerHello(final PingpongEndpoint endpoint)
+    {
+        check(endpoint, endpoint.awaitRx(endpoint.rxDone() + 1));
+        final String hello = endpoint.receivedText();
+        check(endpoint, endpoint.postRecv());
+        final boolean agreed = hello.equals(options.agreement());
+        check(endpoint, endpoint.sendText(agreed ? OK : "the server runs " + options.agreement()));
+        if (!agreed)
+        {
+            throw new PingpongException(Errno.FI_EINVAL, "pingpong: the client runs '" + hello +
+                "' but this server runs '" + options.agreement() + "'; give both sides the same -S, -I, -W, -c " +
+                "and transfer mode");
+        }
+    }
+
+    private void awaitText(final PingpongEndpoint endpoint, final String expected)
+    {
+        check(endpoint, endpoint.awaitRx(endpoint.rxDone() + 1));
+        final String text = endpoint.receivedText();
+        check(endpoint, endpoint.postRecv());
+        if (!text.equals(expected))
+        {
+            throw new PingpongException(Errno.FI_EINVAL, "pingpong: expected '" + expected + "' from the " +
+                role.peer().cliName() + ", got '" + text + "'");
+        }
+    }
+
+    private void client(final PingpongEndpoint endpoint, final int size)
+    {
+        final int warmup = options.warmup();
+        final int total = warmup + options.iterations();
+        final boolean verify = options.verify();
+        rtt.reset();
+        long start = System.nanoTime();
+        long received = endpoint.rxDone();
+        for (int i = 0; i < total; i++)
+        {
+            if (i == warmup)
+            {
+                start = System.nanoTime();
+            }
+            final long t0 = System.nanoTime();
+            check(endpoint, endpoint.send(size));
+            check(endpoint, endpoint.awaitRx(++received));
+            final long t1 = System.nanoTime();
+            if (i >= warmup)
+            {
+                rtt.recordValue(Math.min(t1 - t0, HISTOGRAM_MAX_NANOS));
+            }
+            if (verify)
+            {
+                check(endpoint, endpoint.verify(size));
+            }
+            check(endpoint, endpoint.postRecv());
+        }
+        final long end = System.nanoTime();
+        if (!quiet)
+        {
+            out.print(PerfFormat.row(size, options.iterations(), rtt.getTotalCount(), end - start));
+            out.print(PerfFormat.rttLine(rtt));
+            out.flush();
+        }
+    }
+
+    private void server(final PingpongEndpoint endpoint, final int size)
+    {
+        final int warmup = options.warmup();
+        final int total = warmup + options.iterations();
+        final boolean verify = options.verify();
+        long start = System.nanoTime();
+        long received = endpoint.rxDone();
+        final long measuredFrom = received + warmup;
+        for (int i = 0; i < total; i++)
+        {
+            if (i == warmup)
+            {
+                start = System.nanoTime();
+            }
+            check(endpoint, endpoint.awaitRx(++received));
+            if (verify)
+            {
+                check(endpoint, endpoint.verify(size));
+            }
+            check(endpoint, endpoint.postRecv());
+            check(endpoint, endpoint.send(size));
+        }
+        final long end = System.nanoTime();
+        if (!quiet)
+        {
+            out.print(PerfFormat.row(size, options.iterations(), endpoint.rxDone() - measuredFrom, end - start));
+            out.flush();
+        }
+    }
+
+    private void printHeader()
+    {
+        if (!quiet)
+        {
+            out.print(PerfFormat.header());
+            out.flush();
+        }
+    }
+
+    private static void check(final PingpongEndpoint endpoint, final long rc)
+    {
+        if (rc < 0)
+        {
+            throw new PingpongException((int)-rc, "pingpong: " + endpoint.failure());
+        }
+    }
+
+    private void deleteRegion()
+    {
+        try
+        {
+            Files.deleteIfExists(RegionFile.regionPath(config.rootDir(), options.domain()));
+        }
+        catch (final IOException ex)
+        {
+            throw new PingpongException(Errno.FI_EIO, "pingpong: cannot delete the domain's region file: " + ex);
+        }
+    }
+}
