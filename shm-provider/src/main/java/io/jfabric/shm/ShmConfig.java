@@ -19,9 +19,10 @@ import java.util.function.UnaryOperator;
  *       <td>root directory of every shared file (domain regions, AVs, segments); an absolute path</td></tr>
  *   <tr><td>jfabric.shm.group.access</td><td>JFABRIC_SHM_GROUP_ACCESS</td><td>false</td>
  *       <td>create files 0660 instead of 0600</td></tr>
- *   <tr><td>jfabric.shm.ep.count</td><td>JFABRIC_SHM_EP_COUNT</td><td>64</td>
- *       <td>endpoint slots per domain region: ep_cnt, tx_ctx_cnt and rx_ctx_cnt</td></tr>
- *   <tr><td>jfabric.shm.cq.count</td><td>JFABRIC_SHM_CQ_COUNT</td><td>64</td><td>cq_cnt</td></tr>
+ *   <tr><td>jfabric.shm.ep.count</td><td>JFABRIC_SHM_EP_COUNT</td><td>16</td>
+ *       <td>endpoint slots per domain region: ep_cnt, tx_ctx_cnt and rx_ctx_cnt (each slot has one receive lane per
+ *       slot, so the region grows with the square of this)</td></tr>
+ *   <tr><td>jfabric.shm.cq.count</td><td>JFABRIC_SHM_CQ_COUNT</td><td>16</td><td>cq_cnt (at most ep.count: the region has one completion ring per slot)</td></tr>
  *   <tr><td>jfabric.shm.cntr.count</td><td>JFABRIC_SHM_CNTR_COUNT</td><td>128</td><td>cntr_cnt</td></tr>
  *   <tr><td>jfabric.shm.mr.count</td><td>JFABRIC_SHM_MR_COUNT</td><td>4096</td>
  *       <td>mr_cnt: entries of the region's key table</td></tr>
@@ -30,8 +31,9 @@ import java.util.function.UnaryOperator;
  *   <tr><td>jfabric.shm.tx.size</td><td>JFABRIC_SHM_TX_SIZE</td><td>1024</td><td>tx_attr.size: outstanding sends</td></tr>
  *   <tr><td>jfabric.shm.cq.size</td><td>JFABRIC_SHM_CQ_SIZE</td><td>1024</td><td>default and largest CQ depth</td></tr>
  *   <tr><td>jfabric.shm.inject.size</td><td>JFABRIC_SHM_INJECT_SIZE</td><td>4096</td><td>tx_attr.inject_size</td></tr>
- *   <tr><td>jfabric.shm.rx.ring.bytes</td><td>JFABRIC_SHM_RX_RING_BYTES</td><td>1048576</td>
- *       <td>capacity of each endpoint's receive ring (power of two)</td></tr>
+ *   <tr><td>jfabric.shm.rx.ring.bytes</td><td>JFABRIC_SHM_RX_RING_BYTES</td><td>65536</td>
+ *       <td>capacity of each receive lane, one per (sender, receiver) pair of slots (power of two); a message up
+ *       to an eighth of it travels in one record, larger ones in pieces</td></tr>
  *   <tr><td>jfabric.shm.tx.ring.bytes</td><td>JFABRIC_SHM_TX_RING_BYTES</td><td>262144</td>
  *       <td>capacity of each endpoint's transmit-context ring (power of two)</td></tr>
  *   <tr><td>jfabric.shm.cq.ring.bytes</td><td>JFABRIC_SHM_CQ_RING_BYTES</td><td>262144</td>
@@ -41,6 +43,13 @@ import java.util.function.UnaryOperator;
  *   <tr><td>jfabric.shm.max.err.data</td><td>JFABRIC_SHM_MAX_ERR_DATA</td><td>64</td><td>max_err_data</td></tr>
  *   <tr><td>jfabric.shm.av.max.count</td><td>JFABRIC_SHM_AV_MAX_COUNT</td><td>65536</td>
  *       <td>largest fi_av_attr.count an AV may be opened with (FI_ENOSYS beyond)</td></tr>
+ *   <tr><td>jfabric.shm.progress.idle</td><td>JFABRIC_SHM_PROGRESS_IDLE</td><td>backoff</td>
+ *       <td>idle strategy of automatic progress agents: busy (spin), yield, backoff (spin, yield, then park up to
+ *       progress.sleep.ns) or sleep (park progress.sleep.ns)</td></tr>
+ *   <tr><td>jfabric.shm.progress.agent</td><td>JFABRIC_SHM_PROGRESS_AGENT</td><td>domain</td>
+ *       <td>automatic progress: one agent thread per domain, or one per endpoint</td></tr>
+ *   <tr><td>jfabric.shm.progress.sleep.ns</td><td>JFABRIC_SHM_PROGRESS_SLEEP_NS</td><td>50000</td>
+ *       <td>longest park of an idle progress agent</td></tr>
  * </table>
  * A value that does not parse, or is out of its range, is refused with {@link Errno#FI_EINVAL} naming the
  * setting, rather than silently replaced by the default.
@@ -70,13 +79,16 @@ public final class ShmConfig
     private final int eqSize;
     private final int maxErrData;
     private final int avMaxCount;
+    private final String progressIdle;
+    private final String progressAgent;
+    private final long progressSleepNs;
 
     private ShmConfig(final UnaryOperator<String> lookup)
     {
         rootDir = rootDirSetting(lookup.apply("dir"));
         groupAccess = booleanSetting(lookup, "group.access");
-        epCount = intSetting(lookup, "ep.count", 64, 1, 1 << 16);
-        cqCount = intSetting(lookup, "cq.count", 64, 1, 1 << 16);
+        epCount = intSetting(lookup, "ep.count", 16, 1, 1 << 16);
+        cqCount = intSetting(lookup, "cq.count", 16, 1, 1 << 16);
         counterCount = intSetting(lookup, "cntr.count", 128, 1, 1 << 20);
         mrCount = intSetting(lookup, "mr.count", 4096, 1, 1 << 24);
         mrIovLimit = intSetting(lookup, "mr.iov.limit", 8, 1, 1024);
@@ -84,13 +96,34 @@ public final class ShmConfig
         txSize = intSetting(lookup, "tx.size", 1024, 1, 1 << 20);
         cqSize = intSetting(lookup, "cq.size", 1024, 1, 1 << 24);
         injectSize = intSetting(lookup, "inject.size", 4096, 0, 1 << 16);
-        rxRingBytes = powerOfTwo("rx.ring.bytes", intSetting(lookup, "rx.ring.bytes", 1 << 20, 1 << 12, 1 << 30));
+        rxRingBytes = powerOfTwo("rx.ring.bytes", intSetting(lookup, "rx.ring.bytes", 1 << 16, 1 << 12, 1 << 30));
         txRingBytes = powerOfTwo("tx.ring.bytes", intSetting(lookup, "tx.ring.bytes", 1 << 18, 1 << 12, 1 << 30));
         cqRingBytes = powerOfTwo("cq.ring.bytes", intSetting(lookup, "cq.ring.bytes", 1 << 18, 1 << 12, 1 << 30));
         maxMsgSize = longSetting(lookup, "max.msg.size", 1L << 30, 1, Long.MAX_VALUE);
         eqSize = intSetting(lookup, "eq.size", 1024, 1, 1 << 24);
         maxErrData = intSetting(lookup, "max.err.data", 64, 0, 1 << 16);
         avMaxCount = intSetting(lookup, "av.max.count", 1 << 16, 1, 1 << 20);
+        progressIdle = choiceSetting(lookup, "progress.idle", "backoff", "busy", "yield", "backoff", "sleep");
+        progressAgent = choiceSetting(lookup, "progress.agent", "domain", "domain", "endpoint");
+        progressSleepNs = longSetting(lookup, "progress.sleep.ns", 50_000, 1, 1_000_000_000L);
+    }
+
+    /** @return idle strategy of automatic progress agents: busy, yield, backoff or sleep. */
+    public String progressIdle()
+    {
+        return progressIdle;
+    }
+
+    /** @return what one automatic progress agent serves: a whole domain or one endpoint. */
+    public String progressAgent()
+    {
+        return progressAgent;
+    }
+
+    /** @return nanoseconds an agent with the sleep (or backoff, at most) idle strategy parks when idle. */
+    public long progressSleepNs()
+    {
+        return progressSleepNs;
     }
 
     /**
@@ -302,6 +335,26 @@ public final class ShmConfig
                 "shm config " + PREFIX + key + "=" + value + " is outside [" + min + ", " + max + "]");
         }
         return value;
+    }
+
+    private static String choiceSetting(
+        final UnaryOperator<String> lookup, final String key, final String dflt, final String... choices)
+    {
+        final String text = lookup.apply(key);
+        if (text == null || text.isBlank())
+        {
+            return dflt;
+        }
+        final String t = text.trim().toLowerCase(Locale.ROOT);
+        for (final String c : choices)
+        {
+            if (c.equals(t))
+            {
+                return c;
+            }
+        }
+        throw new FabricException(Errno.FI_EINVAL, "shm config " + PREFIX + key + "='" + text + "' is not one of " +
+            String.join(", ", choices));
     }
 
     private static int powerOfTwo(final String key, final int value)

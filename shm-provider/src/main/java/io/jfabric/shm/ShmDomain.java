@@ -12,7 +12,14 @@ import io.jfabric.FidClass;
 import io.jfabric.Flags;
 import io.jfabric.HmemOverrideOps;
 import io.jfabric.Info;
+import io.jfabric.Progress;
+import io.jfabric.Threading;
 import io.jfabric.shm.av.ShmAddressVector;
+import io.jfabric.shm.cq.ShmCompletionQueue;
+import io.jfabric.shm.ep.EndpointHooks;
+import io.jfabric.shm.ep.ShmEndpoint;
+import io.jfabric.shm.progress.ProgressRunners;
+import io.jfabric.shm.progress.SpinGuard;
 
 import io.jfabric.CntrAttr;
 import io.jfabric.CompletionQueue;
@@ -65,6 +72,7 @@ public final class ShmDomain extends FidLifecycle implements Domain
     private volatile HmemOverrideOps hmemOverride;
     private final MemoryRegistrar memory;
     private final CounterTable counterTable;
+    private ProgressRunners progressRunners;
 
     ShmDomain(final ShmFabric fabric, final Info requested, final long flags, final long context)
     {
@@ -281,6 +289,10 @@ public final class ShmDomain extends FidLifecycle implements Domain
             eq.release();
             eq = null;
         }
+        if (progressRunners != null)
+        {
+            progressRunners.close();
+        }
         memory.close();
         region.close();
         fabric.release();
@@ -342,14 +354,55 @@ public final class ShmDomain extends FidLifecycle implements Domain
     public Endpoint endpoint(final Info epInfo, final long context)
     {
         ensureOpen("fi_endpoint");
-        throw new FabricException(Errno.FI_ENOSYS, "fi_endpoint: endpoints are not built yet");
+        final ShmConfig config = fabric.provider().config();
+        final Threading threading = attr.threading();
+        final boolean auto = isAutoProgress();
+        final boolean safeTx = threading == Threading.SAFE || auto;
+        final boolean safeRx = threading == Threading.SAFE || threading == Threading.ENDPOINT ||
+            threading == Threading.FID || auto;
+        return new ShmEndpoint(this, resources, epInfo, attr.name(), region.buffer(), region.geometry(),
+            config.injectSize(), safeTx, safeRx, auto ? progressHooks() : EndpointHooks.NONE, context);
     }
 
     @Override
     public CompletionQueue cqOpen(final CqAttr cqAttr, final long context)
     {
         ensureOpen("fi_cq_open");
-        throw new FabricException(Errno.FI_ENOSYS, "fi_cq_open: completion queues are not built yet");
+        final ShmConfig config = fabric.provider().config();
+        final Threading threading = attr.threading();
+        final boolean guarded = threading == Threading.SAFE || threading == Threading.ENDPOINT;
+        return new ShmCompletionQueue(this, resources, region.buffer(), region.geometry(), cqAttr, config.cqSize(),
+            (int)Math.min(attr.maxErrData(), Integer.MAX_VALUE), guarded ? SpinGuard.spin() : SpinGuard.NONE,
+            !isAutoProgress(), context);
+    }
+
+    /** @return whether this domain's data progress is automatic (a provider agent) rather than manual. */
+    public boolean isAutoProgress()
+    {
+        return attr.dataProgress() == Progress.AUTO;
+    }
+
+    private synchronized EndpointHooks progressHooks()
+    {
+        if (progressRunners == null)
+        {
+            progressRunners = new ProgressRunners(attr.name(), fabric.provider().config());
+        }
+        final ProgressRunners runners = progressRunners;
+        return new EndpointHooks()
+        {
+            @Override
+            public void enabled(final ShmEndpoint endpoint)
+            {
+                runners.add(endpoint);
+            }
+
+            @Override
+            public void closing(final ShmEndpoint endpoint)
+            {
+                runners.remove(endpoint);
+            }
+        };
     }
 
     /**

@@ -71,8 +71,8 @@ class ShmConfigTest
     static Stream<Setting> settings()
     {
         return Stream.of(
-            new Setting("ep.count", 64, 1, 1 << 16, ShmConfig::epCount),
-            new Setting("cq.count", 64, 1, 1 << 16, ShmConfig::cqCount),
+            new Setting("ep.count", 16, 1, 1 << 16, ShmConfig::epCount),
+            new Setting("cq.count", 16, 1, 1 << 16, ShmConfig::cqCount),
             new Setting("cntr.count", 128, 1, 1 << 20, ShmConfig::counterCount),
             new Setting("mr.count", 4096, 1, 1 << 24, ShmConfig::mrCount),
             new Setting("mr.iov.limit", 8, 1, 1024, ShmConfig::mrIovLimit),
@@ -80,7 +80,7 @@ class ShmConfigTest
             new Setting("tx.size", 1024, 1, 1 << 20, ShmConfig::txSize),
             new Setting("cq.size", 1024, 1, 1 << 24, ShmConfig::cqSize),
             new Setting("inject.size", 4096, 0, 1 << 16, ShmConfig::injectSize),
-            new Setting("rx.ring.bytes", 1 << 20, 1 << 12, 1 << 30, ShmConfig::rxRingBytes),
+            new Setting("rx.ring.bytes", 1 << 16, 1 << 12, 1 << 30, ShmConfig::rxRingBytes),
             new Setting("tx.ring.bytes", 1 << 18, 1 << 12, 1 << 30, ShmConfig::txRingBytes),
             new Setting("cq.ring.bytes", 1 << 18, 1 << 12, 1 << 30, ShmConfig::cqRingBytes),
             new Setting("max.msg.size", 1L << 30, 1, Long.MAX_VALUE, ShmConfig::maxMsgSize),
@@ -223,7 +223,7 @@ class ShmConfigTest
         final ShmConfig config = config("ep.count", "3");
         assertEquals(3, config.epCount());
         assertEquals(64, config.cqCount());
-        assertEquals(1 << 20, config.rxRingBytes());
+        assertEquals(1 << 16, config.rxRingBytes());
     }
 
     @Test

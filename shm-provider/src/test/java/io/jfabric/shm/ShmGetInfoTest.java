@@ -865,10 +865,10 @@ class ShmGetInfoTest
         void shouldReportTheDefaultLimitsOfTheDefaultConfiguration()
         {
             final Info info = getInfo(null).get(0);
-            assertEquals(64, info.domainAttr().epCnt());
-            assertEquals(64, info.domainAttr().cqCnt());
-            assertEquals(64, info.domainAttr().txCtxCnt());
-            assertEquals(64, info.domainAttr().rxCtxCnt());
+            assertEquals(16, info.domainAttr().epCnt());
+            assertEquals(16, info.domainAttr().cqCnt());
+            assertEquals(16, info.domainAttr().txCtxCnt());
+            assertEquals(16, info.domainAttr().rxCtxCnt());
             assertEquals(128, info.domainAttr().cntrCnt());
             assertEquals(4096, info.domainAttr().mrCnt());
             assertEquals(8, info.domainAttr().mrIovLimit());

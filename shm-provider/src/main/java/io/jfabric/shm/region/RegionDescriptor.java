@@ -7,6 +7,7 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  * Layout version 2 of a named domain's region file, {@code <rootDir>/<domain name>.domain}: the only class that
  * computes offsets into it.
  * <p>
+ * Version 3 gave each slot one receive lane per sender slot and a slot header sized for the lane owner words.
  * Version 2 added the MR key table's lock and provider key sequence to the header and gave the key and counter
  * tables their entry layouts ({@code MrTableDescriptor}, {@code CounterTableDescriptor}); a version 1 file (left by
  * an older jfabric) is refused and must be removed.
@@ -104,21 +105,27 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  * checksum, then the checksum, then the ready field with release semantics; a reader acquire-reads the ready field
  * first and checks magic, version, checksum and lengths before trusting any other field.
  * <p>
- * One slot, {@code slotLength(g)} bytes; reserved for the endpoint work and all zero until then:
+ * One slot, {@code slotLength(g)} bytes. Its header's fields are drawn in {@code io.jfabric.shm.ep.SlotDescriptor};
+ * then come its receive <em>lanes</em>, one Agrona {@code OneToOneRingBuffer} per possible sender slot, so lane
+ * {@code s} of slot {@code r} carries only what the endpoint in slot {@code s} sends to the endpoint in slot
+ * {@code r} (together the receive context: many senders, one receiver, and each lane single-producer, which is
+ * what keeps a send free of contended atomics); then the transmit-context ring (a {@code ManyToOneRingBuffer}:
+ * what peers return to this slot's transmit side); then one completion ring, which belongs to whichever completion
+ * queue claimed it, not to the slot's endpoint:
  * <pre>
- *   +------------------------------+  slotOffset(g, i)
- *   |  Slot header (SLOT_HEADER_LENGTH):                     |
- *   |    +0   owner pid (long)                               |
- *   |    +8   owner process start time, epoch ms (long)      |
- *   |    +64  heartbeat, epoch ms (long), own cache line     |
- *   |    +128 state (int), own cache line                    |
- *   +------------------------------+  rxRingOffset(g, i)
- *   |  Rx ring: rxRingBytes + ring trailer, page aligned     |  many senders, one receiver
- *   +------------------------------+  txRingOffset(g, i)
+ *   +------------------------------+  slotOffset(g, r)
+ *   |  Slot header (slotHeaderLength(g), page aligned)       |  owner, incarnation, state, lane owners
+ *   +------------------------------+  laneOffset(g, r, 0) = rxRingOffset(g, r)
+ *   |  Lane 0: rxRingBytes + ring trailer, LANE_ALIGNMENT    |  sent by slot 0's endpoint
+ *   +------------------------------+  laneOffset(g, r, 1)
+ *   |  ...                                                   |
+ *   +------------------------------+  laneOffset(g, r, slotCount - 1)
+ *   |  Lane slotCount - 1                                    |
+ *   +------------------------------+  txRingOffset(g, r), page aligned
  *   |  Tx ring: txRingBytes + ring trailer, page aligned     |  what peers return to the transmit side
- *   +------------------------------+  cqRingOffset(g, i)
- *   |  CQ ring: cqRingBytes + ring trailer, page aligned     |  completions
- *   +------------------------------+  slotOffset(g, i + 1)
+ *   +------------------------------+  cqRingOffset(g, r)
+ *   |  CQ ring: cqRingBytes + ring trailer, page aligned     |  completion ring number r
+ *   +------------------------------+  slotOffset(g, r + 1)
  * </pre>
  * A ring occupies {@code capacity + RingBufferDescriptor.TRAILER_LENGTH} bytes ({@link #ringLength(int)}) from its
  * offset; the rest up to the next page is padding. Key table and counter table entries are
@@ -134,7 +141,7 @@ public final class RegionDescriptor
     public static final long MAGIC = 0x01_43_49_52_42_41_46_4AL;
 
     /** The layout this class describes. */
-    public static final int LAYOUT_VERSION = 2;
+    public static final int LAYOUT_VERSION = 3;
 
     /** Alignment of every part of the file. */
     public static final int PAGE_LENGTH = 4096;
@@ -211,20 +218,14 @@ public final class RegionDescriptor
     /** Offset of the slot area: the first slot. */
     public static final int SLOT_AREA_OFFSET = HEADER_LENGTH;
 
-    /** Length of a slot's header. */
+    /** Smallest length of a slot's header; {@link #slotHeaderLength} grows it to hold one lane owner per slot. */
     public static final int SLOT_HEADER_LENGTH = PAGE_LENGTH;
 
-    /** Offset in a slot of the owner's pid (long). */
-    public static final int SLOT_OWNER_PID_OFFSET = 0;
+    /** Offset in a slot header of the first lane owner word (see {@code io.jfabric.shm.ep.SlotDescriptor}). */
+    public static final int SLOT_LANE_OWNERS_OFFSET = 1024;
 
-    /** Offset in a slot of the owner's process start time, epoch ms (long). */
-    public static final int SLOT_OWNER_START_TIME_OFFSET = 8;
-
-    /** Offset in a slot of the owner's heartbeat, epoch ms (long). */
-    public static final int SLOT_HEARTBEAT_OFFSET = BitUtil.CACHE_LINE_LENGTH;
-
-    /** Offset in a slot of its state (int). */
-    public static final int SLOT_STATE_OFFSET = 2 * BitUtil.CACHE_LINE_LENGTH;
+    /** Alignment of each receive lane: two cache lines, so no two lanes share a line or an adjacent-line pair. */
+    public static final int LANE_ALIGNMENT = 2 * BitUtil.CACHE_LINE_LENGTH;
 
     /**
      * Offset of the MR key table's writer lock (long), own cache line: 0 when free, else the
@@ -258,7 +259,7 @@ public final class RegionDescriptor
 
     /**
      * @param g geometry.
-     * @return length of one slot: its header and three page aligned rings.
+     * @return length of one slot: its header, its lanes and two page aligned rings.
      */
     public static int slotLength(final RegionGeometry g)
     {
@@ -283,7 +284,38 @@ public final class RegionDescriptor
      */
     public static int rxRingOffset(final RegionGeometry g, final int index)
     {
-        return slotOffset(g, index) + SLOT_HEADER_LENGTH;
+        return slotOffset(g, index) + slotHeaderLength(g);
+    }
+
+    /**
+     * @param g        geometry.
+     * @param receiver slot of the receiving endpoint.
+     * @param sender   slot of the sending endpoint.
+     * @return offset of the lane (a {@link #ringLength(int)} of {@code rxRingBytes} ring) from sender to receiver.
+     */
+    public static int laneOffset(final RegionGeometry g, final int receiver, final int sender)
+    {
+        checkSlotIndex(g, sender);
+        return rxRingOffset(g, receiver) + sender * laneSpan(g);
+    }
+
+    /**
+     * @param g geometry.
+     * @return bytes between two lanes: a ring of {@code rxRingBytes} and its trailer, {@link #LANE_ALIGNMENT} aligned.
+     */
+    public static int laneSpan(final RegionGeometry g)
+    {
+        return BitUtil.align(ringLength(g.rxRingBytes()), LANE_ALIGNMENT);
+    }
+
+    /**
+     * @param g geometry.
+     * @return length of a slot's header: room for {@link #SLOT_LANE_OWNERS_OFFSET} and one 8-byte lane owner word per
+     * slot, page aligned.
+     */
+    public static int slotHeaderLength(final RegionGeometry g)
+    {
+        return (int)slotHeaderLengthLong(g);
     }
 
     /**
@@ -293,7 +325,7 @@ public final class RegionDescriptor
      */
     public static int txRingOffset(final RegionGeometry g, final int index)
     {
-        return rxRingOffset(g, index) + ringSpan(g.rxRingBytes());
+        return rxRingOffset(g, index) + (int)lanesLengthLong(g);
     }
 
     /**
@@ -388,8 +420,18 @@ public final class RegionDescriptor
 
     private static long slotLengthLong(final RegionGeometry g)
     {
-        return (long)SLOT_HEADER_LENGTH + ringSpan(g.rxRingBytes()) + ringSpan(g.txRingBytes()) +
-            ringSpan(g.cqRingBytes());
+        return slotHeaderLengthLong(g) + lanesLengthLong(g) + ringSpan(g.txRingBytes()) + ringSpan(g.cqRingBytes());
+    }
+
+    private static long slotHeaderLengthLong(final RegionGeometry g)
+    {
+        return BitUtil.align(SLOT_LANE_OWNERS_OFFSET + 8L * g.slotCount(), (long)PAGE_LENGTH);
+    }
+
+    private static long lanesLengthLong(final RegionGeometry g)
+    {
+        return BitUtil.align((long)g.slotCount() * BitUtil.align(ringLength(g.rxRingBytes()), LANE_ALIGNMENT),
+            (long)PAGE_LENGTH);
     }
 
     private static long mrTableOffsetLong(final RegionGeometry g)

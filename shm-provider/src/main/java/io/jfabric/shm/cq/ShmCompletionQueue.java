@@ -1,0 +1,629 @@
+package io.jfabric.shm.cq;
+
+import io.jfabric.CompletionQueue;
+import io.jfabric.CqAttr;
+import io.jfabric.CqEntries;
+import io.jfabric.CqErrEntry;
+import io.jfabric.CqFormat;
+import io.jfabric.Errno;
+import io.jfabric.FabricException;
+import io.jfabric.FidClass;
+import io.jfabric.Flags;
+import io.jfabric.WaitObj;
+import io.jfabric.shm.DomainResources;
+import io.jfabric.shm.FidLifecycle;
+import io.jfabric.shm.ProcessIdentity;
+import io.jfabric.shm.ep.SlotDescriptor;
+import io.jfabric.shm.progress.Progressable;
+import io.jfabric.shm.progress.SpinGuard;
+import io.jfabric.shm.region.RegionDescriptor;
+import io.jfabric.shm.region.RegionGeometry;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.ControlledMessageHandler;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+import static io.jfabric.shm.cq.CqRecordDescriptor.*;
+
+/**
+ * The shm provider's completion queue (fi_cq(3)): one completion ring of the domain region (an Agrona
+ * {@code ManyToOneRingBuffer}, claimed by CAS on its owner word) holding fixed-layout entries
+ * ({@link CqRecordDescriptor}); successes and errors share the ring, so an error at the head stops reads with
+ * {@code -FI_EAVAIL} until {@link #readErr} takes it.
+ * <p>
+ * Writers are the endpoints bound to the queue (their sends and their progress, on the application's threads or a
+ * progress agent): the ring takes several writers. {@link #size()} entries may be outstanding; {@link #hasRoom()}
+ * tells an endpoint whether one more fits, which is how resource management refuses work with {@code -FI_EAGAIN}
+ * instead of losing a completion. The ring holds twice that many of the largest entries, so a completion that was
+ * admitted always finds ring space.
+ * <p>
+ * Reads progress the bound endpoints first (manual progress). Read-side thread safety follows the domain's
+ * threading model: a guard is taken only when several threads may read at once.
+ */
+public final class ShmCompletionQueue extends FidLifecycle implements CompletionQueue
+{
+    private static final Progressable[] NO_ENDPOINTS = new Progressable[0];
+    private static final int SPINS = 200;
+    private static final int YIELDS = 100;
+
+    private final FidLifecycle domain;
+    private final DomainResources resources;
+    private final CqAttr attr;
+    private final int maxErrData;
+    private final AtomicBuffer region;
+    private final int ownerOffset;
+    private final int ringNumber;
+    private final RingBuffer ring;
+    private final AtomicLong outstanding = new AtomicLong();
+    private final SpinGuard readGuard;
+    private final boolean progressOnRead;
+    private final EntryReader reader = new EntryReader();
+    private final ErrorReader errorReader = new ErrorReader();
+    private volatile Progressable[] endpoints = NO_ENDPOINTS;
+    private volatile boolean signalled;
+    private volatile Thread waiter;
+
+    /**
+     * Open a queue: validate the attributes and claim a completion ring.
+     *
+     * @param domain         the domain, retained until close.
+     * @param resources      the domain's cq_cnt accounting.
+     * @param region         the domain region.
+     * @param geometry       its geometry.
+     * @param attr           requested attributes, null for defaults.
+     * @param maxSize        largest size (the cq.size setting).
+     * @param maxErrData     max_err_data.
+     * @param readGuard      the guard reads take under the threading model.
+     * @param progressOnRead whether reads progress the bound endpoints (manual data progress).
+     * @param context        user context.
+     */
+    public ShmCompletionQueue(
+        final FidLifecycle domain,
+        final DomainResources resources,
+        final AtomicBuffer region,
+        final RegionGeometry geometry,
+        final CqAttr attr,
+        final int maxSize,
+        final int maxErrData,
+        final SpinGuard readGuard,
+        final boolean progressOnRead,
+        final long context)
+    {
+        super(FidClass.CQ, context);
+        final CqAttr a = attr == null ? new CqAttr() : attr.copy();
+        final int ringCapacity = geometry.cqRingBytes();
+        final int limit = Math.min(maxSize, ringCapacity / (2 * maxRecordLength(maxErrData)));
+        if (a.size() < 0 || a.size() > limit)
+        {
+            throw new FabricException(Errno.FI_EINVAL, "fi_cq_open: size " + a.size() + " is not in [0, " + limit +
+                "] (the cq.size setting and the completion ring of " + ringCapacity + " bytes)");
+        }
+        if (a.size() == 0)
+        {
+            a.size(limit);
+        }
+        if (a.format() == null)
+        {
+            throw new FabricException(Errno.FI_EINVAL, "fi_cq_open: format is null");
+        }
+        if (a.format() == CqFormat.UNSPEC)
+        {
+            a.format(CqFormat.CONTEXT);
+        }
+        if (a.waitObj() == null || a.waitObj() == WaitObj.SET || a.waitObj() == WaitObj.POLLFD ||
+            a.waitObj() == WaitObj.FD)
+        {
+            throw new FabricException(Errno.FI_EINVAL, "fi_cq_open: wait_obj " + a.waitObj() + " is not supported; " +
+                "use NONE, UNSPEC, YIELD or MUTEX_COND (jfabric has no wait sets or file descriptors)");
+        }
+        if (a.waitCond() != CqAttr.FI_CQ_COND_NONE && a.waitCond() != CqAttr.FI_CQ_COND_THRESHOLD)
+        {
+            throw new FabricException(Errno.FI_EINVAL, "fi_cq_open: wait_cond " + a.waitCond() + " is unknown");
+        }
+        if ((a.flags() & ~Flags.FI_AFFINITY) != 0)
+        {
+            throw new FabricException(Errno.FI_EBADFLAGS, "fi_cq_open: flags 0x" + Long.toHexString(a.flags()) +
+                " given; only FI_AFFINITY is defined");
+        }
+        this.domain = domain;
+        this.resources = resources;
+        this.attr = a;
+        this.maxErrData = maxErrData;
+        this.region = region;
+        this.readGuard = readGuard;
+        this.progressOnRead = progressOnRead;
+
+        domain.retain("fi_cq_open");
+        boolean ok = false;
+        try
+        {
+            resources.acquire(DomainResources.Kind.CQ, "fi_cq_open");
+            try
+            {
+                ringNumber = claimRing(region, geometry);
+                ownerOffset = SlotDescriptor.cqOwnerOffset(geometry, ringNumber);
+                final int offset = RegionDescriptor.cqRingOffset(geometry, ringNumber);
+                final int length = RegionDescriptor.ringLength(ringCapacity);
+                region.setMemory(offset, length, (byte)0);
+                ring = new ManyToOneRingBuffer(new UnsafeBuffer(region, offset, length));
+                ok = true;
+            }
+            finally
+            {
+                if (!ok)
+                {
+                    resources.release(DomainResources.Kind.CQ);
+                }
+            }
+        }
+        finally
+        {
+            if (!ok)
+            {
+                domain.release();
+            }
+        }
+    }
+
+    private static int claimRing(final AtomicBuffer region, final RegionGeometry geometry)
+    {
+        final long self = ProcessIdentity.self();
+        for (int i = 0; i < geometry.slotCount(); i++)
+        {
+            final int offset = SlotDescriptor.cqOwnerOffset(geometry, i);
+            final long owner = region.getLongVolatile(offset);
+            if ((owner == 0 || ProcessIdentity.isGone(owner)) && region.compareAndSetLong(offset, owner, self))
+            {
+                return i;
+            }
+        }
+        throw new FabricException(Errno.FI_ENOSPC, "fi_cq_open: all " + geometry.slotCount() +
+            " completion rings of the domain region are in use (one per endpoint slot: raise jfabric.shm.ep.count)");
+    }
+
+    @Override
+    public CqAttr attr()
+    {
+        return attr.copy();
+    }
+
+    /** @return entries that may be outstanding. */
+    public long size()
+    {
+        return attr.size();
+    }
+
+    /** @return the queue's entry format. */
+    public CqFormat format()
+    {
+        return attr.format();
+    }
+
+    /** @return the completion ring this queue uses (its slot number in the region). */
+    public int ringNumber()
+    {
+        return ringNumber;
+    }
+
+    /** @return whether one more entry fits in {@link #size()}. Data path. */
+    public boolean hasRoom()
+    {
+        return outstanding.get() < attr.size();
+    }
+
+    /** @return entries written and not yet read. */
+    public long outstanding()
+    {
+        return outstanding.get();
+    }
+
+    /**
+     * Make this queue progress an endpoint on read (manual progress); called at bind.
+     *
+     * @param endpoint the endpoint.
+     */
+    public synchronized void attach(final Progressable endpoint)
+    {
+        final Progressable[] old = endpoints;
+        final Progressable[] grown = Arrays.copyOf(old, old.length + 1);
+        grown[old.length] = endpoint;
+        endpoints = grown;
+    }
+
+    /**
+     * Stop progressing an endpoint; called when it closes.
+     *
+     * @param endpoint the endpoint.
+     */
+    public synchronized void detach(final Progressable endpoint)
+    {
+        final Progressable[] old = endpoints;
+        int n = 0;
+        final Progressable[] kept = new Progressable[old.length];
+        for (final Progressable p : old)
+        {
+            if (p != endpoint)
+            {
+                kept[n++] = p;
+            }
+        }
+        endpoints = n == 0 ? NO_ENDPOINTS : Arrays.copyOf(kept, n);
+    }
+
+    /**
+     * Data path: append a success entry.
+     *
+     * @return whether it was written (false only when closed or the ring is out of space, which admission control
+     * prevents).
+     */
+    public boolean write(
+        final long context, final long flags, final long len, final long bufOffset, final long data, final long tag,
+        final long srcAddr)
+    {
+        final int index = ring.tryClaim(ENTRY, ENTRY_LENGTH);
+        if (index <= 0)
+        {
+            return false;
+        }
+        final AtomicBuffer b = ring.buffer();
+        b.putLong(index + CONTEXT_OFFSET, context);
+        b.putLong(index + FLAGS_OFFSET, flags);
+        b.putLong(index + LEN_OFFSET, len);
+        b.putLong(index + BUF_OFFSET_OFFSET, bufOffset);
+        b.putLong(index + DATA_OFFSET, data);
+        b.putLong(index + TAG_OFFSET, tag);
+        b.putLong(index + SRC_ADDR_OFFSET, srcAddr);
+        outstanding.getAndIncrement();
+        ring.commit(index);
+        wake();
+        return true;
+    }
+
+    /**
+     * Data path: append an error entry; its error data is the errno's name.
+     *
+     * @return whether it was written.
+     */
+    public boolean writeError(
+        final long context, final long flags, final long len, final long bufOffset, final long data, final long tag,
+        final long olen, final int err, final long srcAddr)
+    {
+        final byte[] text = ErrorTexts.of(err);
+        final int dataLength = Math.min(text.length, maxErrData);
+        final int index = ring.tryClaim(ERROR, ERR_DATA_OFFSET + dataLength);
+        if (index <= 0)
+        {
+            return false;
+        }
+        final AtomicBuffer b = ring.buffer();
+        b.putLong(index + CONTEXT_OFFSET, context);
+        b.putLong(index + FLAGS_OFFSET, flags);
+        b.putLong(index + LEN_OFFSET, len);
+        b.putLong(index + BUF_OFFSET_OFFSET, bufOffset);
+        b.putLong(index + DATA_OFFSET, data);
+        b.putLong(index + TAG_OFFSET, tag);
+        b.putLong(index + SRC_ADDR_OFFSET, srcAddr);
+        b.putLong(index + OLEN_OFFSET, olen);
+        b.putInt(index + ERR_OFFSET, err);
+        b.putInt(index + PROV_ERRNO_OFFSET, err);
+        b.putInt(index + ERR_DATA_LENGTH_OFFSET, dataLength);
+        b.putBytes(index + ERR_DATA_OFFSET, text, 0, dataLength);
+        outstanding.getAndIncrement();
+        ring.commit(index);
+        wake();
+        return true;
+    }
+
+    @Override
+    public int read(final CqEntries entries, final int count)
+    {
+        return read(entries, count, false);
+    }
+
+    @Override
+    public int readFrom(final CqEntries entries, final int count)
+    {
+        return read(entries, count, true);
+    }
+
+    private int read(final CqEntries entries, final int count, final boolean from)
+    {
+        if (isClosed())
+        {
+            return -Errno.FI_EBADF;
+        }
+        if (entries == null || count <= 0 || count > entries.capacity())
+        {
+            return -Errno.FI_EINVAL;
+        }
+        if (!readGuard.tryLock())
+        {
+            readGuard.lock();
+        }
+        try
+        {
+            if (progressOnRead)
+            {
+                progressEndpoints();
+            }
+            final EntryReader r = reader;
+            r.start(entries, from);
+            ring.controlledRead(r, count);
+            final int n = r.count;
+            r.entries = null;
+            if (n > 0)
+            {
+                outstanding.getAndAdd(-n);
+                return n;
+            }
+            return r.errorAtHead ? -Errno.FI_EAVAIL : -Errno.FI_EAGAIN;
+        }
+        finally
+        {
+            readGuard.unlock();
+        }
+    }
+
+    /** Progress every endpoint bound to this queue (manual progress; also used by waits). */
+    public void progressEndpoints()
+    {
+        final Progressable[] eps = endpoints;
+        for (final Progressable ep : eps)
+        {
+            ep.progress();
+        }
+    }
+
+    @Override
+    public int readErr(final CqErrEntry entry, final long flags)
+    {
+        if (isClosed())
+        {
+            return -Errno.FI_EBADF;
+        }
+        if (entry == null || flags != 0)
+        {
+            return -Errno.FI_EINVAL;
+        }
+        readGuard.lock();
+        try
+        {
+            final ErrorReader r = errorReader;
+            r.entry = entry;
+            r.found = false;
+            ring.controlledRead(r, 1);
+            r.entry = null;
+            if (r.found)
+            {
+                outstanding.getAndDecrement();
+                return 1;
+            }
+            return -Errno.FI_EAGAIN;
+        }
+        finally
+        {
+            readGuard.unlock();
+        }
+    }
+
+    @Override
+    public int sread(final CqEntries entries, final int count, final int timeoutMs)
+    {
+        return sread(entries, count, timeoutMs, false);
+    }
+
+    @Override
+    public int sreadFrom(final CqEntries entries, final int count, final int timeoutMs)
+    {
+        return sread(entries, count, timeoutMs, true);
+    }
+
+    private int sread(final CqEntries entries, final int count, final int timeoutMs, final boolean from)
+    {
+        if (isClosed())
+        {
+            return -Errno.FI_EBADF;
+        }
+        if (attr.waitObj() == WaitObj.NONE)
+        {
+            return -Errno.FI_ENOSYS;
+        }
+        final long threshold = attr.waitCond() == CqAttr.FI_CQ_COND_THRESHOLD ?
+            Math.max(1, Math.min(attr.condThreshold(), count)) : 1;
+        final long deadline = timeoutMs < 0 ? Long.MAX_VALUE : System.nanoTime() + timeoutMs * 1_000_000L;
+        int idle = 0;
+        while (true)
+        {
+            if (signalled)
+            {
+                signalled = false;
+                return -Errno.FI_EAGAIN;
+            }
+            if (progressOnRead)
+            {
+                progressEndpoints();
+            }
+            if (outstanding.get() >= threshold)
+            {
+                final int n = read(entries, count, from);
+                if (n != -Errno.FI_EAGAIN)
+                {
+                    return n;
+                }
+            }
+            if (isClosed())
+            {
+                return -Errno.FI_EBADF;
+            }
+            final long now = System.nanoTime();
+            if (now - deadline >= 0)
+            {
+                return -Errno.FI_EAGAIN;
+            }
+            if (++idle <= SPINS)
+            {
+                Thread.onSpinWait();
+            }
+            else if (idle <= SPINS + YIELDS)
+            {
+                Thread.yield();
+            }
+            else
+            {
+                waiter = Thread.currentThread();
+                LockSupport.parkNanos(this, Math.min(deadline - now, progressOnRead ? 50_000L : 1_000_000L));
+                waiter = null;
+            }
+        }
+    }
+
+    @Override
+    public int signal()
+    {
+        if (isClosed())
+        {
+            return -Errno.FI_EBADF;
+        }
+        signalled = true;
+        wake();
+        return 0;
+    }
+
+    private void wake()
+    {
+        final Thread t = waiter;
+        if (t != null)
+        {
+            LockSupport.unpark(t);
+        }
+    }
+
+    @Override
+    public String strerror(final int provErrno, final byte[] errData)
+    {
+        return Errno.strerror(provErrno);
+    }
+
+    @Override
+    protected String describe()
+    {
+        return "completion queue (ring " + ringNumber + ")";
+    }
+
+    @Override
+    protected void doClose()
+    {
+        region.compareAndSetLong(ownerOffset, ProcessIdentity.self(), 0);
+        resources.release(DomainResources.Kind.CQ);
+        domain.release();
+        wake();
+    }
+
+    private final class EntryReader implements ControlledMessageHandler
+    {
+        CqEntries entries;
+        boolean from;
+        int count;
+        boolean errorAtHead;
+
+        void start(final CqEntries entries, final boolean from)
+        {
+            this.entries = entries;
+            this.from = from;
+            count = 0;
+            errorAtHead = false;
+        }
+
+        @Override
+        public Action onMessage(final int msgTypeId, final MutableDirectBuffer b, final int index, final int length)
+        {
+            if (msgTypeId != ENTRY)
+            {
+                errorAtHead = count == 0;
+                return Action.ABORT;
+            }
+            final CqEntries e = entries;
+            final int i = count++;
+            e.opContext[i] = b.getLong(index + CONTEXT_OFFSET);
+            final CqFormat f = attr.format();
+            if (f != CqFormat.CONTEXT)
+            {
+                e.flags[i] = b.getLong(index + FLAGS_OFFSET);
+                e.len[i] = b.getLong(index + LEN_OFFSET);
+                if (f != CqFormat.MSG)
+                {
+                    e.bufOffset[i] = b.getLong(index + BUF_OFFSET_OFFSET);
+                    e.data[i] = b.getLong(index + DATA_OFFSET);
+                    if (f == CqFormat.TAGGED)
+                    {
+                        e.tag[i] = b.getLong(index + TAG_OFFSET);
+                    }
+                }
+            }
+            if (from)
+            {
+                e.srcAddr[i] = b.getLong(index + SRC_ADDR_OFFSET);
+            }
+            return Action.CONTINUE;
+        }
+    }
+
+    private static final class ErrorReader implements ControlledMessageHandler
+    {
+        CqErrEntry entry;
+        boolean found;
+
+        @Override
+        public Action onMessage(final int msgTypeId, final MutableDirectBuffer b, final int index, final int length)
+        {
+            if (msgTypeId != ERROR)
+            {
+                return Action.ABORT;
+            }
+            final CqErrEntry e = entry;
+            e.opContext = b.getLong(index + CONTEXT_OFFSET);
+            e.flags = b.getLong(index + FLAGS_OFFSET);
+            e.len = b.getLong(index + LEN_OFFSET);
+            e.bufOffset = b.getLong(index + BUF_OFFSET_OFFSET);
+            e.data = b.getLong(index + DATA_OFFSET);
+            e.tag = b.getLong(index + TAG_OFFSET);
+            e.srcAddr = b.getLong(index + SRC_ADDR_OFFSET);
+            e.olen = b.getLong(index + OLEN_OFFSET);
+            e.err = b.getInt(index + ERR_OFFSET);
+            e.provErrno = b.getInt(index + PROV_ERRNO_OFFSET);
+            final int n = Math.min(b.getInt(index + ERR_DATA_LENGTH_OFFSET), e.errData.length);
+            b.getBytes(index + ERR_DATA_OFFSET, e.errData, 0, n);
+            Arrays.fill(e.errData, n, e.errData.length, (byte)0);
+            e.errDataSize = n;
+            found = true;
+            return Action.COMMIT;
+        }
+    }
+
+    /** The error data of each errno, made once so writing an error entry allocates nothing. */
+    static final class ErrorTexts
+    {
+        private static final byte[][] TEXTS = new byte[512][];
+        private static final byte[] UNKNOWN = "unknown errno".getBytes(StandardCharsets.UTF_8);
+
+        static
+        {
+            for (int i = 0; i < TEXTS.length; i++)
+            {
+                TEXTS[i] = (Errno.name(i) + ": " + Errno.strerror(i)).getBytes(StandardCharsets.UTF_8);
+            }
+        }
+
+        static byte[] of(final int err)
+        {
+            return err < 0 || err >= TEXTS.length ? UNKNOWN : TEXTS[err];
+        }
+    }
+}

@@ -1,0 +1,111 @@
+package io.jfabric.shm.ep;
+
+import org.agrona.BitUtil;
+import org.agrona.concurrent.ringbuffer.RecordDescriptor;
+
+/**
+ * Layout of the body of a record in a receive lane (an Agrona {@code OneToOneRingBuffer}, whose own 8-byte record
+ * header carries the body length and the record type): the only class that computes offsets into one.
+ * <pre>
+ *    0                   1                   2                   3
+ *    0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *   +---------------------------------------------------------------+  0
+ *   |                              Tag                              |
+ *   |                                                               |
+ *   +---------------------------------------------------------------+  8
+ *   |                     Remote CQ Data                            |
+ *   |                                                               |
+ *   +---------------------------------------------------------------+  16
+ *   |              Payload Length (bytes in this record)            |
+ *   +-------------------------------+-------------------------------+  20
+ *   | Receiver Incarnation, low 16  |             Flags             |
+ *   +-------------------------------+-------------------------------+  24 PAYLOAD_OFFSET
+ *   |  MSG, PIECE: payload ...                                     ...
+ *   |  FIRST: Total Length (long), then payload at 32              ...
+ *   +---------------------------------------------------------------+
+ * </pre>
+ * Types: {@link #MSG} a whole message; {@link #FIRST} the first piece of a larger message, whose total length
+ * follows the header; {@link #PIECE} a following piece (pieces of one message are consecutive in their lane, as one
+ * sender writes a lane in order). A record's body is padded so the whole record (Agrona header included) is a
+ * multiple of {@link #RECORD_ALIGNMENT}: records start on a cache line, and a message of up to
+ * {@link #ONE_LINE_PAYLOAD} bytes travels in a single line. The receiver drops a record whose receiver incarnation
+ * is not its own: it was written for an earlier endpoint in the same slot.
+ * <p>
+ * Stateless; any thread.
+ */
+public final class LaneRecordDescriptor
+{
+    /** Record type of a whole message. */
+    public static final int MSG = 1;
+    /** Record type of a message's first piece. */
+    public static final int FIRST = 2;
+    /** Record type of a following piece. */
+    public static final int PIECE = 3;
+    /** Offset of the tag (long). */
+    public static final int TAG_OFFSET = 0;
+    /** Offset of the remote CQ data (long). */
+    public static final int DATA_OFFSET = 8;
+    /** Offset of the payload length in this record (int). */
+    public static final int LENGTH_OFFSET = 16;
+    /** Offset of flags (low 16 bits) and the receiver incarnation's low 16 bits (high 16) (int). */
+    public static final int FLAGS_OFFSET = 20;
+    /** Length of the header. */
+    public static final int HEADER_LENGTH = 24;
+    /** Offset of the payload of MSG and PIECE records. */
+    public static final int PAYLOAD_OFFSET = HEADER_LENGTH;
+    /** Offset of a FIRST record's total message length (long). */
+    public static final int TOTAL_LENGTH_OFFSET = HEADER_LENGTH;
+    /** Offset of a FIRST record's payload. */
+    public static final int FIRST_PAYLOAD_OFFSET = HEADER_LENGTH + 8;
+    /** Flag: the message is tagged. */
+    public static final int FLAG_TAGGED = 1;
+    /** Flag: the remote CQ data is valid (FI_REMOTE_CQ_DATA). */
+    public static final int FLAG_CQ_DATA = 2;
+    /** Whole records are a multiple of this. */
+    public static final int RECORD_ALIGNMENT = BitUtil.CACHE_LINE_LENGTH;
+    /** Largest payload of a MSG record that fits one cache line with both headers. */
+    public static final int ONE_LINE_PAYLOAD = RECORD_ALIGNMENT - RecordDescriptor.HEADER_LENGTH - HEADER_LENGTH;
+
+    private LaneRecordDescriptor()
+    {
+    }
+
+    /**
+     * @param headerAndPayload bytes of body that carry something (this header, any total length, the payload).
+     * @return the body length to claim so the record ends on a {@link #RECORD_ALIGNMENT} boundary.
+     */
+    public static int bodyLength(final int headerAndPayload)
+    {
+        return BitUtil.align(headerAndPayload + RecordDescriptor.HEADER_LENGTH, RECORD_ALIGNMENT) -
+            RecordDescriptor.HEADER_LENGTH;
+    }
+
+    /**
+     * @param flags               FLAG_ bits.
+     * @param receiverIncarnation the receiving endpoint's incarnation.
+     * @return the flags word.
+     */
+    public static int flagsWord(final int flags, final int receiverIncarnation)
+    {
+        return (receiverIncarnation << 16) | (flags & 0xFFFF);
+    }
+
+    /**
+     * @param flagsWord a flags word.
+     * @return its FLAG_ bits.
+     */
+    public static int flags(final int flagsWord)
+    {
+        return flagsWord & 0xFFFF;
+    }
+
+    /**
+     * @param flagsWord           a flags word.
+     * @param receiverIncarnation an incarnation.
+     * @return whether the word was written for that incarnation (low 16 bits compared).
+     */
+    public static boolean isFor(final int flagsWord, final int receiverIncarnation)
+    {
+        return (flagsWord >>> 16) == (receiverIncarnation & 0xFFFF);
+    }
+}

@@ -1,0 +1,160 @@
+package io.jfabric.shm.ep;
+
+import io.jfabric.shm.region.RegionDescriptor;
+import io.jfabric.shm.region.RegionGeometry;
+import org.agrona.BitUtil;
+
+/**
+ * Layout of an endpoint slot's header in the domain region (the slot itself is placed by
+ * {@link RegionDescriptor}): the only class that computes offsets into it.
+ * <pre>
+ *    0                   1                   2                   3
+ *    0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *   +---------------------------------------------------------------+  0 owner line
+ *   |   Owner: ProcessIdentity of the process holding the slot, 0   |
+ *   |   when free; claimed and released by CAS                      |
+ *   +---------------------------------------------------------------+  8
+ *   |   Incarnation: +1 at every claim, never 0 once claimed        |
+ *   +---------------------------------------------------------------+  12
+ *   |   State: FREE, CLAIMED (opened), ACTIVE (enabled), release    |
+ *   +---------------------------------------------------------------+  16
+ *   |                     Reserved up to 64                        ...
+ *   +---------------------------------------------------------------+  64
+ *   |   Heartbeat, epoch ms (long): written at enable and close     |
+ *   +---------------------------------------------------------------+  72
+ *   |                     Reserved up to 128                       ...
+ *   +---------------------------------------------------------------+  128 completion ring line
+ *   |   CQ Owner: ProcessIdentity of the process whose completion   |
+ *   |   queue uses this slot's completion ring, 0 when free (CAS)   |
+ *   +---------------------------------------------------------------+  136
+ *   |                     Reserved up to 1024                      ...
+ *   +---------------------------------------------------------------+  1024 = SLOT_LANE_OWNERS_OFFSET
+ *   |   Lane Owner 0 (long): who may write lane 0 of this slot      |
+ *   +---------------------------------------------------------------+  1032
+ *   |   Lane Owner 1 ... one per slot                              ...
+ *   +---------------------------------------------------------------+  slotHeaderLength(g)
+ * </pre>
+ * A lane owner word is 0 when the lane is free, else {@code (senderIncarnation << 32) | receiverIncarnation}: the
+ * sender in slot {@code s} claims lane {@code s} of receiver {@code r} by CAS from 0 (or from a word naming an
+ * earlier receiver incarnation) to its stamp, and checks the word before every send, so a receiver that closes or
+ * is replaced (it zeroes its lane owners) is noticed by a sender's next send. The receiver frees a lane (CAS back to
+ * 0) once it has drained it and its sender incarnation is gone.
+ * <p>
+ * Stateless; any thread.
+ */
+public final class SlotDescriptor
+{
+    /** Offset of the owner identity (long). */
+    public static final int OWNER_OFFSET = 0;
+    /** Offset of the incarnation (int). */
+    public static final int INCARNATION_OFFSET = 8;
+    /** Offset of the state (int). */
+    public static final int STATE_OFFSET = 12;
+    /** Offset of the heartbeat (long). */
+    public static final int HEARTBEAT_OFFSET = BitUtil.CACHE_LINE_LENGTH;
+    /** Offset of the completion ring's owner (long). */
+    public static final int CQ_OWNER_OFFSET = 2 * BitUtil.CACHE_LINE_LENGTH;
+    /** State: no endpoint. */
+    public static final int STATE_FREE = 0;
+    /** State: an endpoint holds the slot but is not enabled; its lanes do not accept messages yet. */
+    public static final int STATE_CLAIMED = 1;
+    /** State: an enabled endpoint receives through the slot's lanes. */
+    public static final int STATE_ACTIVE = 2;
+
+    private SlotDescriptor()
+    {
+    }
+
+    /**
+     * @param g    geometry.
+     * @param slot slot index.
+     * @return region offset of the slot's owner identity.
+     */
+    public static int ownerOffset(final RegionGeometry g, final int slot)
+    {
+        return RegionDescriptor.slotOffset(g, slot) + OWNER_OFFSET;
+    }
+
+    /**
+     * @param g    geometry.
+     * @param slot slot index.
+     * @return region offset of the slot's incarnation.
+     */
+    public static int incarnationOffset(final RegionGeometry g, final int slot)
+    {
+        return RegionDescriptor.slotOffset(g, slot) + INCARNATION_OFFSET;
+    }
+
+    /**
+     * @param g    geometry.
+     * @param slot slot index.
+     * @return region offset of the slot's state.
+     */
+    public static int stateOffset(final RegionGeometry g, final int slot)
+    {
+        return RegionDescriptor.slotOffset(g, slot) + STATE_OFFSET;
+    }
+
+    /**
+     * @param g    geometry.
+     * @param slot slot index.
+     * @return region offset of the slot's heartbeat.
+     */
+    public static int heartbeatOffset(final RegionGeometry g, final int slot)
+    {
+        return RegionDescriptor.slotOffset(g, slot) + HEARTBEAT_OFFSET;
+    }
+
+    /**
+     * @param g    geometry.
+     * @param slot slot index, which is also the completion ring's number.
+     * @return region offset of that completion ring's owner.
+     */
+    public static int cqOwnerOffset(final RegionGeometry g, final int slot)
+    {
+        return RegionDescriptor.slotOffset(g, slot) + CQ_OWNER_OFFSET;
+    }
+
+    /**
+     * @param g        geometry.
+     * @param receiver receiving slot.
+     * @param sender   sending slot.
+     * @return region offset of the owner word of the lane from {@code sender} to {@code receiver}.
+     */
+    public static int laneOwnerOffset(final RegionGeometry g, final int receiver, final int sender)
+    {
+        if (sender < 0 || sender >= g.slotCount())
+        {
+            throw new IndexOutOfBoundsException("sender slot " + sender + " not in [0, " + g.slotCount() + ")");
+        }
+        return RegionDescriptor.slotOffset(g, receiver) + RegionDescriptor.SLOT_LANE_OWNERS_OFFSET + 8 * sender;
+    }
+
+    /**
+     * @param senderIncarnation   the sending endpoint's incarnation.
+     * @param receiverIncarnation the receiving endpoint's incarnation.
+     * @return the lane owner word.
+     */
+    public static long laneStamp(final int senderIncarnation, final int receiverIncarnation)
+    {
+        return ((long)senderIncarnation << 32) | (receiverIncarnation & 0xFFFF_FFFFL);
+    }
+
+    /**
+     * @param stamp a lane owner word.
+     * @return the sender incarnation it names.
+     */
+    public static int senderIncarnation(final long stamp)
+    {
+        return (int)(stamp >>> 32);
+    }
+
+    /**
+     * @param stamp a lane owner word.
+     * @return the receiver incarnation it names.
+     */
+    public static int receiverIncarnation(final long stamp)
+    {
+        return (int)stamp;
+    }
+}

@@ -1,0 +1,143 @@
+package io.jfabric.shm.progress;
+
+import io.jfabric.shm.ShmConfig;
+import org.agrona.ErrorHandler;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.BusySpinIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.SleepingIdleStrategy;
+import org.agrona.concurrent.YieldingIdleStrategy;
+
+import java.util.IdentityHashMap;
+import java.util.Map;
+
+/**
+ * The progress agent threads of one domain under automatic data progress: one {@link AgentRunner} for the whole
+ * domain ({@code jfabric.shm.progress.agent=domain}, the default) or one per endpoint ({@code endpoint}), each
+ * with the idle strategy {@code jfabric.shm.progress.idle} names. Threads start with the first endpoint they serve
+ * and stop with the last one, or at domain close. Daemon threads, named {@code jfabric-progress-<domain>[-ep<n>]}.
+ * <p>
+ * Control path; thread safe.
+ */
+public final class ProgressRunners implements AutoCloseable
+{
+    private final String domainName;
+    private final ShmConfig config;
+    private final boolean perEndpoint;
+    private final Map<Progressable, Runner> byMember = new IdentityHashMap<>();
+    private Runner shared;
+    private int serial;
+
+    /**
+     * @param domainName the domain's name, for thread names.
+     * @param config     the provider configuration.
+     */
+    public ProgressRunners(final String domainName, final ShmConfig config)
+    {
+        this.domainName = domainName;
+        this.config = config;
+        this.perEndpoint = "endpoint".equals(config.progressAgent());
+    }
+
+    /**
+     * @param p an enabled endpoint to progress.
+     */
+    public synchronized void add(final Progressable p)
+    {
+        Runner r;
+        if (perEndpoint)
+        {
+            r = new Runner("jfabric-progress-" + domainName + "-ep" + (serial++));
+        }
+        else
+        {
+            if (shared == null)
+            {
+                shared = new Runner("jfabric-progress-" + domainName);
+            }
+            r = shared;
+        }
+        r.agent.add(p);
+        r.members++;
+        byMember.put(p, r);
+    }
+
+    /**
+     * @param p an endpoint about to close; returns when no agent is inside it.
+     */
+    public void remove(final Progressable p)
+    {
+        final Runner r;
+        synchronized (this)
+        {
+            r = byMember.remove(p);
+        }
+        if (r == null)
+        {
+            return;
+        }
+        r.agent.remove(p);
+        synchronized (this)
+        {
+            if (--r.members == 0)
+            {
+                if (r == shared)
+                {
+                    shared = null;
+                }
+                r.runner.close();
+            }
+        }
+    }
+
+    /** @return agent threads running now. */
+    public synchronized int running()
+    {
+        return (int)byMember.values().stream().distinct().count();
+    }
+
+    @Override
+    public synchronized void close()
+    {
+        for (final Runner r : byMember.values())
+        {
+            r.runner.close();
+        }
+        byMember.clear();
+        shared = null;
+    }
+
+    private IdleStrategy idleStrategy()
+    {
+        final long sleepNs = config.progressSleepNs();
+        switch (config.progressIdle())
+        {
+            case "busy":
+                return new BusySpinIdleStrategy();
+            case "yield":
+                return new YieldingIdleStrategy();
+            case "sleep":
+                return new SleepingIdleStrategy(sleepNs);
+            default:
+                return new BackoffIdleStrategy(100, 100, Math.min(1_000, sleepNs), sleepNs);
+        }
+    }
+
+    private final class Runner
+    {
+        final ProgressAgent agent;
+        final AgentRunner runner;
+        int members;
+
+        Runner(final String name)
+        {
+            agent = new ProgressAgent(name);
+            final ErrorHandler errors = Throwable::printStackTrace;
+            runner = new AgentRunner(idleStrategy(), errors, null, agent);
+            final Thread t = new Thread(runner, name);
+            t.setDaemon(true);
+            t.start();
+        }
+    }
+}

@@ -1,0 +1,83 @@
+package io.jfabric.shm.progress;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The lock a threading model needs around an object's data path, or none.
+ * <p>
+ * {@link #NONE} is for objects whose callers the threading model already serializes (fi_domain(3)): it does
+ * nothing and the JIT removes it. {@link #spin()} is a test-and-set lock for objects several threads may use at
+ * once: uncontended, one CAS to take it and one release store to give it back; contended, callers spin with
+ * {@link Thread#onSpinWait()} and then yield. Nothing allocates and nothing throws.
+ */
+public abstract class SpinGuard
+{
+    /** A guard that never excludes. */
+    public static final SpinGuard NONE = new SpinGuard()
+    {
+        @Override
+        public boolean tryLock()
+        {
+            return true;
+        }
+
+        @Override
+        public void lock()
+        {
+        }
+
+        @Override
+        public void unlock()
+        {
+        }
+    };
+
+    /** @return a new test-and-set guard. */
+    public static SpinGuard spin()
+    {
+        return new Spin();
+    }
+
+    /** @return whether the guard was taken (always, for {@link #NONE}). */
+    public abstract boolean tryLock();
+
+    /** Take the guard, waiting as long as it takes. */
+    public abstract void lock();
+
+    /** Give the guard back. */
+    public abstract void unlock();
+
+    private static final class Spin extends SpinGuard
+    {
+        private final AtomicInteger state = new AtomicInteger();
+
+        @Override
+        public boolean tryLock()
+        {
+            return state.get() == 0 && state.compareAndSet(0, 1);
+        }
+
+        @Override
+        public void lock()
+        {
+            int spins = 0;
+            while (!tryLock())
+            {
+                if (++spins < 100)
+                {
+                    Thread.onSpinWait();
+                }
+                else
+                {
+                    Thread.yield();
+                }
+            }
+        }
+
+        @Override
+        public void unlock()
+        {
+            state.setRelease(0);
+        }
+    }
+}

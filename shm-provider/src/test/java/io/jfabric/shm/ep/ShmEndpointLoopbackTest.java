@@ -1,0 +1,164 @@
+package io.jfabric.shm.ep;
+
+import io.jfabric.AddressVector;
+import io.jfabric.AvAttr;
+import io.jfabric.CompletionQueue;
+import io.jfabric.CqAttr;
+import io.jfabric.CqEntries;
+import io.jfabric.CqFormat;
+import io.jfabric.Domain;
+import io.jfabric.Endpoint;
+import io.jfabric.Errno;
+import io.jfabric.Fabric;
+import io.jfabric.Flags;
+import io.jfabric.Info;
+import io.jfabric.Versions;
+import io.jfabric.shm.ShmProvider;
+import io.jfabric.shm.ShmTestRoot;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Two endpoints of one domain in one process, talking through the region's lanes: the core data path without a
+ * second JVM (the two-JVM acceptance tests live beside this class).
+ */
+class ShmEndpointLoopbackTest
+{
+    private ShmTestRoot root;
+    private Fabric fabric;
+    private Domain domain;
+    private AddressVector av;
+    private CompletionQueue cqA;
+    private CompletionQueue cqB;
+    private Endpoint a;
+    private Endpoint b;
+    private long addrB;
+    private long addrA;
+
+    @BeforeEach
+    void open()
+    {
+        root = new ShmTestRoot();
+        final ShmProvider provider = root.provider(key -> null);
+        final Info hints = new Info();
+        hints.domainAttr().name("loop");
+        final Info info = provider.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints).get(0);
+        fabric = provider.fabric(info.fabricAttr(), 0);
+        domain = fabric.domain(info, 0);
+        av = domain.avOpen(new AvAttr(), 0);
+        cqA = domain.cqOpen(new CqAttr().format(CqFormat.TAGGED), 0);
+        cqB = domain.cqOpen(new CqAttr().format(CqFormat.TAGGED), 0);
+        a = open(info, cqA);
+        b = open(info, cqB);
+        final long[] out = new long[2];
+        av.insert(new String[] { new String(a.getname(), StandardCharsets.US_ASCII),
+            new String(b.getname(), StandardCharsets.US_ASCII) }, 2, out, 0, 0);
+        addrA = out[0];
+        addrB = out[1];
+    }
+
+    private Endpoint open(final Info info, final CompletionQueue cq)
+    {
+        final Endpoint ep = domain.endpoint(info, 0);
+        ep.bind(av, 0);
+        ep.bind(cq, Flags.FI_TRANSMIT | Flags.FI_RECV);
+        ep.enable();
+        return ep;
+    }
+
+    @AfterEach
+    void close()
+    {
+        try
+        {
+            b.close();
+            a.close();
+            cqA.close();
+            cqB.close();
+            av.close();
+            domain.close();
+            fabric.close();
+        }
+        finally
+        {
+            root.close();
+        }
+    }
+
+    @Test
+    void shouldDeliverSmallAndSegmentedMessagesByteExact()
+    {
+        for (final int size : new int[] { 0, 1, 32, 64, 4096, 8160, 8161, 65536, 1 << 20 })
+        {
+            final ByteBuffer src = ByteBuffer.allocateDirect(Math.max(size, 1));
+            for (int i = 0; i < size; i++)
+            {
+                src.put(i, (byte)(i * 31 + size));
+            }
+            final ByteBuffer dst = ByteBuffer.allocateDirect(Math.max(size, 1));
+            assertEquals(0, b.recv(dst, 0, size, 0, addrA, 100 + size));
+            assertEquals(0, a.send(src, 0, size, 0, addrB, 200 + size));
+            final CqEntries e = new CqEntries(4);
+            boolean sent = false;
+            boolean received = false;
+            final long deadline = System.nanoTime() + 10_000_000_000L;
+            while ((!sent || !received) && System.nanoTime() < deadline)
+            {
+                int n = cqA.read(e, 4);
+                if (n > 0)
+                {
+                    assertEquals(200 + size, e.opContext[0]);
+                    assertEquals(Flags.FI_SEND | Flags.FI_MSG, e.flags[0]);
+                    sent = true;
+                }
+                n = cqB.read(e, 4);
+                if (n > 0)
+                {
+                    assertEquals(100 + size, e.opContext[0]);
+                    assertEquals(Flags.FI_RECV | Flags.FI_MSG, e.flags[0]);
+                    assertEquals(size, e.len[0]);
+                    received = true;
+                }
+            }
+            assertEquals(true, sent && received, "size " + size + " sent=" + sent + " received=" + received);
+            for (int i = 0; i < size; i++)
+            {
+                assertEquals((byte)(i * 31 + size), dst.get(i), "size " + size + " byte " + i);
+            }
+        }
+    }
+
+    @Test
+    void shouldReturnEagainWhenPeerLaneIsFullAndLoseNothing()
+    {
+        final ByteBuffer src = ByteBuffer.allocateDirect(64);
+        int sent = 0;
+        long rc;
+        while ((rc = a.inject(src.putLong(0, sent), 0, 64, addrB)) == 0)
+        {
+            sent++;
+        }
+        assertEquals(-Errno.FI_EAGAIN, rc);
+        final ByteBuffer dst = ByteBuffer.allocateDirect(64);
+        final CqEntries e = new CqEntries(1);
+        for (int i = 0; i < sent; i++)
+        {
+            assertEquals(0, b.recv(dst, 0, 64, 0, addrA, i));
+            int n;
+            while ((n = cqB.read(e, 1)) == -Errno.FI_EAGAIN)
+            {
+                Thread.onSpinWait();
+            }
+            assertEquals(1, n);
+            assertEquals(i, dst.getLong(0));
+        }
+        assertTrue(sent >= 65536 / 128 - 1, "a 64 KiB lane holds about 512 records of 128 bytes, took " + sent);
+    }
+}
