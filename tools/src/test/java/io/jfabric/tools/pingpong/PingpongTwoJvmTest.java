@@ -1,0 +1,160 @@
+package io.jfabric.tools.pingpong;
+
+import io.jfabric.Errno;
+import io.jfabric.tools.JfabricMain;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Real pingpongs between this JVM (the client, in-process) and a server JVM over a real domain region in a root
+ * directory of its own ({@code jfabric.shm.dir}, which the server inherits), with every byte checked ({@code -c}).
+ */
+class PingpongTwoJvmTest
+{
+    private static final String ROOT_PROPERTY = "jfabric.shm.dir";
+
+    private Path root;
+
+    @BeforeEach
+    void useOwnRoot()
+    {
+        root = Path.of(Files.isDirectory(Path.of("/dev/shm")) ? "/dev/shm" : System.getProperty("java.io.tmpdir"),
+            "jfabric-pingpong-" + UUID.randomUUID());
+        System.setProperty(ROOT_PROPERTY, root.toString());
+        System.setProperty("jfabric.shm.ep.count", "4"); // A small region: 4 slots.
+    }
+
+    @AfterEach
+    void removeRoot() throws IOException
+    {
+        System.clearProperty(ROOT_PROPERTY);
+        System.clearProperty("jfabric.shm.ep.count");
+        if (Files.exists(root))
+        {
+            try (Stream<Path> paths = Files.walk(root))
+            {
+                paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            }
+        }
+    }
+
+    @Test
+    void shouldPingpongEverySizeWithFiPingpongsRowsAndRoundTripsThenDeleteTheDomain() throws IOException
+    {
+        final Run run = run("pingpong", "--self", "--domain", "pp", "-S", "0,64,4096,70000", "-I", "200", "-W", "20",
+            "-c");
+        assertEquals(0, run.status, run::toString);
+        final List<String> lines = run.out.lines().toList();
+        assertEquals(PerfFormat.header().trim(), lines.get(0).trim(), run::toString);
+        assertEquals(1 + 4 * 2, lines.size(), run::toString);
+        final String[] sizes = {"0", "64", "4k", "68k"};
+        for (int i = 0; i < sizes.length; i++)
+        {
+            final String[] row = lines.get(1 + 2 * i).trim().split(" +");
+            assertEquals(sizes[i], row[0], run::toString);
+            assertEquals("200", row[1], run::toString);
+            assertEquals("=200", row[2], run::toString);
+            assertTrue(Double.parseDouble(row[6]) > 0, run::toString);
+            final String rtt = lines.get(2 + 2 * i);
+            assertTrue(rtt.matches("rtt_ns p50=\\d+ p90=\\d+ p99=\\d+ p99\\.9=\\d+ max=\\d+ rounds=200"), rtt);
+        }
+        assertNoFilesLeft();
+    }
+
+    @Test
+    void shouldPingpongTaggedMessages() throws IOException
+    {
+        final Run run = run("pingpong", "--self", "--tagged", "-S", "1,64", "-I", "100", "-W", "10", "-c");
+        assertEquals(0, run.status, run::toString);
+        assertTrue(run.out.contains("rounds=100"), run::toString);
+        assertNoFilesLeft();
+    }
+
+    @Test
+    void shouldPingpongThroughZeroCopyClaims() throws IOException
+    {
+        final Run run = run("pingpong", "--self", "--claim", "-S", "8,64,4096", "-I", "100", "-W", "10", "-c");
+        assertEquals(0, run.status, run::toString);
+        assertEquals(3, run.out.lines().filter(line -> line.startsWith("rtt_ns")).count(), run::toString);
+        assertNoFilesLeft();
+    }
+
+    @Test
+    void shouldRefuseAServerRunningOtherSettings() throws Exception
+    {
+        final PingpongOptions serverOptions = new PingpongOptions(
+            SizeList.parse("64"), 100, 10, "mismatch", TransferMode.MSG, false, 20);
+        final Process server = new ProcessBuilder(PeerLauncher.command(serverOptions))
+            .redirectErrorStream(true).start();
+        final Run run = run("pingpong", "--role", "client", "--domain", "mismatch", "-S", "64", "-I", "200",
+            "-W", "10", "--timeout", "20");
+        assertTrue(server.waitFor(30, TimeUnit.SECONDS));
+        final String serverOutput = new String(server.getInputStream().readAllBytes());
+        assertEquals(Errno.FI_EINVAL, run.status, run::toString);
+        assertTrue(run.err.contains("the server runs jfabric-pingpong/1 sizes=[64] I=100"), run::toString);
+        assertEquals(Errno.FI_EINVAL, server.exitValue(), serverOutput);
+        assertTrue(serverOutput.contains("but this server runs"), serverOutput);
+    }
+
+    @Test
+    void shouldTimeOutWhenNoServerShowsUp()
+    {
+        final Run run = run("pingpong", "--role", "client", "--domain", "alone", "-S", "64", "--timeout", "1");
+        assertEquals(Errno.FI_ETIMEDOUT, run.status, run::toString);
+        assertTrue(run.err.contains("--role server --domain alone"), run::toString);
+    }
+
+    private void assertNoFilesLeft() throws IOException
+    {
+        try (Stream<Path> files = Files.list(root))
+        {
+            final List<Path> left = files.toList();
+            assertTrue(left.isEmpty(), "left in the root: " + left);
+        }
+        assertFalse(Files.exists(root.resolve("pp.domain")));
+    }
+
+    private static Run run(final String... args)
+    {
+        final StringWriter out = new StringWriter();
+        final StringWriter err = new StringWriter();
+        final int status = JfabricMain.execute(new PrintWriter(out), new PrintWriter(err), args);
+        return new Run(status, out.toString(), err.toString());
+    }
+
+    private static final class Run
+    {
+        final int status;
+        final String out;
+        final String err;
+
+        Run(final int status, final String out, final String err)
+        {
+            this.status = status;
+            this.out = out;
+            this.err = err;
+        }
+
+        @Override
+        public String toString()
+        {
+            return "status " + status + "\n--- out\n" + out + "--- err\n" + err;
+        }
+    }
+}
