@@ -52,8 +52,8 @@ final class PingpongEndpoint implements AutoCloseable
     private static final int POLLS_PER_CLOCK_CHECK = 4096;
 
     private final PingpongOptions options;
-    private final long timeoutNanos;
     private final ShmConfig config;
+    private final Patience patience;
     private final CqEntries entries = new CqEntries(8);
     private final CqErrEntry errEntry = new CqErrEntry();
     private final ByteBuffer ctrl = ByteBuffer.allocateDirect(CTRL_BYTES);
@@ -83,7 +83,7 @@ final class PingpongEndpoint implements AutoCloseable
     {
         this.config = config;
         this.options = options;
-        this.timeoutNanos = options.timeoutSeconds() * 1_000_000_000L;
+        this.patience = new Patience(options.timeoutSeconds() * 1_000_000_000L);
     }
 
     /**
@@ -226,37 +226,22 @@ final class PingpongEndpoint implements AutoCloseable
      */
     long postRecv()
     {
-        long rc;
-        int polls = 0;
-        long deadline = 0;
+        patience.reset();
         while (true)
         {
-            rc = options.mode() == TransferMode.TAGGED ?
+            final long rc = options.mode() == TransferMode.TAGGED ?
                 ep.trecv(rx, 0, rxCapacity, 0, Addresses.FI_ADDR_UNSPEC, TransferMode.TAG, 0, RX_CONTEXT) :
                 ep.recv(rx, 0, rxCapacity, 0, Addresses.FI_ADDR_UNSPEC, RX_CONTEXT);
             if (rc != -Errno.FI_EAGAIN)
             {
-                break;
+                return rc < 0 ? fail(rc, "fi_recv") : 0;
             }
-            final int polled = poll();
-            if (polled < 0)
+            final long idle = idle(poll(), "fi_recv: still FI_EAGAIN");
+            if (idle < 0)
             {
-                return polled;
-            }
-            if (++polls % POLLS_PER_CLOCK_CHECK == 0)
-            {
-                final long now = System.nanoTime();
-                if (deadline == 0)
-                {
-                    deadline = now + timeoutNanos;
-                }
-                else if (now - deadline > 0)
-                {
-                    return fail(-Errno.FI_ETIMEDOUT, "fi_recv: no room for a receive for " + timeoutSeconds());
-                }
+                return idle;
             }
         }
-        return rc < 0 ? fail(rc, "fi_recv") : 0;
     }
 
     /**
@@ -299,8 +284,7 @@ final class PingpongEndpoint implements AutoCloseable
         final TransferMode mode = options.mode();
         final boolean claimed = mode == TransferMode.CLAIM && size <= injectSize;
         final boolean inject = size < injectSize;
-        int polls = 0;
-        long deadline = 0;
+        patience.reset();
         while (true)
         {
             final long rc;
@@ -341,23 +325,10 @@ final class PingpongEndpoint implements AutoCloseable
             {
                 return fail(rc, claimed ? "Endpoint.claim" : inject ? "fi_inject" : "fi_send");
             }
-            final int polled = poll();
-            if (polled < 0)
+            final long idle = idle(poll(), "sending: still FI_EAGAIN");
+            if (idle < 0)
             {
-                return polled;
-            }
-            if (++polls % POLLS_PER_CLOCK_CHECK == 0)
-            {
-                final long now = System.nanoTime();
-                if (deadline == 0)
-                {
-                    deadline = now + timeoutNanos;
-                }
-                else if (now - deadline > 0)
-                {
-                    return fail(-Errno.FI_ETIMEDOUT, "sending " + size + " bytes: still FI_EAGAIN after " +
-                        timeoutSeconds());
-                }
+                return idle;
             }
         }
     }
@@ -370,30 +341,13 @@ final class PingpongEndpoint implements AutoCloseable
      */
     long awaitRx(final long target)
     {
-        int polls = 0;
-        long deadline = 0;
+        patience.reset();
         while (rxDone < target)
         {
-            final int polled = poll();
-            if (polled < 0)
+            final long idle = idle(poll(), "no message from the peer");
+            if (idle < 0)
             {
-                return polled;
-            }
-            if (polled == 0)
-            {
-                if (++polls % POLLS_PER_CLOCK_CHECK == 0)
-                {
-                    final long now = System.nanoTime();
-                    if (deadline == 0)
-                    {
-                        deadline = now + timeoutNanos;
-                    }
-                    else if (now - deadline > 0)
-                    {
-                        return fail(-Errno.FI_ETIMEDOUT, "no message from the peer in " + timeoutSeconds());
-                    }
-                }
-                Thread.onSpinWait();
+                return idle;
             }
         }
         return 0;
@@ -401,32 +355,42 @@ final class PingpongEndpoint implements AutoCloseable
 
     private long awaitTx(final long target)
     {
-        int polls = 0;
-        long deadline = 0;
+        patience.reset();
         while (txDone < target)
         {
-            final int polled = poll();
-            if (polled < 0)
+            final long idle = idle(poll(), "no send completion");
+            if (idle < 0)
             {
-                return polled;
-            }
-            if (polled == 0)
-            {
-                if (++polls % POLLS_PER_CLOCK_CHECK == 0)
-                {
-                    final long now = System.nanoTime();
-                    if (deadline == 0)
-                    {
-                        deadline = now + timeoutNanos;
-                    }
-                    else if (now - deadline > 0)
-                    {
-                        return fail(-Errno.FI_ETIMEDOUT, "no send completion in " + timeoutSeconds());
-                    }
-                }
-                Thread.onSpinWait();
+                return idle;
             }
         }
+        return 0;
+    }
+
+    /**
+     * After a poll: pass on its error, spin-wait when it found nothing, and give up once nothing has happened for
+     * the timeout (the clock is read every {@link #POLLS_PER_CLOCK_CHECK} empty polls only).
+     *
+     * @param polled what {@link #poll} returned.
+     * @param what   what was awaited, for the failure.
+     * @return 0 to go on, or a negated errno.
+     */
+    private long idle(final int polled, final String what)
+    {
+        if (polled < 0)
+        {
+            return polled;
+        }
+        if (polled > 0)
+        {
+            patience.reset();
+            return 0;
+        }
+        if (patience.exhausted())
+        {
+            return fail(-Errno.FI_ETIMEDOUT, what + " in " + options.timeoutSeconds() + " s");
+        }
+        Thread.onSpinWait();
         return 0;
     }
 
@@ -490,11 +454,6 @@ final class PingpongEndpoint implements AutoCloseable
         return rc;
     }
 
-    private String timeoutSeconds()
-    {
-        return options.timeoutSeconds() + " s";
-    }
-
     /**
      * Close everything opened, in reverse order; idempotent.
      */
@@ -531,6 +490,43 @@ final class PingpongEndpoint implements AutoCloseable
         if (first != null)
         {
             throw first;
+        }
+    }
+
+    /**
+     * How long a wait has found nothing, read from the clock only every {@link #POLLS_PER_CLOCK_CHECK} empty polls
+     * so that spinning stays cheap.
+     */
+    private static final class Patience
+    {
+        private final long timeoutNanos;
+        private int polls;
+        private long deadline;
+
+        Patience(final long timeoutNanos)
+        {
+            this.timeoutNanos = timeoutNanos;
+        }
+
+        void reset()
+        {
+            polls = 0;
+            deadline = 0;
+        }
+
+        boolean exhausted()
+        {
+            if (++polls % POLLS_PER_CLOCK_CHECK != 0)
+            {
+                return false;
+            }
+            final long now = System.nanoTime();
+            if (deadline == 0)
+            {
+                deadline = now + timeoutNanos;
+                return false;
+            }
+            return now - deadline > 0;
         }
     }
 }
