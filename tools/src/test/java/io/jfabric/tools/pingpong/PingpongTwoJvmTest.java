@@ -96,6 +96,17 @@ class PingpongTwoJvmTest
     }
 
     @Test
+    void shouldKeepTheDomainsRegionFileWhenAsked() throws IOException
+    {
+        final Run run = run("pingpong", "--self", "--keep", "--domain", "kept", "-S", "64", "-I", "10", "-W", "0");
+        assertEquals(0, run.status, run::toString);
+        try (Stream<Path> files = Files.list(root))
+        {
+            assertEquals(List.of(root.resolve("kept.domain")), files.toList(), "only the region is kept");
+        }
+    }
+
+    @Test
     void shouldRefuseAServerRunningOtherSettings() throws Exception
     {
         final PingpongOptions serverOptions = new PingpongOptions(
