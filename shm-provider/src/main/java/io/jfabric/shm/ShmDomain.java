@@ -360,7 +360,7 @@ public final class ShmDomain extends FidLifecycle implements Domain
         final boolean safeTx = threading == Threading.SAFE || auto;
         final boolean safeRx = threading == Threading.SAFE || threading == Threading.ENDPOINT ||
             threading == Threading.FID || auto;
-        return new ShmEndpoint(this, resources, epInfo, attr.name(), region.buffer(), region.geometry(),
+        return new ShmEndpoint(this, memory, resources, epInfo, attr.name(), region.buffer(), region.geometry(),
             config.injectSize(), safeTx, safeRx, auto ? progressHooks() : EndpointHooks.NONE, context);
     }
 
@@ -402,7 +402,19 @@ public final class ShmDomain extends FidLifecycle implements Domain
             {
                 runners.remove(endpoint);
             }
+
+            @Override
+            public boolean automatic()
+            {
+                return true;
+            }
         };
+    }
+
+    /** @return the memory registrar (endpoints resolve local descriptors for rendezvous sends through it). */
+    public MemoryRegistrar memoryRegistrar()
+    {
+        return memory;
     }
 
     /**

@@ -222,7 +222,7 @@ class ShmConfigTest
     {
         final ShmConfig config = config("ep.count", "3");
         assertEquals(3, config.epCount());
-        assertEquals(64, config.cqCount());
+        assertEquals(16, config.cqCount());
         assertEquals(1 << 16, config.rxRingBytes());
     }
 

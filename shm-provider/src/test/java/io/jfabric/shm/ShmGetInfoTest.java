@@ -876,7 +876,7 @@ class ShmGetInfoTest
             assertEquals(1024, info.txAttr().size());
             assertEquals(4096, info.txAttr().injectSize());
             assertEquals(1024, info.rxAttr().size());
-            assertEquals(1 << 20, info.rxAttr().totalBufferedRecv());
+            assertEquals(1 << 16, info.rxAttr().totalBufferedRecv());
             assertEquals(1L << 30, info.epAttr().maxMsgSize());
         }
 

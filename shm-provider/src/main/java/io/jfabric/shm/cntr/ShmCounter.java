@@ -8,6 +8,7 @@ import io.jfabric.FidClass;
 import io.jfabric.WaitObj;
 import io.jfabric.shm.DomainResources;
 import io.jfabric.shm.FidLifecycle;
+import io.jfabric.shm.progress.Progressable;
 import org.agrona.concurrent.AtomicBuffer;
 
 import java.util.concurrent.TimeUnit;
@@ -36,6 +37,7 @@ public final class ShmCounter extends FidLifecycle implements Counter
     private static final long MAX_PARK_NS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final FidLifecycle domain;
+    private volatile Progressable[] progressed = new Progressable[0];
     private final DomainResources resources;
     private final CounterTable table;
     private final CntrAttr attr;
@@ -126,9 +128,50 @@ public final class ShmCounter extends FidLifecycle implements Counter
         return domain;
     }
 
+    /**
+     * Make reads and waits of this counter progress an endpoint (manual data progress, fi_domain(3)); called when
+     * an endpoint bound to it is enabled.
+     *
+     * @param p the endpoint.
+     */
+    public synchronized void attach(final Progressable p)
+    {
+        final Progressable[] old = progressed;
+        final Progressable[] grown = java.util.Arrays.copyOf(old, old.length + 1);
+        grown[old.length] = p;
+        progressed = grown;
+    }
+
+    /**
+     * @param p an endpoint that closes.
+     */
+    public synchronized void detach(final Progressable p)
+    {
+        final Progressable[] old = progressed;
+        int n = 0;
+        final Progressable[] kept = new Progressable[old.length];
+        for (final Progressable q : old)
+        {
+            if (q != p)
+            {
+                kept[n++] = q;
+            }
+        }
+        progressed = java.util.Arrays.copyOf(kept, n);
+    }
+
+    private void progress()
+    {
+        for (final Progressable p : progressed)
+        {
+            p.progress();
+        }
+    }
+
     @Override
     public long read()
     {
+        progress();
         final long value = buffer.getLongVolatile(valueOffset);
         return released ? valueAtClose : value;
     }
@@ -136,6 +179,7 @@ public final class ShmCounter extends FidLifecycle implements Counter
     @Override
     public long readErr()
     {
+        progress();
         final long value = buffer.getLongVolatile(errorOffset);
         return released ? errorAtClose : value;
     }
@@ -202,6 +246,7 @@ public final class ShmCounter extends FidLifecycle implements Counter
             {
                 return -Errno.FI_EBADF;
             }
+            progress();
             if (Long.compareUnsigned(buffer.getLongVolatile(valueOffset), threshold) >= 0)
             {
                 return 0;

@@ -19,7 +19,16 @@ public interface EndpointHooks
         public void closing(final ShmEndpoint endpoint)
         {
         }
+
+        @Override
+        public boolean automatic()
+        {
+            return false;
+        }
     };
+
+    /** @return whether an agent progresses the endpoints (automatic progress) rather than their CQ and counter reads. */
+    boolean automatic();
 
     /**
      * @param endpoint an endpoint that has just been enabled.

@@ -22,10 +22,15 @@ import org.agrona.concurrent.ringbuffer.RecordDescriptor;
  *   +-------------------------------+-------------------------------+  24 PAYLOAD_OFFSET
  *   |  MSG, PIECE: payload ...                                     ...
  *   |  FIRST: Total Length (long), then payload at 32              ...
+ *   |  ACK_REQUEST: Sender Cookie (long) at 24                      |
+ *   |  RTS:   Total Length (long) at 24, Key (long) at 32,          |
+ *   |         Address (long) at 40, Sender Cookie (long) at 48      |
  *   +---------------------------------------------------------------+
  * </pre>
  * Types: {@link #MSG} a whole message; {@link #FIRST} the first piece of a larger message, whose total length
- * follows the header; {@link #PIECE} a following piece (pieces of one message are consecutive in their lane, as one
+ * follows the header; {@link #RTS} a message the receiver copies itself, in one copy, out of the sender's shareable
+ * memory (key and address as {@code RemoteMemory} takes them), acknowledging through the sender's transmit-context
+ * ring with the cookie ({@link TxRecordDescriptor}); {@link #PIECE} a following piece (pieces of one message are consecutive in their lane, as one
  * sender writes a lane in order). A record's body is padded so the whole record (Agrona header included) is a
  * multiple of {@link #RECORD_ALIGNMENT}: records start on a cache line, and a message of up to
  * {@link #ONE_LINE_PAYLOAD} bytes travels in a single line. The receiver drops a record whose receiver incarnation
@@ -41,6 +46,8 @@ public final class LaneRecordDescriptor
     public static final int FIRST = 2;
     /** Record type of a following piece. */
     public static final int PIECE = 3;
+    /** Record type of a rendezvous: the payload stays in the sender's shareable memory. */
+    public static final int RTS = 4;
     /** Offset of the tag (long). */
     public static final int TAG_OFFSET = 0;
     /** Offset of the remote CQ data (long). */
@@ -55,6 +62,24 @@ public final class LaneRecordDescriptor
     public static final int PAYLOAD_OFFSET = HEADER_LENGTH;
     /** Offset of a FIRST record's total message length (long). */
     public static final int TOTAL_LENGTH_OFFSET = HEADER_LENGTH;
+    /**
+     * Record type of a delivery acknowledgement request (FI_DELIVERY_COMPLETE): written right after a message's last
+     * record; by the time the receiver reads it, that message is placed or buffered, so it acknowledges the cookie
+     * at {@link #ACK_REQUEST_COOKIE_OFFSET} through the sender's transmit-context ring.
+     */
+    public static final int ACK_REQUEST = 5;
+    /** Offset of an ACK_REQUEST record's cookie (long). */
+    public static final int ACK_REQUEST_COOKIE_OFFSET = HEADER_LENGTH;
+    /** Length of an ACK_REQUEST record's body. */
+    public static final int ACK_REQUEST_LENGTH = HEADER_LENGTH + 8;
+    /** Offset of an RTS record's key (long). */
+    public static final int RTS_KEY_OFFSET = HEADER_LENGTH + 8;
+    /** Offset of an RTS record's address (long). */
+    public static final int RTS_ADDR_OFFSET = HEADER_LENGTH + 16;
+    /** Offset of an RTS record's sender cookie (long). */
+    public static final int RTS_COOKIE_OFFSET = HEADER_LENGTH + 24;
+    /** Length of an RTS record's body. */
+    public static final int RTS_LENGTH = HEADER_LENGTH + 32;
     /** Offset of a FIRST record's payload. */
     public static final int FIRST_PAYLOAD_OFFSET = HEADER_LENGTH + 8;
     /** Flag: the message is tagged. */

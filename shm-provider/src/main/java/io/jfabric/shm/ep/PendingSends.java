@@ -30,6 +30,12 @@ final class PendingSends
     final long[] context;
     final long[] opFlags;
     final boolean[] complete;
+    final boolean[] rendezvous;
+    final boolean[] deliveryAck;
+    final boolean[] awaitingAck;
+    final long[] rtsKey;
+    final long[] rtsAddr;
+    final int[] serial;
     private final int[] next;
     private final int[] peerPending;
     private int head = NONE;
@@ -54,6 +60,12 @@ final class PendingSends
         context = new long[capacity];
         opFlags = new long[capacity];
         complete = new boolean[capacity];
+        rendezvous = new boolean[capacity];
+        deliveryAck = new boolean[capacity];
+        awaitingAck = new boolean[capacity];
+        rtsKey = new long[capacity];
+        rtsAddr = new long[capacity];
+        serial = new int[capacity];
         next = new int[capacity];
         peerPending = new int[slotCount];
         for (int i = 0; i < capacity; i++)
@@ -103,9 +115,52 @@ final class PendingSends
         tail = op;
         peer[op] = peerSlot;
         sent[op] = 0;
+        rendezvous[op] = false;
+        deliveryAck[op] = false;
+        awaitingAck[op] = false;
+        serial[op]++;
         peerPending[peerSlot]++;
         size++;
         return op;
+    }
+
+    /**
+     * An RTS went out: the operation no longer holds its peer's lane, but stays until acknowledged.
+     */
+    void awaitAck(final int op)
+    {
+        awaitingAck[op] = true;
+        peerPending[peer[op]]--;
+    }
+
+    /**
+     * @param cookie an acknowledgement's cookie.
+     * @return the operation it acknowledges, or {@link #NONE} when stale.
+     */
+    int ofCookie(final long cookie)
+    {
+        final int op = (int)cookie;
+        return op >= 0 && op < capacity && awaitingAck[op] && serial[op] == (int)(cookie >>> 32) ? op : NONE;
+    }
+
+    long cookie(final int op)
+    {
+        return ((long)serial[op] << 32) | op;
+    }
+
+    /** Remove an operation wherever it is in the order. */
+    void removeAnywhere(final int op)
+    {
+        int previous = NONE;
+        for (int i = head; i != NONE; i = next[i])
+        {
+            if (i == op)
+            {
+                remove(op, previous);
+                return;
+            }
+            previous = i;
+        }
     }
 
     int first()
@@ -138,7 +193,11 @@ final class PendingSends
         {
             tail = previous;
         }
-        peerPending[peer[op]]--;
+        if (!awaitingAck[op])
+        {
+            peerPending[peer[op]]--;
+        }
+        awaitingAck[op] = false;
         for (int i = op * maxIov, end = i + maxIov; i < end; i++)
         {
             iov[i] = null;

@@ -21,6 +21,11 @@ import io.jfabric.shm.cntr.ShmCounter;
 import io.jfabric.shm.cq.ShmCompletionQueue;
 import io.jfabric.shm.eq.ShmEventQueue;
 import io.jfabric.shm.match.AddressResolver;
+import io.jfabric.shm.mr.MemoryRegistrar;
+import io.jfabric.shm.mr.RemoteMemory;
+import io.jfabric.shm.mr.ShmMemoryRegion;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import io.jfabric.shm.match.ReceiveMatcher;
 import io.jfabric.shm.match.RecvCompletionSink;
 import io.jfabric.shm.progress.Progressable;
@@ -63,6 +68,14 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
     private static final int CLOSED = 2;
 
     private final FidLifecycle domain;
+    private final io.jfabric.shm.ShmDomain shmDomain;
+    private final MemoryRegistrar registrar;
+    private RemoteMemory remote;
+    private RingBuffer txRing;
+    private RingBuffer[] ackRings;
+    private final AckHandler acks = new AckHandler();
+    private final RendezvousReader rendezvousReader = new RendezvousReader();
+    private int statRendezvous;
     private final DomainResources resources;
     private final Info info;
     private final String domainName;
@@ -82,6 +95,9 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
 
     private int slot;
     private int incarnation;
+    private int statInline;
+    private int statSegmented;
+    private int statClaimed;
     private volatile int state = OPEN;
 
     private ShmAddressVector av;
@@ -104,6 +120,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
     private long[] outStamp;
     private int[] peerIncarnation;
     private PendingSends pending;
+    private long[] blockedPeers;
 
     // receive side, by sender slot
     private RingBuffer[] inLanes;
@@ -124,6 +141,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
      * Open an endpoint and claim a slot for it.
      *
      * @param domain     the domain, retained until close.
+     * @param registrar  the domain's memory registrar (rendezvous sends find their source's region through it).
      * @param resources  ep_cnt accounting.
      * @param info       the info (ep_attr type RDM).
      * @param domainName the domain's name (for getname).
@@ -136,7 +154,8 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
      * @param context    user context.
      */
     public ShmEndpoint(
-        final FidLifecycle domain,
+        final io.jfabric.shm.ShmDomain domain,
+        final MemoryRegistrar registrar,
         final DomainResources resources,
         final Info info,
         final String domainName,
@@ -161,6 +180,8 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
                 "fi_endpoint: ep_attr.type " + type + " is not supported; the shm provider offers FI_EP_RDM");
         }
         this.domain = domain;
+        this.shmDomain = domain;
+        this.registrar = registrar;
         this.resources = resources;
         this.info = copy;
         this.domainName = domainName;
@@ -463,12 +484,27 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         }
         final long txSize = info.txAttr() != null && info.txAttr().size() > 0 ? info.txAttr().size() : 1024;
         final long rxSize = info.rxAttr() != null && info.rxAttr().size() > 0 ? info.rxAttr().size() : 1024;
+        blockedPeers = new long[(n + 63) >>> 6];
         pending = new PendingSends((int)Math.min(txSize, 1 << 16), Math.max(1, iovLimit()), n);
         matcher = new ReceiveMatcher((int)Math.min(rxSize, 1 << 20), UNEXPECTED_MESSAGES, UNEXPECTED_BYTES,
             directedRecv, resolver, completions);
         for (int i = 0; i < n; i++)
         {
             region.putLongOrdered(inOwnerOffset[i], 0);
+        }
+        statInline = SlotDescriptor.statOffset(geometry, slot, SlotDescriptor.STAT_INLINE_OFFSET);
+        statSegmented = SlotDescriptor.statOffset(geometry, slot, SlotDescriptor.STAT_SEGMENTED_OFFSET);
+        statClaimed = SlotDescriptor.statOffset(geometry, slot, SlotDescriptor.STAT_CLAIMED_OFFSET);
+        statRendezvous = SlotDescriptor.statOffset(geometry, slot, SlotDescriptor.STAT_RENDEZVOUS_OFFSET);
+        final int txOffset = RegionDescriptor.txRingOffset(geometry, slot);
+        final int txLength = RegionDescriptor.ringLength(geometry.txRingBytes());
+        region.setMemory(txOffset, txLength, (byte)0);
+        txRing = new ManyToOneRingBuffer(new UnsafeBuffer(region, txOffset, txLength));
+        ackRings = new RingBuffer[n];
+        remote = shmDomain.remoteMemory();
+        for (int stat = SlotDescriptor.STAT_INLINE_OFFSET; stat <= SlotDescriptor.STAT_CLAIMED_OFFSET; stat += 8)
+        {
+            region.putLongOrdered(SlotDescriptor.statOffset(geometry, slot, stat), 0);
         }
         region.putLongOrdered(SlotDescriptor.heartbeatOffset(geometry, slot), System.currentTimeMillis());
         region.putIntOrdered(SlotDescriptor.stateOffset(geometry, slot), SlotDescriptor.STATE_ACTIVE);
@@ -479,6 +515,16 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         if (rxCq != null && rxCq != txCq)
         {
             rxCq.attach(this);
+        }
+        if (!hooks.automatic())
+        {
+            for (final ShmCounter c : counters())
+            {
+                if (c != null)
+                {
+                    c.attach(this);
+                }
+            }
         }
         state = ENABLED;
         hooks.enabled(this);
@@ -633,12 +679,19 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
                 rxCq.detach(this);
                 rxCq.release();
             }
+            if (remote != null)
+            {
+                remote.close();
+            }
             releaseIfBound(av);
             releaseIfBound(eq);
-            for (final ShmCounter c : new ShmCounter[] {
-                sendCntr, recvCntr, readCntr, writeCntr, remoteReadCntr, remoteWriteCntr })
+            for (final ShmCounter c : counters())
             {
-                releaseIfBound(c);
+                if (c != null)
+                {
+                    c.detach(this);
+                    c.release();
+                }
             }
         }
         finally
@@ -648,6 +701,11 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         }
         resources.release(DomainResources.Kind.ENDPOINT);
         domain.release();
+    }
+
+    private ShmCounter[] counters()
+    {
+        return new ShmCounter[] { sendCntr, recvCntr, readCntr, writeCntr, remoteReadCntr, remoteWriteCntr };
     }
 
     private static void releaseIfBound(final FidLifecycle f)
@@ -664,7 +722,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
     public long send(final ByteBuffer buf, final int offset, final int len, final long desc, final long destAddr,
         final long context)
     {
-        return sendOne(buf, offset, len, destAddr, 0, 0, 0, txOpFlags, context, false);
+        return sendOne(buf, offset, len, desc, destAddr, 0, 0, 0, txOpFlags, context, false);
     }
 
     @Override
@@ -687,28 +745,28 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
     @Override
     public long inject(final ByteBuffer buf, final int offset, final int len, final long destAddr)
     {
-        return sendOne(buf, offset, len, destAddr, 0, 0, 0, Flags.FI_INJECT, 0, true);
+        return sendOne(buf, offset, len, 0, destAddr, 0, 0, 0, Flags.FI_INJECT, 0, true);
     }
 
     @Override
     public long senddata(final ByteBuffer buf, final int offset, final int len, final long desc, final long data,
         final long destAddr, final long context)
     {
-        return sendOne(buf, offset, len, destAddr, 0, data, FLAG_CQ_DATA, txOpFlags, context, false);
+        return sendOne(buf, offset, len, desc, destAddr, 0, data, FLAG_CQ_DATA, txOpFlags, context, false);
     }
 
     @Override
     public long injectdata(final ByteBuffer buf, final int offset, final int len, final long data,
         final long destAddr)
     {
-        return sendOne(buf, offset, len, destAddr, 0, data, FLAG_CQ_DATA, Flags.FI_INJECT, 0, true);
+        return sendOne(buf, offset, len, 0, destAddr, 0, data, FLAG_CQ_DATA, Flags.FI_INJECT, 0, true);
     }
 
     @Override
     public long tsend(final ByteBuffer buf, final int offset, final int len, final long desc, final long destAddr,
         final long tag, final long context)
     {
-        return sendOne(buf, offset, len, destAddr, tag, 0, FLAG_TAGGED, txOpFlags, context, false);
+        return sendOne(buf, offset, len, desc, destAddr, tag, 0, FLAG_TAGGED, txOpFlags, context, false);
     }
 
     @Override
@@ -731,25 +789,27 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
     @Override
     public long tinject(final ByteBuffer buf, final int offset, final int len, final long destAddr, final long tag)
     {
-        return sendOne(buf, offset, len, destAddr, tag, 0, FLAG_TAGGED, Flags.FI_INJECT, 0, true);
+        return sendOne(buf, offset, len, 0, destAddr, tag, 0, FLAG_TAGGED, Flags.FI_INJECT, 0, true);
     }
 
     @Override
     public long tsenddata(final ByteBuffer buf, final int offset, final int len, final long desc, final long data,
         final long destAddr, final long tag, final long context)
     {
-        return sendOne(buf, offset, len, destAddr, tag, data, FLAG_TAGGED | FLAG_CQ_DATA, txOpFlags, context, false);
+        return sendOne(buf, offset, len, desc, destAddr, tag, data, FLAG_TAGGED | FLAG_CQ_DATA, txOpFlags, context,
+            false);
     }
 
     @Override
     public long tinjectdata(final ByteBuffer buf, final int offset, final int len, final long data,
         final long destAddr, final long tag)
     {
-        return sendOne(buf, offset, len, destAddr, tag, data, FLAG_TAGGED | FLAG_CQ_DATA, Flags.FI_INJECT, 0, true);
+        return sendOne(buf, offset, len, 0, destAddr, tag, data, FLAG_TAGGED | FLAG_CQ_DATA, Flags.FI_INJECT, 0,
+            true);
     }
 
     private long sendOne(
-        final ByteBuffer buf, final int offset, final int len, final long destAddr, final long tag,
+        final ByteBuffer buf, final int offset, final int len, final long desc, final long destAddr, final long tag,
         final long data, final int recordFlags, final long opFlags, final long context, final boolean inject)
     {
         if (state != ENABLED)
@@ -777,7 +837,8 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
             {
                 return -Errno.FI_EAGAIN;
             }
-            if (len <= inlineLimit && !pending.hasPendingFor(peer))
+            final boolean deliveryAck = (opFlags & Flags.FI_DELIVERY_COMPLETE) != 0 && !inject;
+            if (len <= inlineLimit && !deliveryAck && !pending.hasPendingFor(peer))
             {
                 final RingBuffer lane = outLanes[peer];
                 final int index = lane.tryClaim(MSG, bodyLength(HEADER_LENGTH + len));
@@ -795,6 +856,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
                     b.putBytes(index + PAYLOAD_OFFSET, buf, offset, len);
                 }
                 lane.commit(index);
+                count(statInline);
                 sendCompleted(completion, context, recordFlags);
                 return 0;
             }
@@ -808,6 +870,8 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
             pending.iovOffset[base] = offset;
             pending.iovLength[base] = len;
             pending.iovCount[op] = 1;
+            pending.deliveryAck[op] = deliveryAck;
+            offerRendezvous(op, desc, buf, offset, len);
             queue(op, len, tag, data, recordFlags, context, completion);
             return 0;
         }
@@ -859,7 +923,8 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
             {
                 return -Errno.FI_EAGAIN;
             }
-            if (total <= inlineLimit && !pending.hasPendingFor(peer))
+            final boolean deliveryAck = (opFlags & Flags.FI_DELIVERY_COMPLETE) != 0 && !inject;
+            if (total <= inlineLimit && !deliveryAck && !pending.hasPendingFor(peer))
             {
                 final int len = (int)total;
                 final RingBuffer lane = outLanes[peer];
@@ -884,6 +949,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
                     }
                 }
                 lane.commit(index);
+                count(statInline);
                 sendCompleted(completion, context, recordFlags);
                 return 0;
             }
@@ -900,12 +966,34 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
                 pending.iovLength[base + i] = msg.iovLength[i];
             }
             pending.iovCount[op] = msg.iovCount;
+            pending.deliveryAck[op] = deliveryAck;
+            if (msg.iovCount == 1)
+            {
+                offerRendezvous(op, msg.desc[0], msg.iov[0], msg.iovOffset[0], msg.iovLength[0]);
+            }
             queue(op, total, tag, data, recordFlags, context, completion);
             return 0;
         }
         finally
         {
             txGuard.unlock();
+        }
+    }
+
+    /** A large send whose bytes lie in registered shareable memory goes by rendezvous: the peer copies them. */
+    private void offerRendezvous(final int op, final long desc, final ByteBuffer buf, final int offset, final int len)
+    {
+        if (desc == 0 || len <= inlineLimit)
+        {
+            return;
+        }
+        final ShmMemoryRegion mr = registrar.regionOf(desc);
+        final long addr = mr == null ? -1 : mr.peerAddress(buf, offset, len);
+        if (addr >= 0)
+        {
+            pending.rendezvous[op] = true;
+            pending.rtsKey[op] = mr.providerKey();
+            pending.rtsAddr[op] = addr;
         }
     }
 
@@ -920,6 +1008,11 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         pending.context[op] = context;
         pending.complete[op] = completion;
         pushPending();
+    }
+
+    private void count(final int statOffset)
+    {
+        region.putLongOrdered(statOffset, region.getLong(statOffset) + 1);
     }
 
     private boolean wantsTxCompletion(final long opFlags, final boolean inject)
@@ -955,12 +1048,12 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         int work = 0;
         int previous = PendingSends.NONE;
         int op = pending.first();
-        long blocked0 = 0;
-        long blocked1 = 0;
+        final long[] blocked = blockedPeers;
+        java.util.Arrays.fill(blocked, 0);
         while (op != PendingSends.NONE)
         {
             final int peer = pending.peer[op];
-            if (isBlocked(peer, blocked0, blocked1))
+            if (pending.awaitingAck[op] || (blocked[peer >>> 6] & (1L << peer)) != 0)
             {
                 previous = op;
                 op = pending.next(op);
@@ -968,31 +1061,27 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
             }
             final int written = pushOne(op, peer);
             work += written;
-            if (pending.sent[op] == pending.total[op] && (pending.total[op] > 0 || written > 0))
+            if (pending.awaitingAck[op])
             {
+                previous = op;
+                op = pending.next(op);
+                continue;
+            }
+            if (pending.sent[op] == pending.total[op] && (pending.total[op] > 0 || written > 0) &&
+                !pending.deliveryAck[op])
+            {
+                count(pending.total[op] <= inlineLimit ? statInline : statSegmented);
                 sendCompleted(pending.complete[op], pending.context[op], pending.recordFlags[op]);
                 op = pending.remove(op, previous);
             }
             else
             {
-                if (peer < 64)
-                {
-                    blocked0 |= 1L << peer;
-                }
-                else if (peer < 128)
-                {
-                    blocked1 |= 1L << (peer - 64);
-                }
+                blocked[peer >>> 6] |= 1L << peer;
                 previous = op;
                 op = pending.next(op);
             }
         }
         return work;
-    }
-
-    private static boolean isBlocked(final int peer, final long blocked0, final long blocked1)
-    {
-        return peer < 64 ? (blocked0 & (1L << peer)) != 0 : peer < 128 && (blocked1 & (1L << (peer - 64))) != 0;
     }
 
     private int pushOne(final int op, final int peer)
@@ -1002,6 +1091,23 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         final long total = pending.total[op];
         final int inc = peerIncarnation[peer];
         int written = 0;
+        if (pending.rendezvous[op])
+        {
+            final int index = lane.tryClaim(RTS, bodyLength(RTS_LENGTH));
+            if (index < 0)
+            {
+                return 0;
+            }
+            writeHeader(b, index, op, 0, inc);
+            b.putLong(index + TOTAL_LENGTH_OFFSET, total);
+            b.putLong(index + RTS_KEY_OFFSET, pending.rtsKey[op]);
+            b.putLong(index + RTS_ADDR_OFFSET, pending.rtsAddr[op]);
+            b.putLong(index + RTS_COOKIE_OFFSET, pending.cookie(op));
+            lane.commit(index);
+            pending.sent[op] = total;
+            pending.awaitAck(op);
+            return 1;
+        }
         if (total <= inlineLimit && pending.sent[op] == 0)
         {
             final int len = (int)total;
@@ -1014,7 +1120,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
             gather(b, index + PAYLOAD_OFFSET, op, 0, len);
             lane.commit(index);
             pending.sent[op] = total;
-            return 1;
+            written = 1;
         }
         while (pending.sent[op] < total)
         {
@@ -1037,6 +1143,18 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
             lane.commit(index);
             pending.sent[op] = sent + len;
             written++;
+        }
+        if (pending.deliveryAck[op] && pending.sent[op] == total)
+        {
+            final int index = lane.tryClaim(ACK_REQUEST, bodyLength(ACK_REQUEST_LENGTH));
+            if (index >= 0)
+            {
+                writeHeader(b, index, op, 0, inc);
+                b.putLong(index + ACK_REQUEST_COOKIE_OFFSET, pending.cookie(op));
+                lane.commit(index);
+                pending.awaitAck(op);
+                written++;
+            }
         }
         return written;
     }
@@ -1220,6 +1338,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
             }
             lane = null;
             l.commit(index);
+            count(statClaimed);
             final ShmCounter c = sendCntr;
             if (c != null)
             {
@@ -1372,6 +1491,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
             {
                 if (state == ENABLED)
                 {
+                    work += txRing.read(acks, READ_LIMIT);
                     work += pushPending();
                 }
             }
@@ -1424,6 +1544,13 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
             final int senderInc = SlotDescriptor.senderIncarnation(owner);
             senderId[s] = ((long)s << 32) | (senderInc & 0xFFFF_FFFFL);
             final RingBuffer lane = inLanes[s];
+            if (lane.producerPosition() != lane.consumerPosition())
+            {
+                if (LaneRecovery.headIsAbandoned(lane) && senderGone(s, senderInc))
+                {
+                    LaneRecovery.discardAbandoned(lane);
+                }
+            }
             if (lane.producerPosition() == lane.consumerPosition() && delivery[s] == ReceiveMatcher.DELIVERY_NONE &&
                 senderGone(s, senderInc))
             {
@@ -1501,6 +1628,27 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
                 matcher.end(d);
                 return Action.CONTINUE;
             }
+            if (msgTypeId == ACK_REQUEST)
+            {
+                acknowledge(s, b.getLong(index + ACK_REQUEST_COOKIE_OFFSET), 0);
+                return Action.CONTINUE;
+            }
+            if (msgTypeId == RTS)
+            {
+                final long total = b.getLong(index + TOTAL_LENGTH_OFFSET);
+                final long d = matcher.begin(senderId[s], tagged, tag, data, msgFlags, total);
+                if (d == ReceiveMatcher.DELIVERY_NONE)
+                {
+                    return Action.ABORT;
+                }
+                final RendezvousReader r = rendezvousReader;
+                r.delivery = d;
+                final int status = total > Integer.MAX_VALUE ? -Errno.FI_EMSGSIZE :
+                    remote.readTo(b.getLong(index + RTS_KEY_OFFSET), b.getLong(index + RTS_ADDR_OFFSET), (int)total, r);
+                matcher.end(d);
+                acknowledge(s, b.getLong(index + RTS_COOKIE_OFFSET), status);
+                return Action.CONTINUE;
+            }
             if (msgTypeId == FIRST)
             {
                 final long total = b.getLong(index + TOTAL_LENGTH_OFFSET);
@@ -1523,6 +1671,84 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
                 return Action.CONTINUE;
             }
             return Action.CONTINUE;
+        }
+    }
+
+    private void acknowledge(final int sender, final long cookie, final int status)
+    {
+        RingBuffer ring = ackRings[sender];
+        if (ring == null)
+        {
+            final int offset = RegionDescriptor.txRingOffset(geometry, sender);
+            ring = new ManyToOneRingBuffer(
+                new UnsafeBuffer(region, offset, RegionDescriptor.ringLength(geometry.txRingBytes())));
+            ackRings[sender] = ring;
+        }
+        for (int attempt = 0; attempt < 1000; attempt++)
+        {
+            final int index = ring.tryClaim(TxRecordDescriptor.ACK, TxRecordDescriptor.ACK_LENGTH);
+            if (index > 0)
+            {
+                final AtomicBuffer b = ring.buffer();
+                b.putLong(index + TxRecordDescriptor.COOKIE_OFFSET, cookie);
+                b.putInt(index + TxRecordDescriptor.STATUS_OFFSET, status);
+                b.putInt(index + TxRecordDescriptor.INCARNATION_OFFSET, (int)senderId[sender]);
+                ring.commit(index);
+                return;
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    /** Hands a peer's shareable bytes straight to the matcher: the one copy of a rendezvous. */
+    private final class RendezvousReader implements RemoteMemory.SegmentReader
+    {
+        long delivery;
+
+        @Override
+        public void read(final DirectBuffer memory, final int index, final int length)
+        {
+            matcher.write(delivery, memory, index, length);
+        }
+    }
+
+    /** Completes rendezvous sends as their receivers acknowledge them. Transmit guard held. */
+    private final class AckHandler implements org.agrona.concurrent.MessageHandler
+    {
+        @Override
+        public void onMessage(final int msgTypeId, final MutableDirectBuffer b, final int index, final int length)
+        {
+            if (msgTypeId != TxRecordDescriptor.ACK ||
+                b.getInt(index + TxRecordDescriptor.INCARNATION_OFFSET) != incarnation)
+            {
+                return;
+            }
+            final int op = pending.ofCookie(b.getLong(index + TxRecordDescriptor.COOKIE_OFFSET));
+            if (op == PendingSends.NONE)
+            {
+                return;
+            }
+            final int status = b.getInt(index + TxRecordDescriptor.STATUS_OFFSET);
+            if (status == 0)
+            {
+                count(pending.rendezvous[op] ? statRendezvous :
+                    pending.total[op] <= inlineLimit ? statInline : statSegmented);
+                sendCompleted(pending.complete[op], pending.context[op], pending.recordFlags[op]);
+            }
+            else
+            {
+                if (txCq != null)
+                {
+                    txCq.writeError(pending.context[op], Flags.FI_SEND | ((pending.recordFlags[op] & FLAG_TAGGED) != 0 ?
+                        Flags.FI_TAGGED : Flags.FI_MSG), 0, 0, 0, pending.tag[op], 0, -status,
+                        Addresses.FI_ADDR_NOTAVAIL);
+                }
+                if (sendCntr != null)
+                {
+                    sendCntr.addErr(1);
+                }
+            }
+            pending.removeAnywhere(op);
         }
     }
 

@@ -27,6 +27,16 @@ import org.agrona.BitUtil;
  *   |   CQ Owner: ProcessIdentity of the process whose completion   |
  *   |   queue uses this slot's completion ring, 0 when free (CAS)   |
  *   +---------------------------------------------------------------+  136
+ *   |                     Reserved up to 192                       ...
+ *   +---------------------------------------------------------------+  192 path statistics (owner writes)
+ *   |   Sends that travelled in one lane record (long)              |
+ *   +---------------------------------------------------------------+  200
+ *   |   Sends segmented into FIRST + PIECE records (long)           |
+ *   +---------------------------------------------------------------+  208
+ *   |   Sends the receiver copied from shareable memory (long)      |
+ *   +---------------------------------------------------------------+  216
+ *   |   Zero-copy claims committed (long)                           |
+ *   +---------------------------------------------------------------+  224
  *   |                     Reserved up to 1024                      ...
  *   +---------------------------------------------------------------+  1024 = SLOT_LANE_OWNERS_OFFSET
  *   |   Lane Owner 0 (long): who may write lane 0 of this slot      |
@@ -54,6 +64,14 @@ public final class SlotDescriptor
     public static final int HEARTBEAT_OFFSET = BitUtil.CACHE_LINE_LENGTH;
     /** Offset of the completion ring's owner (long). */
     public static final int CQ_OWNER_OFFSET = 2 * BitUtil.CACHE_LINE_LENGTH;
+    /** Offset of the count of sends that travelled in one lane record (long). */
+    public static final int STAT_INLINE_OFFSET = 3 * BitUtil.CACHE_LINE_LENGTH;
+    /** Offset of the count of segmented sends (long). */
+    public static final int STAT_SEGMENTED_OFFSET = STAT_INLINE_OFFSET + 8;
+    /** Offset of the count of one-copy (rendezvous) sends (long). */
+    public static final int STAT_RENDEZVOUS_OFFSET = STAT_INLINE_OFFSET + 16;
+    /** Offset of the count of committed zero-copy claims (long). */
+    public static final int STAT_CLAIMED_OFFSET = STAT_INLINE_OFFSET + 24;
     /** State: no endpoint. */
     public static final int STATE_FREE = 0;
     /** State: an endpoint holds the slot but is not enabled; its lanes do not accept messages yet. */
@@ -113,6 +131,17 @@ public final class SlotDescriptor
     public static int cqOwnerOffset(final RegionGeometry g, final int slot)
     {
         return RegionDescriptor.slotOffset(g, slot) + CQ_OWNER_OFFSET;
+    }
+
+    /**
+     * @param g          geometry.
+     * @param slot       slot index.
+     * @param statOffset one of the STAT_ offsets.
+     * @return region offset of that statistic of the slot.
+     */
+    public static int statOffset(final RegionGeometry g, final int slot, final int statOffset)
+    {
+        return RegionDescriptor.slotOffset(g, slot) + statOffset;
     }
 
     /**

@@ -63,6 +63,7 @@ public final class MemoryRegistrar
         .map(i -> i.toEpochMilli()).orElse(0L) & 0xFF_FFFFL) << 32;
 
     private final Long2LongHashMap mappedKeys = new Long2LongHashMap(0);
+    private final java.util.concurrent.atomic.AtomicReferenceArray<ShmMemoryRegion> byIndex;
     private RegionDirectory directory;
     private ExecutorService async;
 
@@ -76,6 +77,7 @@ public final class MemoryRegistrar
         this.domain = domain;
         this.attr = domain.attr();
         this.table = new MrTable(domain.region().buffer(), domain.region().geometry());
+        this.byIndex = new java.util.concurrent.atomic.AtomicReferenceArray<>(domain.region().geometry().mrTableEntries());
         this.rootDir = rootDir;
         this.groupAccess = groupAccess;
     }
@@ -96,6 +98,33 @@ public final class MemoryRegistrar
     public MrTable table()
     {
         return table;
+    }
+
+    void track(final int index, final ShmMemoryRegion mr)
+    {
+        byIndex.set(index, mr);
+    }
+
+    void untrack(final int index, final ShmMemoryRegion mr)
+    {
+        byIndex.compareAndSet(index, mr, null);
+    }
+
+    /**
+     * Data path: the region of this process a local descriptor ({@code fi_mr_desc}) names.
+     *
+     * @param desc a descriptor from {@link ShmMemoryRegion#desc()}.
+     * @return the region, or null when the descriptor names none of this process's open regions.
+     */
+    public ShmMemoryRegion regionOf(final long desc)
+    {
+        final long index = (desc & 0xFFFF_FFFFL) - 1;
+        if (index < 0 || index >= byIndex.length())
+        {
+            return null;
+        }
+        final ShmMemoryRegion mr = byIndex.get((int)index);
+        return mr != null && mr.desc() == desc ? mr : null;
     }
 
     DomainResources domainResources()

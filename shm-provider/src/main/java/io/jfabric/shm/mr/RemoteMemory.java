@@ -115,6 +115,51 @@ public final class RemoteMemory extends FidLifecycle
         return copy(key, addr, null, src, srcOffset, length);
     }
 
+    /**
+     * Where {@link #readTo} hands the peer's bytes: a view of the peer's segment, valid during the call only.
+     */
+    @FunctionalInterface
+    public interface SegmentReader
+    {
+        /**
+         * @param memory the peer's segment.
+         * @param index  first byte.
+         * @param length bytes.
+         */
+        void read(DirectBuffer memory, int index, int length);
+    }
+
+    /**
+     * The provider's own one-copy transfer (rendezvous): hand {@code length} bytes of a peer's shareable region to
+     * {@code reader} straight from its segment, with every check of {@link #read} but the remote access right (the
+     * owner offered the bytes by sending them, whatever rights its region gives peers).
+     *
+     * @param key    the region's key.
+     * @param addr   where in the region.
+     * @param length bytes.
+     * @param reader receives the bytes.
+     * @return 0, or a negated errno as {@link #read}; a registration that changed while the reader ran gives
+     * {@code -FI_EKEYREJECTED} (the reader may have seen torn bytes).
+     */
+    public int readTo(final long key, final long addr, final int length, final SegmentReader reader)
+    {
+        if (reader == null || length < 0)
+        {
+            return -Errno.FI_EINVAL;
+        }
+        this.reader = reader;
+        try
+        {
+            return copy(key, addr, null, null, 0, length);
+        }
+        finally
+        {
+            this.reader = null;
+        }
+    }
+
+    private SegmentReader reader;
+
     private int copy(
         final long key,
         final long addr,
@@ -151,8 +196,9 @@ public final class RemoteMemory extends FidLifecycle
             segments.forget(key);
             return -Errno.FI_EKEYREJECTED;
         }
+        final SegmentReader sink = reader;
         final long right = dst != null ? Flags.FI_REMOTE_READ : Flags.FI_REMOTE_WRITE;
-        if ((access & right) == 0)
+        if (sink == null && (access & right) == 0)
         {
             return -Errno.FI_EACCES;
         }
@@ -191,6 +237,11 @@ public final class RemoteMemory extends FidLifecycle
         }
         final UnsafeBuffer memory = segment.buffer();
         final int at = (int)(SegmentDescriptor.DATA_OFFSET + segmentOffset + offset);
+        if (sink != null)
+        {
+            sink.read(memory, at, length);
+            return table.unchanged(index, control) ? 0 : -Errno.FI_EKEYREJECTED;
+        }
         if (dst != null)
         {
             dst.putBytes(localOffset, memory, at, length);

@@ -112,6 +112,7 @@ public final class ShmMemoryRegion extends FidLifecycle implements MemoryRegion
             }
         }
         index = claimed;
+        registrar.track(claimed, this);
         describeEntry(table, claimed, 0);
         desc = ((table.control(claimed) >>> 8) << 32) | (claimed + 1L);
         if (!needsEnable)
@@ -126,6 +127,36 @@ public final class ShmMemoryRegion extends FidLifecycle implements MemoryRegion
     void complete()
     {
         complete = true;
+    }
+
+    /**
+     * Data path (rendezvous sends): where a peer finds {@code length} bytes of {@code buffer} from {@code offset}, as
+     * the {@code addr} of {@link RemoteMemory}, when they lie in this region and the region is shareable.
+     *
+     * @param buffer a direct buffer.
+     * @param offset absolute index of the first byte.
+     * @param length bytes.
+     * @return the address, or -1 when a peer cannot reach those bytes through this region.
+     */
+    public long peerAddress(final java.nio.ByteBuffer buffer, final int offset, final long length)
+    {
+        if (shareable == null || !enabled || buffer == null || !buffer.isDirect())
+        {
+            return -1;
+        }
+        final long at = org.agrona.BufferUtil.address(buffer) + offset;
+        final long from = at - baseAddress;
+        if (from < 0 || from > this.length - length)
+        {
+            return -1;
+        }
+        return remoteBaseAddress() + from;
+    }
+
+    /** @return the key peers use, even under FI_MR_RAW (the provider's own rendezvous reads use it). */
+    public long providerKey()
+    {
+        return key;
     }
 
     private long remoteBaseAddress()
@@ -386,6 +417,7 @@ public final class ShmMemoryRegion extends FidLifecycle implements MemoryRegion
     {
         if (index >= 0)
         {
+            registrar.untrack(index, this);
             registrar.table().free(index); // Withdraw first: peers fail from now on.
             index = -1;
         }

@@ -57,7 +57,7 @@ public final class AvPeerMain
                 LockSupport.parkNanos(100_000);
             }
             final long[] fiAddr = new long[1];
-            final int slots = 64;
+            final int slots = 16; // the default ep.count: the region's slots
             for (int j = 0, t = 0; j < kept || t < churn; j++)
             {
                 if (j < kept)

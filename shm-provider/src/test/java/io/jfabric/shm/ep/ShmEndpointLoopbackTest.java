@@ -12,6 +12,11 @@ import io.jfabric.Errno;
 import io.jfabric.Fabric;
 import io.jfabric.Flags;
 import io.jfabric.Info;
+import io.jfabric.MemoryRegion;
+import io.jfabric.MrIov;
+import io.jfabric.Msg;
+import io.jfabric.ShareableMemory;
+import io.jfabric.shm.ShmDomain;
 import io.jfabric.Versions;
 import io.jfabric.shm.ShmProvider;
 import io.jfabric.shm.ShmTestRoot;
@@ -160,5 +165,77 @@ class ShmEndpointLoopbackTest
             assertEquals(i, dst.getLong(0));
         }
         assertTrue(sent >= 65536 / 128 - 1, "a 64 KiB lane holds about 512 records of 128 bytes, took " + sent);
+    }
+
+    @Test
+    void shouldMoveALargeMessageFromShareableMemoryInOneCopyAndCountTheRendezvous()
+    {
+        final int size = 3 << 20;
+        try (ShareableMemory memory = domain.allocShareable(size);
+            MemoryRegion mr = domain.mrRegv(new MrIov[] { MrIov.of(memory, 0, size) }, Flags.FI_SEND, 0, 77, 0, 0))
+        {
+            final ByteBuffer src = memory.buffer();
+            for (int i = 0; i < size; i++)
+            {
+                src.put(i, (byte)(i * 7));
+            }
+            final ByteBuffer dst = ByteBuffer.allocateDirect(size);
+            assertEquals(0, b.recv(dst, 0, size, 0, addrA, 1));
+            assertEquals(0, a.send(src, 0, size, mr.desc(), addrB, 2));
+            final CqEntries e = new CqEntries(4);
+            boolean sent = false;
+            boolean received = false;
+            final long deadline = System.nanoTime() + 10_000_000_000L;
+            while ((!sent || !received) && System.nanoTime() < deadline)
+            {
+                sent |= cqA.read(e, 4) > 0;
+                if (cqB.read(e, 4) > 0)
+                {
+                    assertEquals(size, e.len[0]);
+                    received = true;
+                }
+            }
+            assertTrue(sent && received, "sent=" + sent + " received=" + received);
+            for (int i = 0; i < size; i++)
+            {
+                assertEquals((byte)(i * 7), dst.get(i), "byte " + i);
+            }
+            final ShmEndpoint sender = (ShmEndpoint)a;
+            final ShmDomain shm = (ShmDomain)domain;
+            assertEquals(1, shm.region().buffer().getLongVolatile(SlotDescriptor.statOffset(
+                shm.region().geometry(), sender.slot(), SlotDescriptor.STAT_RENDEZVOUS_OFFSET)));
+            assertEquals(0, shm.region().buffer().getLongVolatile(SlotDescriptor.statOffset(
+                shm.region().geometry(), sender.slot(), SlotDescriptor.STAT_SEGMENTED_OFFSET)));
+        }
+    }
+
+    @Test
+    void shouldCompleteADeliveryCompleteSendOnlyOnceTheReceiverHasProcessedIt()
+    {
+        final ByteBuffer src = ByteBuffer.allocateDirect(64).putLong(0, 42);
+        final Msg msg = new Msg(1).set(src, 0, 64, 0);
+        msg.addr = addrB;
+        msg.context = 9;
+        assertEquals(0, a.sendmsg(msg, Flags.FI_COMPLETION | Flags.FI_DELIVERY_COMPLETE));
+        final CqEntries e = new CqEntries(1);
+        for (int i = 0; i < 100; i++)
+        {
+            assertEquals(-Errno.FI_EAGAIN, cqA.read(e, 1), "no completion before the receiver has the message");
+        }
+        final ByteBuffer dst = ByteBuffer.allocateDirect(64);
+        assertEquals(0, b.recv(dst, 0, 64, 0, addrA, 1));
+        int n;
+        while ((n = cqB.read(e, 1)) == -Errno.FI_EAGAIN)
+        {
+            Thread.onSpinWait();
+        }
+        assertEquals(1, n);
+        assertEquals(42, dst.getLong(0));
+        while ((n = cqA.read(e, 1)) == -Errno.FI_EAGAIN)
+        {
+            Thread.onSpinWait();
+        }
+        assertEquals(1, n);
+        assertEquals(9, e.opContext[0]);
     }
 }

@@ -80,7 +80,10 @@ class RegionDescriptorTest
     void shouldGiveEachRingItsCapacityPlusTheAgronaTrailer()
     {
         assertEquals(8192 + RingBufferDescriptor.TRAILER_LENGTH, ringLength(8192));
-        assertEquals(SLOT_HEADER_LENGTH + 3 * PAGE_LENGTH + 2 * PAGE_LENGTH + 5 * PAGE_LENGTH, slotLength(GEOMETRY));
+        // 3 lanes of 8192 + trailer, each rounded to LANE_ALIGNMENT, together rounded to a page; then tx and CQ rings.
+        final int lanes = 3 * org.agrona.BitUtil.align(8192 + RingBufferDescriptor.TRAILER_LENGTH, LANE_ALIGNMENT);
+        assertEquals(SLOT_HEADER_LENGTH + org.agrona.BitUtil.align(lanes, PAGE_LENGTH) + 2 * PAGE_LENGTH +
+            5 * PAGE_LENGTH, slotLength(GEOMETRY));
     }
 
     @Test

@@ -1,0 +1,59 @@
+package io.jfabric.shm.ep;
+
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.ringbuffer.RecordDescriptor;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
+
+/**
+ * Clears a receive lane whose sender died in the middle of a record: Agrona's one-to-one ring advances its tail
+ * when a record is claimed and publishes the record's length last, so a producer that stopped in between leaves a
+ * record whose length is not positive at the head, and the consumer would wait for it for ever. Nothing after it can
+ * exist (the lane has one producer and it is gone), so the receiver drops everything from the head to the tail.
+ * <p>
+ * Call only from the lane's consumer, and only once the sender is known to be gone.
+ */
+final class LaneRecovery
+{
+    private LaneRecovery()
+    {
+    }
+
+    /**
+     * @param lane a lane with unread bytes.
+     * @return whether its head record is claimed but was never committed.
+     */
+    static boolean headIsAbandoned(final RingBuffer lane)
+    {
+        final AtomicBuffer b = lane.buffer();
+        final int mask = lane.capacity() - 1;
+        final int index = (int)lane.consumerPosition() & mask;
+        return b.getIntVolatile(RecordDescriptor.lengthOffset(index)) <= 0;
+    }
+
+    /**
+     * Zero the bytes from head to tail and move the head to the tail.
+     *
+     * @param lane the lane.
+     */
+    static void discardAbandoned(final RingBuffer lane)
+    {
+        final AtomicBuffer b = lane.buffer();
+        final int capacity = lane.capacity();
+        final long head = lane.consumerPosition();
+        final long tail = lane.producerPosition();
+        final int from = (int)head & (capacity - 1);
+        final long length = tail - head;
+        if (length <= 0 || length > capacity)
+        {
+            return;
+        }
+        final int first = (int)Math.min(length, capacity - from);
+        b.setMemory(from, first, (byte)0);
+        if (length > first)
+        {
+            b.setMemory(0, (int)(length - first), (byte)0);
+        }
+        b.putLongOrdered(capacity + RingBufferDescriptor.HEAD_POSITION_OFFSET, tail);
+    }
+}

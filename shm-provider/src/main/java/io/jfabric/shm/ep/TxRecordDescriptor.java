@@ -1,0 +1,37 @@
+package io.jfabric.shm.ep;
+
+/**
+ * Layout of the body of a record in a slot's transmit-context ring (an Agrona {@code ManyToOneRingBuffer}: any
+ * receiver may write to it), which returns to a sender what its peers owe it: today the acknowledgement of a
+ * rendezvous ({@link LaneRecordDescriptor#RTS}) once the receiver has copied the data, or failed to.
+ * <pre>
+ *    0                   1                   2                   3
+ *    0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *   +---------------------------------------------------------------+  0
+ *   |                  Sender Cookie (long), from the RTS           |
+ *   |                                                               |
+ *   +---------------------------------------------------------------+  8
+ *   |   Status: 0, or the negated errno of the receiver's copy      |
+ *   +---------------------------------------------------------------+  12
+ *   |   Sender Incarnation the RTS was written by                   |
+ *   +---------------------------------------------------------------+  16
+ * </pre>
+ * Stateless; any thread.
+ */
+public final class TxRecordDescriptor
+{
+    /** Record type of a rendezvous acknowledgement. */
+    public static final int ACK = 1;
+    /** Offset of the cookie (long). */
+    public static final int COOKIE_OFFSET = 0;
+    /** Offset of the status (int). */
+    public static final int STATUS_OFFSET = 8;
+    /** Offset of the sender incarnation (int). */
+    public static final int INCARNATION_OFFSET = 12;
+    /** Length of an ACK body. */
+    public static final int ACK_LENGTH = 16;
+
+    private TxRecordDescriptor()
+    {
+    }
+}

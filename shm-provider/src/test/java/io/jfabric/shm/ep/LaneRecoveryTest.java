@@ -1,0 +1,105 @@
+package io.jfabric.shm.ep;
+
+import io.jfabric.AddressVector;
+import io.jfabric.AvAttr;
+import io.jfabric.CompletionQueue;
+import io.jfabric.CqAttr;
+import io.jfabric.CqEntries;
+import io.jfabric.Domain;
+import io.jfabric.Endpoint;
+import io.jfabric.Errno;
+import io.jfabric.Fabric;
+import io.jfabric.Flags;
+import io.jfabric.Info;
+import io.jfabric.Versions;
+import io.jfabric.shm.ChildJvm;
+import io.jfabric.shm.ShmProvider;
+import io.jfabric.shm.ShmTestRoot;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A sender that dies between claiming a lane record and committing it must not wedge the receiver: the receiver
+ * takes the three committed messages, drops the abandoned record once the sender's process is gone, and frees the
+ * lane for the next endpoint in that slot. Real child JVM, real region.
+ */
+class LaneRecoveryTest
+{
+    @Test
+    void shouldRecoverALaneWhoseSenderDiedInTheMiddleOfAClaim() throws Exception
+    {
+        try (ShmTestRoot root = new ShmTestRoot())
+        {
+            final ShmProvider provider = root.provider(key -> null);
+            final Info hints = new Info();
+            hints.domainAttr().name("crash");
+            final Info info = provider.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints).get(0);
+            try (Fabric fabric = provider.fabric(info.fabricAttr(), 0);
+                Domain domain = fabric.domain(info, 0);
+                AddressVector av = domain.avOpen(new AvAttr(), 0);
+                CompletionQueue cq = domain.cqOpen(new CqAttr(), 0);
+                Endpoint receiver = domain.endpoint(info, 0))
+            {
+                receiver.bind(av, 0);
+                receiver.bind(cq, Flags.FI_TRANSMIT | Flags.FI_RECV);
+                receiver.enable();
+                final ByteBuffer dst = ByteBuffer.allocateDirect(4 * 64);
+                for (int i = 0; i < 4; i++)
+                {
+                    assertEquals(0, receiver.recv(dst, i * 64, 64, 0, 0, i));
+                }
+                final String out = ChildJvm.start(AbandonedClaimPeerMain.class,
+                    List.of("jfabric.shm.dir=" + root.dir()), "crash",
+                    new String(receiver.getname(), StandardCharsets.US_ASCII)).awaitSuccess(60);
+                assertTrue(out.contains("claimed"), out);
+
+                final CqEntries e = new CqEntries(8);
+                int received = 0;
+                final long deadline = System.nanoTime() + 10_000_000_000L;
+                while (received < 3 && System.nanoTime() < deadline)
+                {
+                    final int n = cq.read(e, 8);
+                    received += Math.max(n, 0);
+                }
+                assertEquals(3, received);
+                for (int i = 0; i < 3; i++)
+                {
+                    assertEquals(i + 1, dst.getLong(i * 64));
+                }
+
+                try (CompletionQueue cq2 = domain.cqOpen(new CqAttr(), 0);
+                    Endpoint next = domain.endpoint(info, 0))
+                {
+                    next.bind(av, 0);
+                    next.bind(cq2, Flags.FI_TRANSMIT | Flags.FI_RECV);
+                    next.enable();
+                    final long[] dest = new long[1];
+                    av.insert(new String[] { new String(receiver.getname(), StandardCharsets.US_ASCII) }, 1, dest, 0,
+                        0);
+                    final ByteBuffer src = ByteBuffer.allocateDirect(64).putLong(0, 7);
+                    long rc;
+                    int attempts = 0;
+                    while ((rc = next.inject(src, 0, 64, dest[0])) == -Errno.FI_EAGAIN && attempts++ < 1_000_000)
+                    {
+                        cq.read(e, 8); // the receiver's progress frees the lane
+                    }
+                    assertEquals(0, rc);
+                    int n;
+                    while ((n = cq.read(e, 8)) == -Errno.FI_EAGAIN && System.nanoTime() < deadline + 10_000_000_000L)
+                    {
+                        Thread.onSpinWait();
+                    }
+                    assertEquals(1, n);
+                    assertEquals(7, dst.getLong(3 * 64), "the fourth receive holds the new sender's message, " +
+                        "not the dead one's half-written record");
+                }
+            }
+        }
+    }
+}
