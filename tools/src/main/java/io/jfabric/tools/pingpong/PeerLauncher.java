@@ -109,6 +109,10 @@ final class PeerLauncher
         {
             command.add("-c");
         }
+        if (!options.registered())
+        {
+            command.add("--unregistered");
+        }
         command.add("--timeout");
         command.add(Integer.toString(options.timeoutSeconds()));
         return command;

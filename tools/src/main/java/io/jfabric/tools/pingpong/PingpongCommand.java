@@ -74,6 +74,10 @@ public final class PingpongCommand implements Callable<Integer>
         description = "zero-copy claim/commit up to inject_size (fi_send above), received with fi_recv")
     private boolean claim;
 
+    @Option(names = "--unregistered",
+        description = "do not register the send buffer: large messages are segmented instead of going by rendezvous")
+    private boolean unregistered;
+
     @Option(names = "--keep", description = "keep the domain's region file at the end (default: delete it)")
     private boolean keep;
 
@@ -210,7 +214,7 @@ public final class PingpongCommand implements Callable<Integer>
             throw new ParameterException(spec.commandLine(), "--domain: " + ex.getMessage());
         }
         final TransferMode mode = tagged ? TransferMode.TAGGED : claim ? TransferMode.CLAIM : TransferMode.MSG;
-        return new PingpongOptions(sizeList, iterations, warmup, name, mode, verify, timeoutSeconds);
+        return new PingpongOptions(sizeList, iterations, warmup, name, mode, verify, timeoutSeconds, !unregistered);
     }
 
     private Role side()

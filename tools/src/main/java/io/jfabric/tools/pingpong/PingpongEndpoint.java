@@ -17,7 +17,10 @@ import io.jfabric.Fabric;
 import io.jfabric.FabricException;
 import io.jfabric.Flags;
 import io.jfabric.Info;
+import io.jfabric.MemoryRegion;
 import io.jfabric.MessageClaim;
+import io.jfabric.MrIov;
+import io.jfabric.MrMode;
 import io.jfabric.Progress;
 import io.jfabric.ShareableMemory;
 import io.jfabric.Threading;
@@ -33,8 +36,10 @@ import java.nio.charset.StandardCharsets;
  * One side's libfabric objects for a pingpong, opened as a libfabric application opens them: fi_getinfo with hints
  * (FI_EP_RDM, FI_MSG | FI_TAGGED, the named domain, FI_PROGRESS_MANUAL, FI_THREAD_DOMAIN), fabric, domain, an
  * unnamed AV into which the peer's address is inserted, one CQ (FI_CQ_FORMAT_MSG, no wait object) bound for
- * FI_TRANSMIT | FI_RECV, and the endpoint; plus the transmit and receive buffers, in shareable memory so that large
- * messages can take the provider's one-copy path.
+ * FI_TRANSMIT | FI_RECV, and the endpoint; plus the transmit and receive buffers in shareable memory, the
+ * transmit one registered for FI_SEND (provider keys, FI_MR_PROV_KEY) and its descriptor passed with every send, so
+ * that large messages take the provider's one-copy rendezvous (unless {@code --unregistered}: then they are copied
+ * through the provider's segmentation).
  * <p>
  * The data-path methods ({@link #postRecv}, {@link #send}, {@link #awaitRx}, {@link #verify}) busy-poll the CQ
  * (manual progress: reading it is what drains the endpoint's receive ring), allocate nothing, and return 0 or a
@@ -66,6 +71,8 @@ final class PingpongEndpoint implements AutoCloseable
     private Endpoint ep;
     private ShareableMemory txMemory;
     private ShareableMemory rxMemory;
+    private MemoryRegion txRegion;
+    private long txDesc;
     private ByteBuffer tx;
     private ByteBuffer rx;
     private int rxCapacity;
@@ -118,7 +125,8 @@ final class PingpongEndpoint implements AutoCloseable
         final Info hints = new Info();
         hints.caps(Flags.FI_MSG | Flags.FI_TAGGED);
         hints.epAttr().type(EpType.RDM);
-        hints.domainAttr().name(domain).threading(Threading.DOMAIN).dataProgress(Progress.MANUAL);
+        hints.domainAttr().name(domain).threading(Threading.DOMAIN).dataProgress(Progress.MANUAL)
+            .mrMode(MrMode.FI_MR_PROV_KEY);
         return hints;
     }
 
@@ -142,6 +150,11 @@ final class PingpongEndpoint implements AutoCloseable
         final int bytes = (int)Math.max(largest, CTRL_BYTES);
         txMemory = domain.allocShareable(bytes);
         rxMemory = domain.allocShareable(bytes);
+        if (options.registered())
+        {
+            txRegion = domain.mrRegv(new MrIov[]{MrIov.of(txMemory, 0, bytes)}, Flags.FI_SEND, 0, 0, 0, 0);
+            txDesc = txRegion.desc();
+        }
         tx = txMemory.buffer();
         rx = rxMemory.buffer();
         rxCapacity = bytes;
@@ -254,7 +267,7 @@ final class PingpongEndpoint implements AutoCloseable
      */
     long send(final int size)
     {
-        return send(tx, size);
+        return send(tx, txDesc, size);
     }
 
     /**
@@ -268,7 +281,7 @@ final class PingpongEndpoint implements AutoCloseable
         final byte[] bytes = text.getBytes(StandardCharsets.US_ASCII);
         final int length = Math.min(bytes.length, CTRL_BYTES);
         ctrl.put(0, bytes, 0, length);
-        return send(ctrl, length);
+        return send(ctrl, 0, length);
     }
 
     /** @return the last message received, as text. */
@@ -279,7 +292,7 @@ final class PingpongEndpoint implements AutoCloseable
         return new String(ctrlBytes, 0, length, StandardCharsets.US_ASCII);
     }
 
-    private long send(final ByteBuffer buffer, final int size)
+    private long send(final ByteBuffer buffer, final long desc, final int size)
     {
         final TransferMode mode = options.mode();
         final boolean claimed = mode == TransferMode.CLAIM && size <= injectSize;
@@ -314,8 +327,8 @@ final class PingpongEndpoint implements AutoCloseable
             else
             {
                 rc = mode == TransferMode.TAGGED ?
-                    ep.tsend(buffer, 0, size, 0, peer, TransferMode.TAG, TX_CONTEXT) :
-                    ep.send(buffer, 0, size, 0, peer, TX_CONTEXT);
+                    ep.tsend(buffer, 0, size, desc, peer, TransferMode.TAG, TX_CONTEXT) :
+                    ep.send(buffer, 0, size, desc, peer, TX_CONTEXT);
                 if (rc == 0)
                 {
                     return awaitTx(++txPosted);
@@ -395,6 +408,16 @@ final class PingpongEndpoint implements AutoCloseable
     }
 
     /**
+     * Progress once (manual progress: sends still queued in the provider go out only while the CQ is read).
+     *
+     * @return completions read, or a negated errno.
+     */
+    int progress()
+    {
+        return poll();
+    }
+
+    /**
      * Check the last received message: its length is {@code size} and every byte is {@link #pattern}.
      *
      * @param size the length expected.
@@ -461,7 +484,7 @@ final class PingpongEndpoint implements AutoCloseable
     public void close()
     {
         RuntimeException first = null;
-        final AutoCloseable[] opened = {ep, cq, av, txMemory, rxMemory, domain, fabric};
+        final AutoCloseable[] opened = {ep, cq, av, txRegion, txMemory, rxMemory, domain, fabric};
         for (final AutoCloseable closeable : opened)
         {
             if (closeable != null)
@@ -483,6 +506,7 @@ final class PingpongEndpoint implements AutoCloseable
         ep = null;
         cq = null;
         av = null;
+        txRegion = null;
         txMemory = null;
         rxMemory = null;
         domain = null;

@@ -20,6 +20,7 @@ public final class PingpongOptions
     private final TransferMode mode;
     private final boolean verify;
     private final int timeoutSeconds;
+    private final boolean registered;
 
     /**
      * @param sizes          the sizes to test.
@@ -29,6 +30,7 @@ public final class PingpongOptions
      * @param mode           the transfer calls.
      * @param verify         check every received byte ({@code -c}).
      * @param timeoutSeconds how long to wait for the peer.
+     * @param registered     register the transmit buffer (large sends by rendezvous), this side only.
      */
     public PingpongOptions(
         final SizeList sizes,
@@ -37,7 +39,8 @@ public final class PingpongOptions
         final String domain,
         final TransferMode mode,
         final boolean verify,
-        final int timeoutSeconds)
+        final int timeoutSeconds,
+        final boolean registered)
     {
         this.sizes = sizes;
         this.iterations = iterations;
@@ -46,6 +49,7 @@ public final class PingpongOptions
         this.mode = mode;
         this.verify = verify;
         this.timeoutSeconds = timeoutSeconds;
+        this.registered = registered;
     }
 
     /** @return the sizes to test. */
@@ -90,13 +94,19 @@ public final class PingpongOptions
         return timeoutSeconds;
     }
 
+    /** @return true to register the transmit buffer, so large sends go by the provider's rendezvous. */
+    public boolean registered()
+    {
+        return registered;
+    }
+
     /**
      * @return the text the client's hello carries and the server compares with its own: every setting both sides
-     * must share.
+     * must share, short enough for one control message.
      */
     public String agreement()
     {
-        return "jfabric-pingpong/1 sizes=" + sizes + " I=" + iterations + " W=" + warmup + " mode=" +
+        return "jfabric-pingpong/1 " + sizes.digest() + " I=" + iterations + " W=" + warmup + " mode=" +
             mode.name().toLowerCase(java.util.Locale.ROOT) + " verify=" + verify;
     }
 }

@@ -71,7 +71,7 @@ final class PingpongRun
         final Rendezvous rendezvous = new Rendezvous(config.rootDir(), options.domain());
         try (PingpongEndpoint endpoint = PingpongEndpoint.open(config, options))
         {
-            check(endpoint, endpoint.postRecv());
+            check(endpoint, endpoint.postRecv(), "posting the first receive");
             rendezvous.publish(role, endpoint.address());
             endpoint.insertPeer(rendezvous.await(role.peer(), options.timeoutSeconds()));
             final int[] sizes = options.sizes().within(endpoint.maxMsgSize()).sizes();
@@ -83,8 +83,8 @@ final class PingpongRun
                 {
                     client(endpoint, size);
                 }
-                check(endpoint, endpoint.sendText(FIN));
-                rendezvous.awaitFinished(Role.SERVER, options.timeoutSeconds());
+                check(endpoint, endpoint.sendText(FIN), "sending fin");
+                awaitServerExit(endpoint, rendezvous);
             }
             else
             {
@@ -107,19 +107,43 @@ final class PingpongRun
         }
     }
 
+    /**
+     * Keep progressing (the fin may still sit in the provider's queue under manual progress) until the server has
+     * withdrawn its address or exited, at most the timeout; the files are checked every millisecond.
+     */
+    private void awaitServerExit(final PingpongEndpoint endpoint, final Rendezvous rendezvous)
+    {
+        final long deadline = System.nanoTime() + options.timeoutSeconds() * 1_000_000_000L;
+        long nextCheck = 0;
+        while (true)
+        {
+            check(endpoint, endpoint.progress(), "progressing the fin");
+            final long now = System.nanoTime();
+            if (now - nextCheck >= 0)
+            {
+                if (rendezvous.finished(Role.SERVER) || now - deadline > 0)
+                {
+                    return;
+                }
+                nextCheck = now + 1_000_000L;
+            }
+            Thread.onSpinWait();
+        }
+    }
+
     private void hello(final PingpongEndpoint endpoint)
     {
-        check(endpoint, endpoint.sendText(options.agreement()));
+        check(endpoint, endpoint.sendText(options.agreement()), "sending the hello");
         awaitText(endpoint, OK);
     }
 
     private void answerHello(final PingpongEndpoint endpoint)
     {
-        check(endpoint, endpoint.awaitRx(endpoint.rxDone() + 1));
+        check(endpoint, endpoint.awaitRx(endpoint.rxDone() + 1), "waiting for the hello");
         final String hello = endpoint.receivedText();
-        check(endpoint, endpoint.postRecv());
+        check(endpoint, endpoint.postRecv(), "posting a receive");
         final boolean agreed = hello.equals(options.agreement());
-        check(endpoint, endpoint.sendText(agreed ? OK : "the server runs " + options.agreement()));
+        check(endpoint, endpoint.sendText(agreed ? OK : "the server runs " + options.agreement()), "answering");
         if (!agreed)
         {
             throw new PingpongException(Errno.FI_EINVAL, "pingpong: the client runs '" + hello +
@@ -130,9 +154,9 @@ final class PingpongRun
 
     private void awaitText(final PingpongEndpoint endpoint, final String expected)
     {
-        check(endpoint, endpoint.awaitRx(endpoint.rxDone() + 1));
+        check(endpoint, endpoint.awaitRx(endpoint.rxDone() + 1), "waiting for '" + expected + "'");
         final String text = endpoint.receivedText();
-        check(endpoint, endpoint.postRecv());
+        check(endpoint, endpoint.postRecv(), "posting a receive");
         if (!text.equals(expected))
         {
             throw new PingpongException(Errno.FI_EINVAL, "pingpong: expected '" + expected + "' from the " +
@@ -155,8 +179,8 @@ final class PingpongRun
                 start = System.nanoTime();
             }
             final long t0 = System.nanoTime();
-            check(endpoint, endpoint.send(size));
-            check(endpoint, endpoint.awaitRx(++received));
+            check(endpoint, endpoint.send(size), size, i);
+            check(endpoint, endpoint.awaitRx(++received), size, i);
             final long t1 = System.nanoTime();
             if (i >= warmup)
             {
@@ -164,9 +188,9 @@ final class PingpongRun
             }
             if (verify)
             {
-                check(endpoint, endpoint.verify(size));
+                check(endpoint, endpoint.verify(size), size, i);
             }
-            check(endpoint, endpoint.postRecv());
+            check(endpoint, endpoint.postRecv(), size, i);
         }
         final long end = System.nanoTime();
         if (!quiet)
@@ -191,13 +215,13 @@ final class PingpongRun
             {
                 start = System.nanoTime();
             }
-            check(endpoint, endpoint.awaitRx(++received));
+            check(endpoint, endpoint.awaitRx(++received), size, i);
             if (verify)
             {
-                check(endpoint, endpoint.verify(size));
+                check(endpoint, endpoint.verify(size), size, i);
             }
-            check(endpoint, endpoint.postRecv());
-            check(endpoint, endpoint.send(size));
+            check(endpoint, endpoint.postRecv(), size, i);
+            check(endpoint, endpoint.send(size), size, i);
         }
         final long end = System.nanoTime();
         if (!quiet)
@@ -216,11 +240,22 @@ final class PingpongRun
         }
     }
 
-    private static void check(final PingpongEndpoint endpoint, final long rc)
+    private void check(final PingpongEndpoint endpoint, final long rc, final int size, final int iteration)
     {
         if (rc < 0)
         {
-            throw new PingpongException((int)-rc, "pingpong: " + endpoint.failure());
+            throw new PingpongException((int)-rc, "pingpong " + role.cliName() + ": " + endpoint.failure() +
+                " (size " + size + ", iteration " + (iteration + 1) + " of " + (options.warmup() + options.iterations()) +
+                " counting the warm-up)");
+        }
+    }
+
+    private void check(final PingpongEndpoint endpoint, final long rc, final String phase)
+    {
+        if (rc < 0)
+        {
+            throw new PingpongException((int)-rc, "pingpong " + role.cliName() + ": " + endpoint.failure() + " (" +
+                phase + ")");
         }
     }
 

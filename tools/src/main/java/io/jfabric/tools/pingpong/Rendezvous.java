@@ -95,26 +95,13 @@ final class Rendezvous
     }
 
     /**
-     * Wait until {@code role}'s file is gone or its process has exited, at most {@code timeoutSeconds}.
-     *
-     * @param role           the other side.
-     * @param timeoutSeconds how long to wait.
-     * @return true when it finished in time.
+     * @param role the other side.
+     * @return true when {@code role}'s file is gone or names a process that has exited.
      */
-    boolean awaitFinished(final Role role, final int timeoutSeconds)
+    boolean finished(final Role role)
     {
-        final Path path = file(role);
-        final long deadline = System.nanoTime() + timeoutSeconds * 1_000_000_000L;
-        while (System.nanoTime() - deadline < 0)
-        {
-            final Published published = read(path);
-            if (published == null || !ProcessHandle.of(published.pid).map(ProcessHandle::isAlive).orElse(false))
-            {
-                return true;
-            }
-            sleep();
-        }
-        return false;
+        final Published published = read(file(role));
+        return published == null || !ProcessHandle.of(published.pid).map(ProcessHandle::isAlive).orElse(false);
     }
 
     /**

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.zip.CRC32;
 
 /**
  * The message sizes a pingpong run tests, read from {@code -S} as fi_pingpong reads it, plus a comma list:
@@ -143,6 +144,24 @@ public final class SizeList
     public String spec()
     {
         return spec;
+    }
+
+    /**
+     * @return a short text that differs between lists: the count, the first and last size and a CRC-32 of them all,
+     * such as {@code "46 sizes 0..6291456 crc 1a2b3c4d"}.
+     */
+    public String digest()
+    {
+        final CRC32 crc = new CRC32();
+        for (final int size : sizes)
+        {
+            crc.update(size >>> 24);
+            crc.update(size >>> 16);
+            crc.update(size >>> 8);
+            crc.update(size);
+        }
+        return sizes.length == 0 ? "no sizes" : sizes.length + " sizes " + sizes[0] + ".." + sizes[sizes.length - 1] +
+            " crc " + Long.toHexString(crc.getValue());
     }
 
     @Override

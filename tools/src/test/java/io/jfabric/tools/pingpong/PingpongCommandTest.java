@@ -46,7 +46,7 @@ class PingpongCommandTest
             "help", "pingpong");
         assertEquals(0, status);
         for (final String option : new String[]{"-S", "-I", "-W", "-c", "--self", "--role", "--domain", "--tagged",
-            "--claim", "--keep", "--timeout"})
+            "--claim", "--unregistered", "--keep", "--timeout"})
         {
             assertTrue(out.toString().contains(option), option + " in " + out);
         }

@@ -78,6 +78,25 @@ class PingpongTwoJvmTest
     }
 
     @Test
+    void shouldRunFiPingpongsAllSizesUpToSixMebibytes() throws IOException
+    {
+        final Run run = run("pingpong", "--self", "-S", "all", "-I", "10", "-W", "1", "-c");
+        assertEquals(0, run.status, run::toString);
+        assertEquals(46, run.out.lines().filter(line -> line.startsWith("rtt_ns")).count(), run::toString);
+        assertTrue(run.out.contains("\n6m      10      =10 "), run::toString);
+        assertNoFilesLeft();
+    }
+
+    @Test
+    void shouldSegmentLargeMessagesFromUnregisteredMemory() throws IOException
+    {
+        final Run run = run("pingpong", "--self", "--unregistered", "-S", "65536,1048576", "-I", "20", "-W", "2", "-c");
+        assertEquals(0, run.status, run::toString);
+        assertTrue(run.out.contains("\n1m      20      =20 "), run::toString);
+        assertNoFilesLeft();
+    }
+
+    @Test
     void shouldPingpongTaggedMessages() throws IOException
     {
         final Run run = run("pingpong", "--self", "--tagged", "-S", "1,64", "-I", "100", "-W", "10", "-c");
@@ -110,7 +129,7 @@ class PingpongTwoJvmTest
     void shouldRefuseAServerRunningOtherSettings() throws Exception
     {
         final PingpongOptions serverOptions = new PingpongOptions(
-            SizeList.parse("64"), 100, 10, "mismatch", TransferMode.MSG, false, 20);
+            SizeList.parse("64"), 100, 10, "mismatch", TransferMode.MSG, false, 20, true);
         final Process server = new ProcessBuilder(PeerLauncher.command(serverOptions))
             .redirectErrorStream(true).start();
         final Run run = run("pingpong", "--role", "client", "--domain", "mismatch", "-S", "64", "-I", "200",
@@ -118,7 +137,7 @@ class PingpongTwoJvmTest
         assertTrue(server.waitFor(30, TimeUnit.SECONDS));
         final String serverOutput = new String(server.getInputStream().readAllBytes());
         assertEquals(Errno.FI_EINVAL, run.status, run::toString);
-        assertTrue(run.err.contains("the server runs jfabric-pingpong/1 sizes=[64] I=100"), run::toString);
+        assertTrue(run.err.contains("the server runs jfabric-pingpong/1 1 sizes 64..64 crc "), run::toString);
         assertEquals(Errno.FI_EINVAL, server.exitValue(), serverOutput);
         assertTrue(serverOutput.contains("but this server runs"), serverOutput);
     }
@@ -145,7 +164,11 @@ class PingpongTwoJvmTest
     {
         final StringWriter out = new StringWriter();
         final StringWriter err = new StringWriter();
-        final int status = JfabricMain.execute(new PrintWriter(out), new PrintWriter(err), args);
+        final String[] bounded = new String[args.length + 1];
+        bounded[0] = args[0];
+        bounded[1] = "--timeout=10"; // A lost message fails the test in 10 s; a later --timeout wins.
+        System.arraycopy(args, 1, bounded, 2, args.length - 1);
+        final int status = JfabricMain.execute(new PrintWriter(out), new PrintWriter(err), bounded);
         return new Run(status, out.toString(), err.toString());
     }
 

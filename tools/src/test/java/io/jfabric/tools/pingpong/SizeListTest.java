@@ -60,6 +60,17 @@ class SizeListTest
     }
 
     @Test
+    void shouldDigestEveryListDifferentlyAndShortly()
+    {
+        final String all = SizeList.parse("all").digest();
+        assertTrue(all.startsWith("46 sizes 0..6291456 crc "), all);
+        assertTrue(all.length() < 64, all);
+        assertEquals(SizeList.parse("64,128").digest(), SizeList.parse("64,128").digest());
+        assertTrue(!SizeList.parse("64,128").digest().equals(SizeList.parse("128,64").digest()));
+        assertTrue(!SizeList.parse("64,96,128").digest().equals(SizeList.parse("64,97,128").digest()));
+    }
+
+    @Test
     void shouldRefuseWhatIsNotASize()
     {
         final IllegalArgumentException word = assertThrows(IllegalArgumentException.class,
