@@ -136,6 +136,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
     private final Completions completions = new Completions();
     private final Resolver resolver;
     private final LaneClaim claim = new LaneClaim();
+    private final OwnerLiveness liveness;
 
     /**
      * Open an endpoint and claim a slot for it.
@@ -190,6 +191,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         this.hooks = hooks;
         this.regionBytes = region.byteBuffer();
         this.resolver = new Resolver();
+        this.liveness = new OwnerLiveness(geometry.slotCount());
         final int laneMax = geometry.rxRingBytes() / 8;
         inlineLimit = (laneMax + org.agrona.concurrent.ringbuffer.RecordDescriptor.HEADER_LENGTH) /
             RECORD_ALIGNMENT * RECORD_ALIGNMENT - org.agrona.concurrent.ringbuffer.RecordDescriptor.HEADER_LENGTH -
@@ -1246,7 +1248,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
     private boolean peerGone(final int peer)
     {
         final long owner = region.getLongVolatile(SlotDescriptor.ownerOffset(geometry, peer));
-        return owner == 0 || ProcessIdentity.isGone(owner);
+        return owner == 0 || liveness.isGone(peer, owner);
     }
 
     // ------------------------------------------------------------------ zero copy
@@ -1390,13 +1392,13 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
     public long trecv(final ByteBuffer buf, final int offset, final int len, final long desc, final long srcAddr,
         final long tag, final long ignore, final long context)
     {
-        return postOne(true, buf, offset, len, srcAddr, tag, ignore, context, rxOpFlags);
+        return postOne(true, buf, offset, len, srcAddr, tag, ignore, context, rxOpFlags & ~Flags.FI_MULTI_RECV);
     }
 
     @Override
     public long trecvv(final Msg msg, final long srcAddr, final long tag, final long ignore, final long context)
     {
-        return postMany(true, msg, srcAddr, tag, ignore, context, rxOpFlags);
+        return postMany(true, msg, srcAddr, tag, ignore, context, rxOpFlags & ~Flags.FI_MULTI_RECV);
     }
 
     @Override
@@ -1571,7 +1573,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
             return true;
         }
         final long owner = region.getLongVolatile(SlotDescriptor.ownerOffset(geometry, s));
-        return owner == 0 || ProcessIdentity.isGone(owner);
+        return owner == 0 || liveness.isGone(s, owner);
     }
 
     private final class InboundHandler implements ControlledMessageHandler

@@ -1,122 +1,833 @@
 package io.jfabric.shm.match;
 
 import io.jfabric.Addresses;
+import io.jfabric.Errno;
+import io.jfabric.FabricException;
 import io.jfabric.Flags;
+import io.jfabric.shm.ShmCapabilities;
 import java.nio.ByteBuffer;
 import org.agrona.DirectBuffer;
 
-/** TEMPORARY minimal matcher (FIFO posted, no unexpected store) until the matcher branch merges. */
+/**
+ * The receive side of an shm endpoint: matches arriving messages with posted receives (fi_msg(3), fi_tagged(3)),
+ * keeps messages no receive wants yet in a bounded unexpected store, places payloads and reports every finished
+ * receive-side operation to a {@link RecvCompletionSink}.
+ * <p>
+ * <b>Matching.</b> Untagged messages match only untagged receives (fi_recv family), tagged messages only tagged
+ * receives (fi_trecv family) whose {@code (tag & ~ignore)} equals the message's {@code (tag & ~ignore)}. Posted
+ * receives are matched in post order, unexpected messages in arrival order, each kind separately. A receive with a
+ * source address (only when the endpoint has FI_DIRECTED_RECV, else the address is ignored) matches a message only
+ * if {@link AddressResolver#fiAddrOf} of its sender equals that address at the moment of matching; completions
+ * carry the sender's address evaluated when they are written, so a sender inserted into the AV after its message
+ * arrived is reported with its address.
+ * <p>
+ * <b>Deliveries.</b> A message arrives as {@link #begin}, {@link #write} pieces in order, {@link #end}; several
+ * deliveries (one per sender) may be in progress at once. A delivery goes straight into the matching posted receive,
+ * or into the unexpected store; a receive posted while a matching unexpected message is still arriving takes the
+ * bytes stored so far and the rest directly, and completes when the message ends.
+ * <p>
+ * <b>Truncation.</b> A message longer than its receive places what fits and completes in error with FI_ETRUNC,
+ * {@code len} the bytes placed and {@code olen} the bytes dropped. A delivery that ends before its announced length
+ * arrived is reported the same way (the missing bytes count as dropped).
+ * <p>
+ * <b>Multi-receive</b> (FI_MULTI_RECV, untagged, exactly one buffer, else -FI_EINVAL): messages are packed back to back from the start of the
+ * buffer, without alignment padding; each completes with the index where it starts. The buffer is released as soon
+ * as the space left after a message is below the FI_OPT_MIN_MULTI_RECV value captured when the receive was posted
+ * (fi_endpoint(3): a change applies to later posts), or is zero; the completion of the last message placed in it
+ * then carries FI_MULTI_RECV (libfabric lets a provider flag the last message rather than write a separate entry).
+ * A message larger than the space left but not larger than the whole buffer skips the buffer and goes to the next
+ * matching receive (or to the unexpected store): it would fit a fresh buffer. A message larger than the whole
+ * buffer can never fit, so it takes the space left, truncated (FI_ETRUNC), which releases the buffer.
+ * A cancelled multi-receive buffer reports FI_ECANCELED, with FI_MULTI_RECV unless messages are still arriving in
+ * it, in which case the last of them carries FI_MULTI_RECV.
+ * <p>
+ * <b>Peek, claim, discard</b> (tagged only). FI_PEEK searches the unexpected store only (messages still arriving
+ * included) for the first unclaimed match: found, it completes with the message's length, tag, data and source and
+ * FI_PEEK in the completion flags, no data copied ({@code bufOffset} {@link #NO_BUFFER}); not found, an FI_ENOMSG
+ * error. FI_PEEK|FI_CLAIM also marks the message claimed for the peek's context (completion flags FI_PEEK|FI_CLAIM):
+ * no other receive sees it, and a later receive with FI_CLAIM and the same context takes it (completion flag
+ * FI_CLAIM). FI_PEEK|FI_DISCARD drops the found message after reporting it; FI_CLAIM|FI_DISCARD drops a claimed
+ * message and completes with length 0 and FI_CLAIM. A receive with FI_CLAIM for a context that claimed nothing
+ * returns -FI_EINVAL.
+ * <p>
+ * <b>Limits.</b> At most {@code postedCapacity} receives are posted ({@link #post} returns -FI_EAGAIN beyond). The
+ * unexpected store holds at most {@code unexpectedCapacity} messages whose lengths sum to at most
+ * {@code unexpectedBytes} (see {@link UnexpectedMessages}). When a message matches no receive and the store cannot
+ * take it whole, {@link #begin} returns {@link #DELIVERY_NONE} and nothing changes: the endpoint leaves the record
+ * in the sender's ring and retries after a receive is posted, so the sender sees FI_EAGAIN when its ring fills and
+ * nothing is lost. At most {@code maxDeliveries} deliveries may be in progress ({@link #DELIVERY_NONE} beyond).
+ * <p>
+ * <b>Completion flags.</b> FI_RECV | FI_MSG or FI_TAGGED | FI_REMOTE_CQ_DATA when the message carries data |
+ * FI_MULTI_RECV when a multi-receive buffer is released | FI_PEEK / FI_CLAIM as above. The receive's own flags are
+ * passed as {@code opFlags} so the endpoint can apply selective completion.
+ * <p>
+ * Not thread safe: the endpoint serializes all calls (its receive guard, or the threading model). Nothing
+ * allocates after construction, on any path.
+ */
 public final class ReceiveMatcher
 {
+    /** {@link #begin}: the message can be neither matched nor stored now; leave it in its ring and retry later. */
     public static final long DELIVERY_NONE = -1;
-    private final int cap;
-    private final ByteBuffer[] buf;
-    private final int[] off;
-    private final int[] len;
-    private final long[] ctx;
-    private final long[] flags;
-    private final boolean[] tagged;
-    private final long[] tag;
-    private final long[] ignore;
-    private int head;
-    private int count;
+
+    /** {@code bufOffset} of completions that placed no data (peek, discard): C's {@code buf == NULL}. */
+    public static final long NO_BUFFER = -1;
+
+    /**
+     * Default FI_OPT_MIN_MULTI_RECV: 16 KiB, the largest message shm sends inline in one ring record, so a
+     * buffer stays posted while it can still take any eagerly sent message whole.
+     */
+    public static final long DEFAULT_MIN_MULTI_RECV = 16 * 1024;
+
+    /** Default for the number of deliveries in progress at once (one per sending endpoint at most). */
+    public static final int DEFAULT_MAX_DELIVERIES = 1024;
+
+    private static final int TO_POSTED = 1;
+    private static final int TO_UNEXPECTED = 2;
+
+    private final boolean directedRecv;
     private final AddressResolver resolver;
     private final RecvCompletionSink sink;
-    private long dSender;
-    private int dSlot;
-    private long dPlaced;
-    private long dTotal;
-    private long dTag;
-    private long dData;
-    private long dFlags;
-    private long min = 16384;
+    private final PostedReceives posted;
+    private final UnexpectedMessages unexpected;
+    private long minMultiRecv = DEFAULT_MIN_MULTI_RECV;
 
-    public ReceiveMatcher(final int postedCapacity, final int unexpectedCapacity, final int unexpectedBytes,
-        final boolean directedRecv, final AddressResolver resolver, final RecvCompletionSink sink)
+    // deliveries in progress, parallel arrays indexed by handle
+    private final int[] dKind;
+    private final int[] dTarget;
+    private final long[] dSender;
+    private final long[] dTag;
+    private final long[] dData;
+    private final long[] dMsgFlags;
+    private final long[] dTotal;
+    private final long[] dWritten;
+    private final long[] dStart;
+    private final long[] dLimit;
+    private final IndexLists deliveries;
+
+    /**
+     * A matcher with {@link ShmCapabilities#IOV_LIMIT} iov entries per receive and {@link #DEFAULT_MAX_DELIVERIES}.
+     *
+     * @param postedCapacity     receives that may be posted at once.
+     * @param unexpectedCapacity unexpected messages that may be stored at once.
+     * @param unexpectedBytes    payload bytes the unexpected messages may hold together.
+     * @param directedRecv       whether receives' source addresses filter (FI_DIRECTED_RECV).
+     * @param resolver           sender id to fi_addr.
+     * @param sink               where completions go.
+     */
+    public ReceiveMatcher(
+        final int postedCapacity, final int unexpectedCapacity, final int unexpectedBytes, final boolean directedRecv,
+        final AddressResolver resolver, final RecvCompletionSink sink)
     {
-        cap = postedCapacity;
-        buf = new ByteBuffer[cap];
-        off = new int[cap];
-        len = new int[cap];
-        ctx = new long[cap];
-        flags = new long[cap];
-        tagged = new boolean[cap];
-        tag = new long[cap];
-        ignore = new long[cap];
+        this(postedCapacity, unexpectedCapacity, unexpectedBytes, directedRecv, resolver, sink,
+            ShmCapabilities.IOV_LIMIT, DEFAULT_MAX_DELIVERIES);
+    }
+
+    /**
+     * @param postedCapacity     receives that may be posted at once.
+     * @param unexpectedCapacity unexpected messages that may be stored at once.
+     * @param unexpectedBytes    payload bytes the unexpected messages may hold together.
+     * @param directedRecv       whether receives' source addresses filter (FI_DIRECTED_RECV).
+     * @param resolver           sender id to fi_addr.
+     * @param sink               where completions go.
+     * @param maxIov             iov entries a receive may have.
+     * @param maxDeliveries      deliveries that may be in progress at once.
+     */
+    public ReceiveMatcher(
+        final int postedCapacity,
+        final int unexpectedCapacity,
+        final int unexpectedBytes,
+        final boolean directedRecv,
+        final AddressResolver resolver,
+        final RecvCompletionSink sink,
+        final int maxIov,
+        final int maxDeliveries)
+    {
+        if (postedCapacity < 1 || unexpectedCapacity < 0 || unexpectedBytes < 0 || maxIov < 1 || maxDeliveries < 1 ||
+            UnexpectedMessages.arenaBytes(unexpectedCapacity, unexpectedBytes) > Integer.MAX_VALUE - 64)
+        {
+            throw new FabricException(Errno.FI_EINVAL, "fi_enable: receive matcher limits out of range: posted=" +
+                postedCapacity + " unexpected=" + unexpectedCapacity + " unexpectedBytes=" + unexpectedBytes +
+                " maxIov=" + maxIov + " maxDeliveries=" + maxDeliveries);
+        }
+        if (resolver == null || sink == null)
+        {
+            throw new FabricException(Errno.FI_EINVAL, "fi_enable: receive matcher needs a resolver and a sink");
+        }
+        this.directedRecv = directedRecv;
         this.resolver = resolver;
         this.sink = sink;
+        posted = new PostedReceives(postedCapacity, maxIov);
+        unexpected = new UnexpectedMessages(unexpectedCapacity, unexpectedBytes);
+        dKind = new int[maxDeliveries];
+        dTarget = new int[maxDeliveries];
+        dSender = new long[maxDeliveries];
+        dTag = new long[maxDeliveries];
+        dData = new long[maxDeliveries];
+        dMsgFlags = new long[maxDeliveries];
+        dTotal = new long[maxDeliveries];
+        dWritten = new long[maxDeliveries];
+        dStart = new long[maxDeliveries];
+        dLimit = new long[maxDeliveries];
+        deliveries = new IndexLists(maxDeliveries, 0);
     }
 
+    /**
+     * FI_OPT_MIN_MULTI_RECV: the free space below which a multi-receive buffer is released; applies to receives
+     * posted afterwards. Negative values are ignored (the endpoint rejects them).
+     *
+     * @param bytes the minimum.
+     */
     public void minMultiRecv(final long bytes)
     {
-        min = bytes;
+        if (bytes >= 0)
+        {
+            minMultiRecv = bytes;
+        }
     }
 
+    /** @return FI_OPT_MIN_MULTI_RECV, {@link #DEFAULT_MIN_MULTI_RECV} unless set. */
     public long minMultiRecv()
     {
-        return min;
+        return minMultiRecv;
     }
 
-    public long post(final boolean t, final ByteBuffer b, final int o, final int l,
-        final long srcAddr, final long tg, final long ig, final long c, final long f)
+    /** @return receives posted and not yet matched or released (claiming receives waiting for a message included). */
+    public int postedCount()
     {
-        if (count == cap)
+        return posted.allocatedCount();
+    }
+
+    /** @return messages in the unexpected store (claimed ones included). */
+    public int unexpectedCount()
+    {
+        return unexpected.count();
+    }
+
+    /** @return payload bytes reserved by the messages in the unexpected store. */
+    public long unexpectedBytesInUse()
+    {
+        return unexpected.bytesInUse();
+    }
+
+    /**
+     * Post a receive into one buffer.
+     *
+     * @param tagged  false: fi_recv family (matches untagged messages, tag and ignore unused); true: fi_trecv family.
+     * @param buf     destination, written at absolute indices; may be null when {@code length} is 0.
+     * @param offset  index of the first byte.
+     * @param length  bytes available.
+     * @param srcAddr FI_ADDR_UNSPEC, or the only sender accepted (with FI_DIRECTED_RECV).
+     * @param tag     tag to match (tagged).
+     * @param ignore  tag bits to ignore (tagged).
+     * @param context the operation context reported in its completions.
+     * @param flags   FI_COMPLETION, FI_MULTI_RECV (untagged), FI_PEEK, FI_CLAIM, FI_DISCARD (tagged).
+     * @return 0, -FI_EAGAIN when the posted pool is full, -FI_EINVAL for a bad buffer or flag combination or a claim
+     * of a context that claimed nothing.
+     */
+    public long post(
+        final boolean tagged,
+        final ByteBuffer buf,
+        final int offset,
+        final int length,
+        final long srcAddr,
+        final long tag,
+        final long ignore,
+        final long context,
+        final long flags)
+    {
+        if (!validFlags(tagged, 1, flags) || (flags & Flags.FI_DISCARD) == 0 && !validBuffer(buf, offset, length))
         {
-            return -11;
+            return -Errno.FI_EINVAL;
         }
-        final int i = (head + count++) % cap;
-        buf[i] = b;
-        off[i] = o;
-        len[i] = l;
-        ctx[i] = c;
-        flags[i] = f;
-        tagged[i] = t;
-        tag[i] = tg;
-        ignore[i] = ig;
+        return postValid(tagged, buf, offset, length, null, null, null, 0, srcAddr, tag, ignore, context, flags);
+    }
+
+    /**
+     * Post a receive scattered over several buffers; the arrays' entries are copied, the arrays are not kept.
+     *
+     * @param tagged    as for the one-buffer post.
+     * @param iov       destinations, written at absolute indices.
+     * @param iovOffset index of the first byte of each.
+     * @param iovLength bytes available in each.
+     * @param iovCount  entries used, 0 to the iov limit (1 with FI_MULTI_RECV).
+     * @param srcAddr   as for the one-buffer post.
+     * @param tag       as for the one-buffer post.
+     * @param ignore    as for the one-buffer post.
+     * @param context   as for the one-buffer post.
+     * @param flags     as for the one-buffer post.
+     * @return as for the one-buffer post.
+     */
+    public long post(
+        final boolean tagged,
+        final ByteBuffer[] iov,
+        final int[] iovOffset,
+        final int[] iovLength,
+        final int iovCount,
+        final long srcAddr,
+        final long tag,
+        final long ignore,
+        final long context,
+        final long flags)
+    {
+        if (iovCount < 0 || iovCount > posted.maxIov || !validFlags(tagged, iovCount, flags))
+        {
+            return -Errno.FI_EINVAL;
+        }
+        final boolean discard = (flags & Flags.FI_DISCARD) != 0;
+        if (!discard)
+        {
+            if (iovCount > 0 && (iov == null || iovOffset == null || iovLength == null ||
+                iov.length < iovCount || iovOffset.length < iovCount || iovLength.length < iovCount))
+            {
+                return -Errno.FI_EINVAL;
+            }
+            for (int i = 0; i < iovCount; i++)
+            {
+                if (!validBuffer(iov[i], iovOffset[i], iovLength[i]))
+                {
+                    return -Errno.FI_EINVAL;
+                }
+            }
+        }
+        return postValid(tagged, null, 0, 0, iov, iovOffset, iovLength, iovCount, srcAddr, tag, ignore, context, flags);
+    }
+
+    /**
+     * fi_cancel: the first posted receive (in post order) with this context that is still waiting for a message (or,
+     * for a multi-receive buffer, not yet released) completes with an FI_ECANCELED error.
+     *
+     * @param context the receive's context.
+     * @return 0, or -FI_ENOENT when no such receive is pending.
+     */
+    public long cancel(final long context)
+    {
+        int found = PostedReceives.NONE;
+        for (int list = PostedReceives.MSG_LIST; list <= PostedReceives.TAGGED_LIST; list++)
+        {
+            for (int e = posted.head(list); e != PostedReceives.NONE; e = posted.next(e))
+            {
+                if (posted.context[e] == context)
+                {
+                    if (found == PostedReceives.NONE || posted.sequence[e] < posted.sequence[found])
+                    {
+                        found = e;
+                    }
+                    break;
+                }
+            }
+        }
+        if (found == PostedReceives.NONE)
+        {
+            return -Errno.FI_ENOENT;
+        }
+        final int e = found;
+        final boolean tagged = posted.tagged[e];
+        posted.unlink(e);
+        long cqFlags = Flags.FI_RECV | (tagged ? Flags.FI_TAGGED : Flags.FI_MSG);
+        final long bufOffset = posted.firstOffset(e);
+        final long tag = posted.tag[e];
+        if (posted.inFlight[e] == 0)
+        {
+            cqFlags |= posted.opFlags[e] & Flags.FI_MULTI_RECV;
+            posted.free(e);
+        }
+        sink.error(context, cqFlags, 0, bufOffset, 0, tag, 0, Errno.FI_ECANCELED, Addresses.FI_ADDR_NOTAVAIL);
         return 0;
     }
 
-    public long post(final boolean t, final ByteBuffer[] iov, final int[] iovOffset, final int[] iovLength,
-        final int iovCount, final long srcAddr, final long tg, final long ig, final long c, final long f)
-    {
-        return post(t, iov[0], iovOffset[0], iovLength[0], srcAddr, tg, ig, c, f);
-    }
-
-    public long cancel(final long context)
-    {
-        return -2;
-    }
-
-    public long begin(final long senderId, final boolean t, final long tg, final long data, final long msgFlags,
+    /**
+     * A message starts arriving.
+     *
+     * @param senderId    {@code (slot << 32) | incarnation} of the sending endpoint.
+     * @param tagged      whether it is a tagged message.
+     * @param tag         its tag.
+     * @param data        remote CQ data (valid with FI_REMOTE_CQ_DATA in {@code msgFlags}).
+     * @param msgFlags    FI_REMOTE_CQ_DATA or 0.
+     * @param totalLength bytes that the {@link #write} calls will bring.
+     * @return the delivery handle for {@link #write} and {@link #end}, or {@link #DELIVERY_NONE} when no receive
+     * matches and the unexpected store cannot take the message (nothing changed: retry later).
+     */
+    public long begin(
+        final long senderId,
+        final boolean tagged,
+        final long tag,
+        final long data,
+        final long msgFlags,
         final long totalLength)
     {
-        if (count == 0 || tagged[head] != t || t && ((tg ^ tag[head]) & ~ignore[head]) != 0)
+        if (deliveries.allocated() == dKind.length || totalLength < 0)
         {
             return DELIVERY_NONE;
         }
-        dSlot = head;
-        head = (head + 1) % cap;
-        count--;
-        dSender = senderId;
-        dPlaced = 0;
-        dTotal = totalLength;
-        dTag = tg;
-        dData = data;
-        dFlags = msgFlags;
+        final int list = PostedReceives.listOf(tagged);
+        boolean resolved = false;
+        long from = Addresses.FI_ADDR_NOTAVAIL;
+        int e = posted.head(list);
+        for (; e != PostedReceives.NONE; e = posted.next(e))
+        {
+            if (tagged && ((tag ^ posted.tag[e]) & ~posted.ignore[e]) != 0)
+            {
+                continue;
+            }
+            if (posted.srcAddr[e] != Addresses.FI_ADDR_UNSPEC)
+            {
+                if (!resolved)
+                {
+                    from = resolver.fiAddrOf(senderId);
+                    resolved = true;
+                }
+                if (from != posted.srcAddr[e])
+                {
+                    continue;
+                }
+            }
+            if (isMulti(e) && !accepts(e, totalLength))
+            {
+                continue;
+            }
+            break;
+        }
+        if (e == PostedReceives.NONE && !unexpected.hasRoom(totalLength))
+        {
+            return DELIVERY_NONE;
+        }
+
+        final int d = deliveries.allocate();
+        dSender[d] = senderId;
+        dTag[d] = tag;
+        dData[d] = data;
+        dMsgFlags[d] = msgFlags;
+        dTotal[d] = totalLength;
+        dWritten[d] = 0;
+        if (e != PostedReceives.NONE)
+        {
+            dKind[d] = TO_POSTED;
+            dTarget[d] = e;
+            reserve(e, d, totalLength);
+        }
+        else
+        {
+            dKind[d] = TO_UNEXPECTED;
+            dTarget[d] = unexpected.add(senderId, tagged, tag, data, msgFlags, totalLength, d);
+            dStart[d] = 0;
+            dLimit[d] = 0;
+        }
+        return d;
+    }
+
+    /**
+     * The next piece of a delivery's payload.
+     *
+     * @param delivery  the handle from {@link #begin}.
+     * @param src       where the piece is (a ring record).
+     * @param srcOffset index of its first byte.
+     * @param length    its length; bytes beyond the announced total are ignored.
+     */
+    public void write(final long delivery, final DirectBuffer src, final int srcOffset, final int length)
+    {
+        if (!inProgress(delivery) || length <= 0)
+        {
+            return;
+        }
+        final int d = (int)delivery;
+        final long written = dWritten[d];
+        final int n = (int)Math.min(length, dTotal[d] - written);
+        if (n <= 0)
+        {
+            return;
+        }
+        if (dKind[d] == TO_POSTED)
+        {
+            final long fits = Math.min(n, dLimit[d] - written);
+            if (fits > 0)
+            {
+                posted.place(dTarget[d], dStart[d] + written, src, srcOffset, (int)fits);
+            }
+        }
+        else
+        {
+            final int m = dTarget[d];
+            if (!unexpected.discarded[m])
+            {
+                unexpected.append(m, src, srcOffset, n);
+            }
+        }
+        dWritten[d] = written + n;
+    }
+
+    /**
+     * The delivery is over: its receive completes (FI_ETRUNC if it did not take every announced byte), or the
+     * unexpected message becomes complete in the store.
+     *
+     * @param delivery the handle from {@link #begin}.
+     */
+    public void end(final long delivery)
+    {
+        if (!inProgress(delivery))
+        {
+            return;
+        }
+        final int d = (int)delivery;
+        final int target = dTarget[d];
+        final int kind = dKind[d];
+        dKind[d] = 0;
+        deliveries.free(d);
+        if (kind == TO_POSTED)
+        {
+            complete(target, dStart[d], Math.min(dWritten[d], dLimit[d]), dTotal[d], dSender[d], dTag[d], dData[d],
+                dMsgFlags[d]);
+        }
+        else
+        {
+            unexpected.delivery[target] = UnexpectedMessages.NONE;
+            if (unexpected.discarded[target])
+            {
+                unexpected.remove(target);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ posting
+
+    /** A checked post: one buffer when {@code iov} is null, else {@code iovCount} entries of the arrays. */
+    private long postValid(
+        final boolean tagged, final ByteBuffer buf, final int offset, final int length, final ByteBuffer[] iov,
+        final int[] iovOffset, final int[] iovLength, final int iovCount,
+        final long srcAddr, final long tag, final long ignore, final long context, final long flags)
+    {
+        final long early = peekOrDiscard(srcAddr, tag, ignore, context, flags);
+        if (early != 1)
+        {
+            return early;
+        }
+        final int e = posted.allocate();
+        if (e == PostedReceives.NONE)
+        {
+            return -Errno.FI_EAGAIN;
+        }
+        if (iov == null)
+        {
+            posted.addIov(e, buf, offset, length);
+        }
+        for (int i = 0; i < iovCount; i++)
+        {
+            posted.addIov(e, iov[i], iovOffset[i], iovLength[i]);
+        }
+        return postEntry(e, tagged, srcAddr, tag, ignore, context, flags);
+    }
+
+    private long postEntry(
+        final int e,
+        final boolean tagged,
+        final long srcAddr,
+        final long tag,
+        final long ignore,
+        final long context,
+        final long flags)
+    {
+        posted.tagged[e] = tagged;
+        posted.tag[e] = tagged ? tag : 0;
+        posted.ignore[e] = tagged ? ignore : 0;
+        posted.srcAddr[e] = directedRecv ? srcAddr : Addresses.FI_ADDR_UNSPEC;
+        posted.context[e] = context;
+        posted.opFlags[e] = flags;
+        posted.minFree[e] = minMultiRecv;
+        if ((flags & Flags.FI_CLAIM) != 0)
+        {
+            return claim(e, context);
+        }
+
+        final int list = PostedReceives.listOf(tagged);
+        final boolean multi = isMulti(e);
+        if (multi)
+        {
+            posted.append(e);
+        }
+        int m = unexpected.head(list);
+        while (m != UnexpectedMessages.NONE)
+        {
+            final int following = unexpected.next(m);
+            if (!unexpected.claimed[m] && !unexpected.discarded[m] && matches(e, m) &&
+                (!multi || accepts(e, unexpected.totalLength[m])))
+            {
+                take(e, m);
+                if (!multi || !posted.isListed(e))
+                {
+                    return 0;
+                }
+            }
+            m = following;
+        }
+        if (!multi)
+        {
+            posted.append(e);
+        }
         return 0;
     }
 
-    public void write(final long delivery, final DirectBuffer src, final int srcOffset, final int length)
+    /**
+     * FI_PEEK (with or without FI_CLAIM or FI_DISCARD) and FI_CLAIM|FI_DISCARD complete at once and need no entry.
+     *
+     * @return 1 when the post is none of those, else its result.
+     */
+    private long peekOrDiscard(
+        final long srcAddr, final long tag, final long ignore, final long context, final long flags)
     {
-        final int n = (int)Math.max(0, Math.min(length, len[dSlot] - dPlaced));
-        src.getBytes(srcOffset, buf[dSlot], off[dSlot] + (int)dPlaced, n);
-        dPlaced += n;
+        if ((flags & Flags.FI_PEEK) != 0)
+        {
+            final long src = directedRecv ? srcAddr : Addresses.FI_ADDR_UNSPEC;
+            for (int m = unexpected.head(PostedReceives.TAGGED_LIST); m != UnexpectedMessages.NONE;
+                m = unexpected.next(m))
+            {
+                if (!unexpected.claimed[m] && !unexpected.discarded[m] &&
+                    ((tag ^ unexpected.tag[m]) & ~ignore) == 0 &&
+                    (src == Addresses.FI_ADDR_UNSPEC || resolver.fiAddrOf(unexpected.senderId[m]) == src))
+                {
+                    final long cqFlags = Flags.FI_RECV | Flags.FI_TAGGED | Flags.FI_PEEK |
+                        (flags & Flags.FI_CLAIM) | (unexpected.msgFlags[m] & Flags.FI_REMOTE_CQ_DATA);
+                    final long length = unexpected.totalLength[m];
+                    final long data = unexpected.data[m];
+                    final long msgTag = unexpected.tag[m];
+                    final long from = resolver.fiAddrOf(unexpected.senderId[m]);
+                    if ((flags & Flags.FI_DISCARD) != 0)
+                    {
+                        discard(m);
+                    }
+                    else if ((flags & Flags.FI_CLAIM) != 0)
+                    {
+                        unexpected.claimed[m] = true;
+                        unexpected.claimContext[m] = context;
+                    }
+                    sink.complete(context, flags, cqFlags, length, NO_BUFFER, data, msgTag, from);
+                    return 0;
+                }
+            }
+            sink.error(context, Flags.FI_RECV | Flags.FI_TAGGED | Flags.FI_PEEK, 0, NO_BUFFER, 0, tag, 0,
+                Errno.FI_ENOMSG, Addresses.FI_ADDR_NOTAVAIL);
+            return 0;
+        }
+        if ((flags & Flags.FI_DISCARD) != 0)
+        {
+            final int m = claimedBy(context);
+            if (m == UnexpectedMessages.NONE)
+            {
+                return -Errno.FI_EINVAL;
+            }
+            final long cqFlags = Flags.FI_RECV | Flags.FI_TAGGED | Flags.FI_CLAIM |
+                (unexpected.msgFlags[m] & Flags.FI_REMOTE_CQ_DATA);
+            final long data = unexpected.data[m];
+            final long msgTag = unexpected.tag[m];
+            final long from = resolver.fiAddrOf(unexpected.senderId[m]);
+            discard(m);
+            sink.complete(context, flags, cqFlags, 0, NO_BUFFER, data, msgTag, from);
+            return 0;
+        }
+        return 1;
     }
 
-    public void end(final long delivery)
+    private long claim(final int e, final long context)
     {
-        sink.complete(ctx[dSlot], flags[dSlot], Flags.FI_RECV | (tagged[dSlot] ? Flags.FI_TAGGED : Flags.FI_MSG) | dFlags,
-            dPlaced, off[dSlot], dData, dTag, resolver.fiAddrOf(dSender));
-        buf[dSlot] = null;
+        final int m = claimedBy(context);
+        if (m == UnexpectedMessages.NONE)
+        {
+            posted.free(e);
+            return -Errno.FI_EINVAL;
+        }
+        posted.extraCqFlags[e] = Flags.FI_CLAIM;
+        take(e, m);
+        return 0;
+    }
+
+    private int claimedBy(final long context)
+    {
+        for (int m = unexpected.head(PostedReceives.TAGGED_LIST); m != UnexpectedMessages.NONE; m = unexpected.next(m))
+        {
+            if (unexpected.claimed[m] && !unexpected.discarded[m] && unexpected.claimContext[m] == context)
+            {
+                return m;
+            }
+        }
+        return UnexpectedMessages.NONE;
+    }
+
+    private void discard(final int m)
+    {
+        if (unexpected.delivery[m] == UnexpectedMessages.NONE)
+        {
+            unexpected.remove(m);
+        }
+        else
+        {
+            unexpected.discarded[m] = true;
+        }
+    }
+
+    /** A posted receive takes a stored message: now if it has ended, else its delivery continues into the receive. */
+    private void take(final int e, final int m)
+    {
+        final long total = unexpected.totalLength[m];
+        final int d = unexpected.delivery[m];
+        if (d == UnexpectedMessages.NONE)
+        {
+            final long start = reserveSpace(e, total);
+            final long limit = placeable(e, start, total);
+            unexpected.copyTo(m, posted, e, start, limit);
+            final long placed = Math.min(unexpected.received[m], limit);
+            final long sender = unexpected.senderId[m];
+            final long tag = unexpected.tag[m];
+            final long data = unexpected.data[m];
+            final long msgFlags = unexpected.msgFlags[m];
+            unexpected.remove(m);
+            complete(e, start, placed, total, sender, tag, data, msgFlags);
+        }
+        else
+        {
+            dKind[d] = TO_POSTED;
+            dTarget[d] = e;
+            reserve(e, d, total);
+            unexpected.copyTo(m, posted, e, dStart[d], dLimit[d]);
+            unexpected.remove(m);
+        }
+    }
+
+    // ------------------------------------------------------------------ placing and completing
+
+    /** Point delivery {@code d} at receive {@code e}: its start and limit, and the receive's bookkeeping. */
+    private void reserve(final int e, final int d, final long total)
+    {
+        final long start = reserveSpace(e, total);
+        dStart[d] = start;
+        dLimit[d] = placeable(e, start, total);
+    }
+
+    /**
+     * Claim a message's space in receive {@code e}: unlink a plain receive, advance and maybe release a buffer.
+     *
+     * @return where in the receive's space the message starts.
+     */
+    private long reserveSpace(final int e, final long total)
+    {
+        if (!isMulti(e))
+        {
+            if (posted.isListed(e))
+            {
+                posted.unlink(e);
+            }
+            return 0;
+        }
+        final long start = posted.used[e];
+        final long left = posted.space[e] - start;
+        posted.used[e] += Math.min(total, left);
+        posted.inFlight[e]++;
+        final long after = posted.space[e] - posted.used[e];
+        if (after < posted.minFree[e] || after == 0)
+        {
+            posted.unlink(e);
+        }
+        return start;
+    }
+
+    /** @return bytes of a message starting at {@code start} that its (reserved) receive can take. */
+    private long placeable(final int e, final long start, final long total)
+    {
+        return Math.min(total, isMulti(e) ? posted.used[e] - start : posted.space[e]);
+    }
+
+    private void complete(
+        final int e,
+        final long start,
+        final long placed,
+        final long total,
+        final long senderId,
+        final long tag,
+        final long data,
+        final long msgFlags)
+    {
+        final boolean tagged = posted.tagged[e];
+        long cqFlags = Flags.FI_RECV | (tagged ? Flags.FI_TAGGED : Flags.FI_MSG) |
+            (msgFlags & Flags.FI_REMOTE_CQ_DATA) | posted.extraCqFlags[e];
+        final long context = posted.context[e];
+        final long opFlags = posted.opFlags[e];
+        final long bufOffset = posted.firstOffset(e) + start;
+        if (isMulti(e))
+        {
+            if (--posted.inFlight[e] == 0 && !posted.isListed(e))
+            {
+                cqFlags |= Flags.FI_MULTI_RECV;
+                posted.free(e);
+            }
+        }
+        else
+        {
+            posted.free(e);
+        }
+        final long from = resolver.fiAddrOf(senderId);
+        if (placed < total)
+        {
+            sink.error(context, cqFlags, placed, bufOffset, data, tag, total - placed, Errno.FI_ETRUNC, from);
+        }
+        else
+        {
+            sink.complete(context, opFlags, cqFlags, placed, bufOffset, data, tag, from);
+        }
+    }
+
+    // ------------------------------------------------------------------ predicates
+
+    private boolean isMulti(final int e)
+    {
+        return (posted.opFlags[e] & Flags.FI_MULTI_RECV) != 0;
+    }
+
+    /** A multi-receive buffer accepts a message that fits what is left, or that could never fit the buffer. */
+    private boolean accepts(final int e, final long total)
+    {
+        final long left = posted.space[e] - posted.used[e];
+        return total <= left || total > posted.space[e];
+    }
+
+    private boolean matches(final int e, final int m)
+    {
+        if (posted.tagged[e] && ((unexpected.tag[m] ^ posted.tag[e]) & ~posted.ignore[e]) != 0)
+        {
+            return false;
+        }
+        final long src = posted.srcAddr[e];
+        return src == Addresses.FI_ADDR_UNSPEC || resolver.fiAddrOf(unexpected.senderId[m]) == src;
+    }
+
+    private boolean inProgress(final long delivery)
+    {
+        return delivery >= 0 && delivery < dKind.length && dKind[(int)delivery] != 0;
+    }
+
+    private static boolean validFlags(final boolean tagged, final int iovCount, final long flags)
+    {
+        final boolean multi = (flags & Flags.FI_MULTI_RECV) != 0;
+        final boolean peek = (flags & Flags.FI_PEEK) != 0;
+        final boolean claim = (flags & Flags.FI_CLAIM) != 0;
+        final boolean discard = (flags & Flags.FI_DISCARD) != 0;
+        if (multi && (tagged || peek || claim || iovCount != 1))
+        {
+            return false;
+        }
+        if ((peek || claim || discard) && !tagged)
+        {
+            return false;
+        }
+        return !discard || peek || claim;
+    }
+
+    private static boolean validBuffer(final ByteBuffer buf, final int offset, final int length)
+    {
+        if (length < 0 || offset < 0)
+        {
+            return false;
+        }
+        if (buf == null)
+        {
+            return length == 0;
+        }
+        return !buf.isReadOnly() && offset <= buf.capacity() - length;
     }
 }

@@ -1,6 +1,7 @@
 package io.jfabric.shm.ep;
 
 import io.jfabric.AddressVector;
+import io.jfabric.Addresses;
 import io.jfabric.AvAttr;
 import io.jfabric.CompletionQueue;
 import io.jfabric.CqAttr;
@@ -52,7 +53,7 @@ class LaneRecoveryTest
                 final ByteBuffer dst = ByteBuffer.allocateDirect(4 * 64);
                 for (int i = 0; i < 4; i++)
                 {
-                    assertEquals(0, receiver.recv(dst, i * 64, 64, 0, 0, i));
+                    assertEquals(0, receiver.recv(dst, i * 64, 64, 0, Addresses.FI_ADDR_UNSPEC, i));
                 }
                 final String out = ChildJvm.start(AbandonedClaimPeerMain.class,
                     List.of("jfabric.shm.dir=" + root.dir()), "crash",

@@ -1,31 +1,21 @@
 package io.jfabric.shm.ep;
 
-import io.jfabric.AddressVector;
-import io.jfabric.AvAttr;
 import io.jfabric.CompletionQueue;
-import io.jfabric.CqAttr;
 import io.jfabric.CqEntries;
-import io.jfabric.CqFormat;
 import io.jfabric.Domain;
 import io.jfabric.Endpoint;
 import io.jfabric.Errno;
-import io.jfabric.Fabric;
 import io.jfabric.Flags;
-import io.jfabric.Info;
 import io.jfabric.MemoryRegion;
 import io.jfabric.MrIov;
 import io.jfabric.Msg;
 import io.jfabric.ShareableMemory;
 import io.jfabric.shm.ShmDomain;
-import io.jfabric.Versions;
-import io.jfabric.shm.ShmProvider;
-import io.jfabric.shm.ShmTestRoot;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -36,10 +26,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ShmEndpointLoopbackTest
 {
-    private ShmTestRoot root;
-    private Fabric fabric;
+    private EndpointPair pair;
     private Domain domain;
-    private AddressVector av;
     private CompletionQueue cqA;
     private CompletionQueue cqB;
     private Endpoint a;
@@ -50,51 +38,20 @@ class ShmEndpointLoopbackTest
     @BeforeEach
     void open()
     {
-        root = new ShmTestRoot();
-        final ShmProvider provider = root.provider(key -> null);
-        final Info hints = new Info();
-        hints.domainAttr().name("loop");
-        final Info info = provider.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints).get(0);
-        fabric = provider.fabric(info.fabricAttr(), 0);
-        domain = fabric.domain(info, 0);
-        av = domain.avOpen(new AvAttr(), 0);
-        cqA = domain.cqOpen(new CqAttr().format(CqFormat.TAGGED), 0);
-        cqB = domain.cqOpen(new CqAttr().format(CqFormat.TAGGED), 0);
-        a = open(info, cqA);
-        b = open(info, cqB);
-        final long[] out = new long[2];
-        av.insert(new String[] { new String(a.getname(), StandardCharsets.US_ASCII),
-            new String(b.getname(), StandardCharsets.US_ASCII) }, 2, out, 0, 0);
-        addrA = out[0];
-        addrB = out[1];
-    }
-
-    private Endpoint open(final Info info, final CompletionQueue cq)
-    {
-        final Endpoint ep = domain.endpoint(info, 0);
-        ep.bind(av, 0);
-        ep.bind(cq, Flags.FI_TRANSMIT | Flags.FI_RECV);
-        ep.enable();
-        return ep;
+        pair = new EndpointPair();
+        domain = pair.domain;
+        cqA = pair.cqA;
+        cqB = pair.cqB;
+        a = pair.a;
+        b = pair.b;
+        addrA = pair.addrA;
+        addrB = pair.addrB;
     }
 
     @AfterEach
     void close()
     {
-        try
-        {
-            b.close();
-            a.close();
-            cqA.close();
-            cqB.close();
-            av.close();
-            domain.close();
-            fabric.close();
-        }
-        finally
-        {
-            root.close();
-        }
+        pair.close();
     }
 
     @Test

@@ -1,0 +1,132 @@
+package io.jfabric.shm.match;
+
+/**
+ * A fixed pool of indices {@code 0..capacity-1} with a free list, and a few FIFO lists the allocated indices can be
+ * threaded on (doubly linked through parallel arrays, so unlinking from the middle is O(1)). The matcher's pools of
+ * receives, unexpected messages and deliveries keep their fields in arrays indexed the same way.
+ * <p>
+ * Allocates nothing after construction; single-threaded (the matcher's caller).
+ */
+final class IndexLists
+{
+    static final int NONE = -1;
+
+    private final int[] next;
+    private final int[] prev;
+    private final int[] listOf;
+    private final int[] head;
+    private final int[] tail;
+    private int freeHead;
+    private int allocated;
+
+    IndexLists(final int capacity, final int lists)
+    {
+        next = new int[capacity];
+        prev = new int[capacity];
+        listOf = new int[capacity];
+        head = new int[lists];
+        tail = new int[lists];
+        for (int i = 0; i < capacity; i++)
+        {
+            next[i] = i + 1 < capacity ? i + 1 : NONE;
+            listOf[i] = NONE;
+        }
+        for (int l = 0; l < lists; l++)
+        {
+            head[l] = NONE;
+            tail[l] = NONE;
+        }
+        freeHead = capacity > 0 ? 0 : NONE;
+    }
+
+    /** @return a free index, on no list, or {@link #NONE} when all are allocated. */
+    int allocate()
+    {
+        final int i = freeHead;
+        if (i != NONE)
+        {
+            freeHead = next[i];
+            next[i] = NONE;
+            prev[i] = NONE;
+            allocated++;
+        }
+        return i;
+    }
+
+    /** Give an index back; it is unlinked first if it is on a list. */
+    void free(final int i)
+    {
+        if (listOf[i] != NONE)
+        {
+            unlink(i);
+        }
+        next[i] = freeHead;
+        freeHead = i;
+        allocated--;
+    }
+
+    int allocated()
+    {
+        return allocated;
+    }
+
+    void append(final int list, final int i)
+    {
+        final int t = tail[list];
+        prev[i] = t;
+        next[i] = NONE;
+        if (t == NONE)
+        {
+            head[list] = i;
+        }
+        else
+        {
+            next[t] = i;
+        }
+        tail[list] = i;
+        listOf[i] = list;
+    }
+
+    /** Take an index off the list it is on. */
+    void unlink(final int i)
+    {
+        final int list = listOf[i];
+        final int p = prev[i];
+        final int n = next[i];
+        if (p == NONE)
+        {
+            head[list] = n;
+        }
+        else
+        {
+            next[p] = n;
+        }
+        if (n == NONE)
+        {
+            tail[list] = p;
+        }
+        else
+        {
+            prev[n] = p;
+        }
+        next[i] = NONE;
+        prev[i] = NONE;
+        listOf[i] = NONE;
+    }
+
+    boolean isListed(final int i)
+    {
+        return listOf[i] != NONE;
+    }
+
+    int head(final int list)
+    {
+        return head[list];
+    }
+
+    /** @return the index after {@code i} on its list, or {@link #NONE}. */
+    int next(final int i)
+    {
+        return next[i];
+    }
+}

@@ -1,0 +1,178 @@
+package io.jfabric.shm.cq;
+
+import io.jfabric.Addresses;
+import io.jfabric.CqAttr;
+import io.jfabric.CqEntries;
+import io.jfabric.CqErrEntry;
+import io.jfabric.CqFormat;
+import io.jfabric.Errno;
+import io.jfabric.FabricException;
+import io.jfabric.Flags;
+import io.jfabric.Progress;
+import io.jfabric.Threading;
+import io.jfabric.WaitObj;
+import io.jfabric.shm.ep.EndpointPair;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * fi_cq(3) over the real region rings: formats, errors at the head, sread and signal, size limits and the
+ * resource management they drive.
+ */
+class ShmCompletionQueueTest
+{
+    private static EndpointPair pair(final CqAttr attr)
+    {
+        return new EndpointPair(Progress.MANUAL, Threading.DOMAIN, attr, key -> null);
+    }
+
+    @Test
+    void shouldReturnEagainFromAnEmptyQueueAndFromReadErrWithoutAnError()
+    {
+        try (EndpointPair p = pair(new CqAttr()))
+        {
+            assertEquals(-Errno.FI_EAGAIN, p.cqA.read(new CqEntries(4), 4));
+            assertEquals(-Errno.FI_EAGAIN, p.cqA.readErr(new CqErrEntry(), 0));
+            assertEquals(-Errno.FI_EINVAL, p.cqA.read(new CqEntries(4), 5), "count above the holder's capacity");
+            assertEquals(-Errno.FI_EINVAL, p.cqA.readErr(new CqErrEntry(), 1), "readerr flags must be 0");
+        }
+    }
+
+    @Test
+    void shouldStopAtAnErrorWithEavailAndHandItToReadErr()
+    {
+        try (EndpointPair p = pair(new CqAttr().format(CqFormat.TAGGED)))
+        {
+            final ByteBuffer small = ByteBuffer.allocateDirect(8);
+            assertEquals(0, p.b.recv(small, 0, 8, 0, Addresses.FI_ADDR_UNSPEC, 5));
+            assertEquals(0, p.a.send(ByteBuffer.allocateDirect(64), 0, 64, 0, p.addrB, 6));
+            final CqEntries e = new CqEntries(4);
+            final long deadline = System.nanoTime() + 10_000_000_000L;
+            int n;
+            while ((n = p.cqB.read(e, 4)) == -Errno.FI_EAGAIN && System.nanoTime() < deadline)
+            {
+                Thread.onSpinWait();
+            }
+            assertEquals(-Errno.FI_EAVAIL, n);
+            assertEquals(-Errno.FI_EAVAIL, p.cqB.read(e, 4), "the error stays at the head until readerr takes it");
+            final CqErrEntry err = new CqErrEntry(64);
+            assertEquals(1, p.cqB.readErr(err, 0));
+            assertEquals(Errno.FI_ETRUNC, err.err);
+            assertEquals(5, err.opContext);
+            assertEquals(8, err.len);
+            assertEquals(56, err.olen);
+            assertEquals(Flags.FI_RECV | Flags.FI_MSG, err.flags);
+            assertTrue(new String(err.errData, 0, err.errDataSize, StandardCharsets.UTF_8).startsWith("FI_ETRUNC"));
+            assertEquals(-Errno.FI_EAGAIN, p.cqB.read(e, 4));
+        }
+    }
+
+    @Test
+    void shouldFillTheFieldsOfTheDataFormatAndTheSourceOnReadFrom()
+    {
+        try (EndpointPair p = pair(new CqAttr().format(CqFormat.DATA)))
+        {
+            final ByteBuffer dst = ByteBuffer.allocateDirect(64);
+            assertEquals(0, p.b.recv(dst, 16, 32, 0, Addresses.FI_ADDR_UNSPEC, 1));
+            assertEquals(0, p.a.senddata(ByteBuffer.allocateDirect(32), 0, 32, 0, 0xFEEDL, p.addrB, 2));
+            final CqEntries e = new CqEntries(1);
+            final long deadline = System.nanoTime() + 10_000_000_000L;
+            int n;
+            while ((n = p.cqB.readFrom(e, 1)) == -Errno.FI_EAGAIN && System.nanoTime() < deadline)
+            {
+                Thread.onSpinWait();
+            }
+            assertEquals(1, n);
+            assertEquals(1, e.opContext[0]);
+            assertEquals(Flags.FI_RECV | Flags.FI_MSG | Flags.FI_REMOTE_CQ_DATA, e.flags[0]);
+            assertEquals(32, e.len[0]);
+            assertEquals(16, e.bufOffset[0]);
+            assertEquals(0xFEEDL, e.data[0]);
+            assertEquals(p.addrA, e.srcAddr[0]);
+            assertEquals(1, EndpointPair.readOne(p.cqA, e));
+            assertEquals(Flags.FI_SEND | Flags.FI_MSG, e.flags[0]);
+        }
+    }
+
+    @Test
+    void shouldRefuseSendsWithEagainWhileTheirCompletionsWouldNotFit()
+    {
+        try (EndpointPair p = pair(new CqAttr().size(4)))
+        {
+            final ByteBuffer src = ByteBuffer.allocateDirect(8);
+            for (int i = 0; i < 4; i++)
+            {
+                assertEquals(0, p.a.send(src, 0, 8, 0, p.addrB, i));
+            }
+            assertEquals(-Errno.FI_EAGAIN, p.a.send(src, 0, 8, 0, p.addrB, 4), "four completions are unread");
+            assertEquals(0, p.a.inject(src, 0, 8, p.addrB), "an inject makes no completion");
+            assertEquals(1, EndpointPair.readOne(p.cqA, new CqEntries(1)));
+            assertEquals(0, p.a.send(src, 0, 8, 0, p.addrB, 4));
+        }
+    }
+
+    @Test
+    void shouldRefuseSizesBeyondTheRingAndFormatsItCannotWaitOn()
+    {
+        try (EndpointPair p = pair(new CqAttr()))
+        {
+            final FabricException tooBig = assertThrows(FabricException.class,
+                () -> p.domain.cqOpen(new CqAttr().size(1 << 20), 0));
+            assertEquals(Errno.FI_EINVAL, tooBig.errno());
+            assertTrue(tooBig.getMessage().contains("size 1048576"), tooBig.getMessage());
+            final FabricException fd = assertThrows(FabricException.class,
+                () -> p.domain.cqOpen(new CqAttr().waitObj(WaitObj.FD), 0));
+            assertEquals(Errno.FI_EINVAL, fd.errno());
+            final FabricException busy = assertThrows(FabricException.class, p.cqA::close);
+            assertEquals(Errno.FI_EBUSY, busy.errno(), "an endpoint is bound to it");
+        }
+    }
+
+    @Test
+    void shouldTimeOutSignalAndWakeInSread() throws Exception
+    {
+        try (EndpointPair p = pair(new CqAttr().waitObj(WaitObj.UNSPEC)))
+        {
+            final CqEntries e = new CqEntries(1);
+            final long start = System.nanoTime();
+            assertEquals(-Errno.FI_EAGAIN, p.cqB.sread(e, 1, 50));
+            assertTrue(System.nanoTime() - start >= 50_000_000L, "sread waited its timeout");
+
+            final Thread signaller = new Thread(() ->
+            {
+                sleepMs(50);
+                p.cqB.signal();
+            });
+            signaller.start();
+            assertEquals(-Errno.FI_EAGAIN, p.cqB.sread(e, 1, 10_000), "cq_signal wakes sread");
+            signaller.join();
+
+            assertEquals(0, p.b.recv(ByteBuffer.allocateDirect(8), 0, 8, 0, Addresses.FI_ADDR_UNSPEC, 3));
+            assertEquals(0, p.a.inject(ByteBuffer.allocateDirect(8), 0, 8, p.addrB));
+            assertEquals(1, p.cqB.sread(e, 1, 10_000), "sread progresses and returns the receive");
+            assertEquals(3, e.opContext[0]);
+        }
+        try (EndpointPair p = pair(new CqAttr()))
+        {
+            assertEquals(-Errno.FI_ENOSYS, p.cqA.sread(new CqEntries(1), 1, 0), "FI_WAIT_NONE has no sread");
+        }
+    }
+
+    private static void sleepMs(final long ms)
+    {
+        try
+        {
+            Thread.sleep(ms);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
