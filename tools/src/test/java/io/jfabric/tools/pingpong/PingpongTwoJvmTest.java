@@ -57,9 +57,7 @@ class PingpongTwoJvmTest
     @Test
     void shouldPingpongEverySizeWithFiPingpongsRowsAndRoundTripsThenDeleteTheDomain() throws IOException
     {
-        final Run run = run("pingpong", "--self", "--domain", "pp", "-S", "0,64,4096,70000", "-I", "200", "-W", "20",
-            "-c");
-        assertEquals(0, run.status, run::toString);
+        final Run run = runCleanly("--domain", "pp", "-S", "0,64,4096,70000", "-I", "200", "-W", "20", "-c");
         final List<String> lines = run.out.lines().toList();
         assertEquals(PerfFormat.header().trim(), lines.get(0).trim(), run::toString);
         assertEquals(1 + 4 * 2, lines.size(), run::toString);
@@ -74,44 +72,35 @@ class PingpongTwoJvmTest
             final String rtt = lines.get(2 + 2 * i);
             assertTrue(rtt.matches("rtt_ns p50=\\d+ p90=\\d+ p99=\\d+ p99\\.9=\\d+ max=\\d+ rounds=200"), rtt);
         }
-        assertNoFilesLeft();
     }
 
     @Test
     void shouldRunFiPingpongsAllSizesUpToSixMebibytes() throws IOException
     {
-        final Run run = run("pingpong", "--self", "-S", "all", "-I", "10", "-W", "1", "-c");
-        assertEquals(0, run.status, run::toString);
-        assertEquals(46, run.out.lines().filter(line -> line.startsWith("rtt_ns")).count(), run::toString);
+        final Run run = runCleanly("-S", "all", "-I", "10", "-W", "1", "-c");
+        assertEquals(46, run.rttLines(), run::toString);
         assertTrue(run.out.contains("\n6m      10      =10 "), run::toString);
-        assertNoFilesLeft();
     }
 
     @Test
     void shouldSegmentLargeMessagesFromUnregisteredMemory() throws IOException
     {
-        final Run run = run("pingpong", "--self", "--unregistered", "-S", "65536,1048576", "-I", "20", "-W", "2", "-c");
-        assertEquals(0, run.status, run::toString);
+        final Run run = runCleanly("--unregistered", "-S", "65536,1048576", "-I", "20", "-W", "2", "-c");
         assertTrue(run.out.contains("\n1m      20      =20 "), run::toString);
-        assertNoFilesLeft();
     }
 
     @Test
     void shouldPingpongTaggedMessages() throws IOException
     {
-        final Run run = run("pingpong", "--self", "--tagged", "-S", "1,64", "-I", "100", "-W", "10", "-c");
-        assertEquals(0, run.status, run::toString);
+        final Run run = runCleanly("--tagged", "-S", "1,64", "-I", "100", "-W", "10", "-c");
         assertTrue(run.out.contains("rounds=100"), run::toString);
-        assertNoFilesLeft();
     }
 
     @Test
     void shouldPingpongThroughZeroCopyClaims() throws IOException
     {
-        final Run run = run("pingpong", "--self", "--claim", "-S", "8,64,4096", "-I", "100", "-W", "10", "-c");
-        assertEquals(0, run.status, run::toString);
-        assertEquals(3, run.out.lines().filter(line -> line.startsWith("rtt_ns")).count(), run::toString);
-        assertNoFilesLeft();
+        final Run run = runCleanly("--claim", "-S", "8,64,4096", "-I", "100", "-W", "10", "-c");
+        assertEquals(3, run.rttLines(), run::toString);
     }
 
     @Test
@@ -150,6 +139,19 @@ class PingpongTwoJvmTest
         assertTrue(run.err.contains("--role server --domain alone"), run::toString);
     }
 
+    /** Run {@code pingpong --self} with {@code args}, which must succeed and leave no file in the root. */
+    private Run runCleanly(final String... args) throws IOException
+    {
+        final String[] command = new String[args.length + 2];
+        command[0] = "pingpong";
+        command[1] = "--self";
+        System.arraycopy(args, 0, command, 2, args.length);
+        final Run run = run(command);
+        assertEquals(0, run.status, run::toString);
+        assertNoFilesLeft();
+        return run;
+    }
+
     private void assertNoFilesLeft() throws IOException
     {
         try (Stream<Path> files = Files.list(root))
@@ -183,6 +185,11 @@ class PingpongTwoJvmTest
             this.status = status;
             this.out = out;
             this.err = err;
+        }
+
+        long rttLines()
+        {
+            return out.lines().filter(line -> line.startsWith("rtt_ns")).count();
         }
 
         @Override
