@@ -1,0 +1,130 @@
+package io.jfabric.tools.pingpong;
+
+import io.jfabric.tools.JfabricMain;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * Starts the server side of {@code pingpong --self}: a second JVM with this JVM's java binary, JVM options (the
+ * Agrona export among them, added if absent), class path and {@code jfabric.*} system properties (so it opens the
+ * same root directory with the same region geometry), running {@code jfabric pingpong --role server --quiet} with
+ * this run's settings. Its standard streams are this process's, so its errors show. Setup thread only.
+ */
+final class PeerLauncher
+{
+    /** The export Agrona 2.x needs in every JVM that loads it. */
+    static final String AGRONA_EXPORT = "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED";
+
+    private PeerLauncher()
+    {
+    }
+
+    /**
+     * @param options the run's settings.
+     * @return the server's command line.
+     */
+    static List<String> command(final PingpongOptions options)
+    {
+        return command(
+            ProcessHandle.current().info().command().orElse(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString()),
+            ManagementFactory.getRuntimeMXBean().getInputArguments(),
+            System.getProperty("java.class.path"),
+            System.getProperties(),
+            options);
+    }
+
+    /**
+     * The server's command line from explicit parts, for tests.
+     *
+     * @param java       the java binary.
+     * @param jvmOptions this JVM's options (their jfabric and Agrona properties are replaced by {@code properties}).
+     * @param classPath  the class path.
+     * @param properties system properties; the {@code jfabric.*} ones are passed on.
+     * @param options    the run's settings.
+     * @return the command.
+     */
+    static List<String> command(
+        final String java,
+        final List<String> jvmOptions,
+        final String classPath,
+        final Properties properties,
+        final PingpongOptions options)
+    {
+        final List<String> command = new ArrayList<>();
+        command.add(java);
+        boolean exported = false;
+        for (final String option : jvmOptions)
+        {
+            if (option.startsWith("-Djfabric.") || option.startsWith("-Dagrona.") ||
+                option.startsWith("-agentlib:jdwp") || option.startsWith("-Xrunjdwp") ||
+                option.startsWith("-javaagent:") || option.startsWith("-Xdebug"))
+            {
+                continue; // jfabric's and Agrona's settings come below; a debugger's port or an agent would collide.
+            }
+            exported |= option.contains("java.base/jdk.internal.misc=ALL-UNNAMED");
+            command.add(option);
+        }
+        if (!exported)
+        {
+            command.add(AGRONA_EXPORT);
+        }
+        for (final Map.Entry<Object, Object> property : properties.entrySet())
+        {
+            final String key = String.valueOf(property.getKey());
+            if (key.startsWith("jfabric.") || key.startsWith("agrona."))
+            {
+                command.add("-D" + key + "=" + property.getValue());
+            }
+        }
+        command.add("-cp");
+        command.add(classPath);
+        command.add(JfabricMain.class.getName());
+        command.add("pingpong");
+        command.add("--role");
+        command.add(Role.SERVER.cliName());
+        command.add("--quiet");
+        command.add("--domain");
+        command.add(options.domain());
+        if (options.sizes().spec() != null)
+        {
+            command.add("-S");
+            command.add(options.sizes().spec());
+        }
+        command.add("-I");
+        command.add(Integer.toString(options.iterations()));
+        command.add("-W");
+        command.add(Integer.toString(options.warmup()));
+        if (options.mode() != TransferMode.MSG)
+        {
+            command.add(options.mode().option());
+        }
+        if (options.verify())
+        {
+            command.add("-c");
+        }
+        if (!options.registered())
+        {
+            command.add("--unregistered");
+        }
+        command.add("--timeout");
+        command.add(Integer.toString(options.timeoutSeconds()));
+        return command;
+    }
+
+    /**
+     * @param options the run's settings.
+     * @return the started server, sharing this process's standard streams.
+     * @throws IOException when it cannot be started.
+     */
+    static Process start(final PingpongOptions options) throws IOException
+    {
+        return new ProcessBuilder(command(options)).inheritIO().start();
+    }
+}

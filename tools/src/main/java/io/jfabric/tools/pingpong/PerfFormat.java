@@ -1,0 +1,138 @@
+package io.jfabric.tools.pingpong;
+
+import org.HdrHistogram.Histogram;
+
+import java.util.Locale;
+
+/**
+ * What pingpong prints: fi_pingpong's header and per-size row (its columns, widths and unit suffixes, so the output
+ * reads and parses like fi_pingpong's) and the round-trip percentile line of {@code shared/bench/floor.sh}.
+ * <p>
+ * The row follows fi_pingpong's arithmetic: {@code total} = #sent x bytes x 2 (the ping and the pong),
+ * {@code MB/sec} = total / elapsed microseconds, {@code usec/xfer} = elapsed microseconds / #sent / 2 (the mean of
+ * half a round trip), {@code Mxfers/sec} = 1 / usec/xfer. Stateless; any thread.
+ */
+public final class PerfFormat
+{
+    /** Transfers per iteration: the ping and the pong. */
+    static final int XFERS_PER_ITERATION = 2;
+
+    private PerfFormat()
+    {
+    }
+
+    /**
+     * @return fi_pingpong's column header line, newline included.
+     */
+    public static String header()
+    {
+        return String.format(Locale.ROOT, "%-8s%-8s%-9s%-8s%8s %10s%13s%13s%n",
+            "bytes", "#sent", "#ack", "total", "time", "MB/sec", "usec/xfer", "Mxfers/sec");
+    }
+
+    /**
+     * One size's row, as fi_pingpong prints it.
+     *
+     * @param size         message bytes.
+     * @param sent         iterations run (messages sent by the client).
+     * @param acked        replies received.
+     * @param elapsedNanos time of the measured iterations.
+     * @return the row, newline included.
+     */
+    public static String row(final int size, final long sent, final long acked, final long elapsedNanos)
+    {
+        final long bytes = sent * size * XFERS_PER_ITERATION;
+        final double elapsedMicros = elapsedNanos / 1000.0;
+        final double usecPerXfer = elapsedMicros / sent / XFERS_PER_ITERATION;
+        final StringBuilder row = new StringBuilder(80);
+        row.append(String.format(Locale.ROOT, "%-8s", sizeStr(size)));
+        row.append(String.format(Locale.ROOT, "%-8s", cntStr(sent)));
+        if (sent == acked)
+        {
+            row.append(String.format(Locale.ROOT, "=%-8s", cntStr(acked)));
+        }
+        else if (sent < acked)
+        {
+            row.append(String.format(Locale.ROOT, "-%-8s", cntStr(acked - sent)));
+        }
+        else
+        {
+            row.append(String.format(Locale.ROOT, "+%-8s", cntStr(sent - acked)));
+        }
+        row.append(String.format(Locale.ROOT, "%-8s", sizeStr(bytes)));
+        row.append(String.format(Locale.ROOT, "%8.2fs%10.2f%11.2f%11.2f%n",
+            elapsedMicros / 1_000_000.0, bytes / elapsedMicros, usecPerXfer, 1.0 / usecPerXfer));
+        return row.toString();
+    }
+
+    /**
+     * A byte count as fi_pingpong shows it: in g, m or k (powers of 1024) with one decimal below 10 units when
+     * it is not 0, else plain bytes.
+     *
+     * @param size bytes.
+     * @return such as {@code "64"}, {@code "4k"}, {@code "1.5m"}.
+     */
+    static String sizeStr(final long size)
+    {
+        final long base;
+        final String mag;
+        if (size >= 1L << 30)
+        {
+            base = 1L << 30;
+            mag = "g";
+        }
+        else if (size >= 1L << 20)
+        {
+            base = 1L << 20;
+            mag = "m";
+        }
+        else if (size >= 1L << 10)
+        {
+            base = 1L << 10;
+            mag = "k";
+        }
+        else
+        {
+            base = 1;
+            mag = "";
+        }
+        final long fraction = size / base < 10 ? (size % base) * 10 / base : 0;
+        return fraction != 0 ? (size / base) + "." + fraction + mag : (size / base) + mag;
+    }
+
+    /**
+     * A count as fi_pingpong shows it: in b, m or k (powers of 1000, truncated), else plain.
+     *
+     * @param count the count.
+     * @return such as {@code "10"}, {@code "100k"}, {@code "1m"}.
+     */
+    static String cntStr(final long count)
+    {
+        if (count >= 1_000_000_000L)
+        {
+            return (count / 1_000_000_000L) + "b";
+        }
+        if (count >= 1_000_000L)
+        {
+            return (count / 1_000_000L) + "m";
+        }
+        if (count >= 1_000L)
+        {
+            return (count / 1_000L) + "k";
+        }
+        return Long.toString(count);
+    }
+
+    /**
+     * The round-trip line, in the form {@code floor.sh} prints (without its "floor " prefix).
+     *
+     * @param rtt round trips in nanoseconds.
+     * @return {@code "rtt_ns p50=... p90=... p99=... p99.9=... max=... rounds=N"}, newline included.
+     */
+    public static String rttLine(final Histogram rtt)
+    {
+        return String.format(Locale.ROOT, "rtt_ns p50=%d p90=%d p99=%d p99.9=%d max=%d rounds=%d%n",
+            rtt.getValueAtPercentile(50), rtt.getValueAtPercentile(90), rtt.getValueAtPercentile(99),
+            rtt.getValueAtPercentile(99.9), rtt.getMaxValue(), rtt.getTotalCount());
+    }
+}

@@ -1,0 +1,243 @@
+package io.jfabric.tools.pingpong;
+
+import io.jfabric.Errno;
+import io.jfabric.FabricException;
+import io.jfabric.shm.ShmConfig;
+import io.jfabric.shm.region.RegionFile;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code jfabric pingpong}: libfabric's fi_pingpong over jfabric's shm provider, between two JVMs on this host.
+ * Either {@code --self} (this JVM is the client and starts the server JVM itself) or one side per terminal with
+ * {@code --role server} and {@code --role client} and the same {@code --domain}. Takes fi_pingpong's {@code -S},
+ * {@code -I} and {@code -c}, prints its header and columns, and per size a {@code rtt_ns} percentile line; see
+ * {@link PingpongRun} for the protocol and {@link PingpongEndpoint} for the libfabric calls.
+ * <p>
+ * Exit status: 0; 1 for a usage error; otherwise the errno of what failed (110, FI_ETIMEDOUT, when the peer does
+ * not show up or stops answering), with the reason on stderr. Runs on the command line's thread.
+ */
+@Command(
+    name = "pingpong",
+    mixinStandardHelpOptions = true,
+    exitCodeOnInvalidInput = 1,
+    sortOptions = false,
+    description = "Ping-pong messages between two JVMs through a named shm domain, as libfabric's fi_pingpong does: " +
+        "per size, fi_pingpong's columns (usec/xfer = mean of half a round trip) and the round-trip percentiles in ns.")
+public final class PingpongCommand implements Callable<Integer>
+{
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "-S", paramLabel = "size|list|all",
+        description = "message size in bytes, a comma list, or 'all' (fi_pingpong's all sizes: 0, 1, 2, 3, 4, 6, " +
+            "8, 12, ... 6m); default " + SizeList.DEFAULT_SIZES_TEXT)
+    private String sizes;
+
+    @Option(names = "-I", paramLabel = "number",
+        description = "measured iterations per size (default: ${DEFAULT-VALUE}, as fi_pingpong)")
+    private int iterations = PingpongOptions.DEFAULT_ITERATIONS;
+
+    @Option(names = "-W", paramLabel = "number",
+        description = "unmeasured warm-up iterations per size (default: ${DEFAULT-VALUE}, as fabtests; use " +
+            "100000 or more for steady JIT-compiled figures)")
+    private int warmup = PingpongOptions.DEFAULT_WARMUP;
+
+    @Option(names = "-c", description = "check every received byte (slows the run, as in fi_pingpong)")
+    private boolean verify;
+
+    @Option(names = "--self", description = "start the server JVM too, and be the client")
+    private boolean self;
+
+    @Option(names = "--role", paramLabel = "server|client", description = "which side this is, without --self")
+    private String role;
+
+    @Option(names = "--domain", paramLabel = "NAME",
+        description = "the named domain both sides open (default: pingpong-<pid> with --self, else pingpong)")
+    private String domain;
+
+    @Option(names = "--tagged", description = "fi_tsend/fi_tinject/fi_trecv with tag 1234 (fi_pingpong -m tagged)")
+    private boolean tagged;
+
+    @Option(names = "--claim",
+        description = "zero-copy claim/commit up to inject_size (fi_send above), received with fi_recv")
+    private boolean claim;
+
+    @Option(names = "--unregistered",
+        description = "do not register the send buffer: large messages are segmented instead of going by rendezvous")
+    private boolean unregistered;
+
+    @Option(names = "--keep", description = "keep the domain's region file at the end (default: delete it)")
+    private boolean keep;
+
+    @Option(names = "--timeout", paramLabel = "SECONDS",
+        description = "give up when the peer does not show up or answer within this (default: ${DEFAULT-VALUE})")
+    private int timeoutSeconds = PingpongOptions.DEFAULT_TIMEOUT_SECONDS;
+
+    @Option(names = "--quiet", hidden = true, description = "print nothing but errors (the server --self starts)")
+    private boolean quiet;
+
+    /**
+     * Not for use: picocli instantiates the command.
+     */
+    public PingpongCommand()
+    {
+    }
+
+    @Override
+    public Integer call()
+    {
+        final PrintWriter out = spec.commandLine().getOut();
+        final PrintWriter err = spec.commandLine().getErr();
+        final PingpongOptions options = options();
+        final Role side = side();
+        try
+        {
+            final ShmConfig config = ShmConfig.load();
+            if (self)
+            {
+                return runSelf(config, options, out, err);
+            }
+            new PingpongRun(config, options, side, quiet, keep, out).run();
+            return 0;
+        }
+        catch (final PingpongException ex)
+        {
+            err.print(ex.getMessage() + "\n");
+            return ex.errno();
+        }
+        catch (final FabricException ex)
+        {
+            err.print("pingpong: " + ex.getMessage() + "\n");
+            return ex.errno();
+        }
+        catch (final UncheckedIOException ex)
+        {
+            err.print(ex.getMessage() + ": " + ex.getCause() + "\n");
+            return Errno.FI_EIO;
+        }
+        finally
+        {
+            out.flush();
+            err.flush();
+        }
+    }
+
+    private int runSelf(final ShmConfig config, final PingpongOptions options, final PrintWriter out,
+        final PrintWriter err)
+    {
+        final Process server;
+        try
+        {
+            server = PeerLauncher.start(options);
+        }
+        catch (final IOException ex)
+        {
+            err.print("pingpong: cannot start the server JVM: " + ex + "\n");
+            return Errno.FI_EIO;
+        }
+        try
+        {
+            new PingpongRun(config, options, Role.CLIENT, quiet, keep, out).run();
+            if (!server.waitFor(options.timeoutSeconds(), TimeUnit.SECONDS))
+            {
+                err.print("pingpong: the server JVM (pid " + server.pid() + ") did not exit within " +
+                    options.timeoutSeconds() + " s\n");
+                return Errno.FI_ETIMEDOUT;
+            }
+            if (server.exitValue() != 0)
+            {
+                err.print("pingpong: the server JVM exited with status " + server.exitValue() + "\n");
+                return server.exitValue();
+            }
+            return 0;
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            return Errno.FI_EINTR;
+        }
+        finally
+        {
+            if (server.isAlive())
+            {
+                server.destroyForcibly();
+            }
+        }
+    }
+
+    private PingpongOptions options()
+    {
+        if (iterations < 1)
+        {
+            throw new ParameterException(spec.commandLine(), "-I must be at least 1, was " + iterations);
+        }
+        if (warmup < 0)
+        {
+            throw new ParameterException(spec.commandLine(), "-W must not be negative, was " + warmup);
+        }
+        if (timeoutSeconds < 1)
+        {
+            throw new ParameterException(spec.commandLine(), "--timeout must be at least 1, was " + timeoutSeconds);
+        }
+        if (tagged && claim)
+        {
+            throw new ParameterException(spec.commandLine(), "--tagged and --claim exclude each other");
+        }
+        final SizeList sizeList;
+        try
+        {
+            sizeList = SizeList.parse(sizes);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new ParameterException(spec.commandLine(), ex.getMessage());
+        }
+        final String name = domain != null ? domain : self ? "pingpong-" + ProcessHandle.current().pid() : "pingpong";
+        try
+        {
+            RegionFile.validateDomainName(name);
+        }
+        catch (final FabricException ex)
+        {
+            throw new ParameterException(spec.commandLine(), "--domain: " + ex.getMessage());
+        }
+        final TransferMode mode = tagged ? TransferMode.TAGGED : claim ? TransferMode.CLAIM : TransferMode.MSG;
+        return new PingpongOptions(sizeList, iterations, warmup, name, mode, verify, timeoutSeconds, !unregistered);
+    }
+
+    private Role side()
+    {
+        if (self && role != null)
+        {
+            throw new ParameterException(spec.commandLine(), "--self and --role exclude each other");
+        }
+        if (self)
+        {
+            return Role.CLIENT;
+        }
+        if (role == null)
+        {
+            throw new ParameterException(spec.commandLine(),
+                "give --self, or run one side with --role server and the other with --role client");
+        }
+        for (final Role candidate : Role.values())
+        {
+            if (candidate.cliName().equals(role.toLowerCase(Locale.ROOT)))
+            {
+                return candidate;
+            }
+        }
+        throw new ParameterException(spec.commandLine(), "--role must be server or client, was '" + role + "'");
+    }
+}

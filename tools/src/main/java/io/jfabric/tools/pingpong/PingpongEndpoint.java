@@ -1,0 +1,556 @@
+package io.jfabric.tools.pingpong;
+
+import io.jfabric.Addresses;
+import io.jfabric.AddressVector;
+import io.jfabric.AvAttr;
+import io.jfabric.AvType;
+import io.jfabric.CompletionQueue;
+import io.jfabric.CqAttr;
+import io.jfabric.CqEntries;
+import io.jfabric.CqErrEntry;
+import io.jfabric.CqFormat;
+import io.jfabric.Domain;
+import io.jfabric.Endpoint;
+import io.jfabric.EpType;
+import io.jfabric.Errno;
+import io.jfabric.Fabric;
+import io.jfabric.FabricException;
+import io.jfabric.Flags;
+import io.jfabric.Info;
+import io.jfabric.MemoryRegion;
+import io.jfabric.MessageClaim;
+import io.jfabric.MrIov;
+import io.jfabric.MrMode;
+import io.jfabric.Progress;
+import io.jfabric.ShareableMemory;
+import io.jfabric.Threading;
+import io.jfabric.Versions;
+import io.jfabric.WaitObj;
+import io.jfabric.shm.ShmConfig;
+import io.jfabric.shm.ShmProvider;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * One side's libfabric objects for a pingpong, opened as a libfabric application opens them: fi_getinfo with hints
+ * (FI_EP_RDM, FI_MSG | FI_TAGGED, the named domain, FI_PROGRESS_MANUAL, FI_THREAD_DOMAIN), fabric, domain, an
+ * unnamed AV into which the peer's address is inserted, one CQ (FI_CQ_FORMAT_MSG, no wait object) bound for
+ * FI_TRANSMIT | FI_RECV, and the endpoint; plus the transmit and receive buffers in shareable memory, the
+ * transmit one registered for FI_SEND (provider keys, FI_MR_PROV_KEY) and its descriptor passed with every send, so
+ * that large messages take the provider's one-copy rendezvous (unless {@code --unregistered}: then they are copied
+ * through the provider's segmentation).
+ * <p>
+ * The data-path methods ({@link #postRecv}, {@link #send}, {@link #awaitRx}, {@link #verify}) busy-poll the CQ
+ * (manual progress: reading it is what drains the endpoint's receive ring), allocate nothing, and return 0 or a
+ * negated errno; on an error, {@link #failure()} says what failed. One thread (the pingpong's) uses an instance.
+ */
+final class PingpongEndpoint implements AutoCloseable
+{
+    /** Context of every send. */
+    static final long TX_CONTEXT = 1;
+    /** Context of every posted receive. */
+    static final long RX_CONTEXT = 2;
+    /** Room for the control messages (hello, its answer, fin), at least. */
+    static final int CTRL_BYTES = 256;
+
+    private static final int POLLS_PER_CLOCK_CHECK = 4096;
+
+    private final PingpongOptions options;
+    private final ShmConfig config;
+    private final Patience patience;
+    private final CqEntries entries = new CqEntries(8);
+    private final CqErrEntry errEntry = new CqErrEntry();
+    private final ByteBuffer ctrl = ByteBuffer.allocateDirect(CTRL_BYTES);
+    private final byte[] ctrlBytes = new byte[CTRL_BYTES];
+
+    private Fabric fabric;
+    private Domain domain;
+    private AddressVector av;
+    private CompletionQueue cq;
+    private Endpoint ep;
+    private ShareableMemory txMemory;
+    private ShareableMemory rxMemory;
+    private MemoryRegion txRegion;
+    private long txDesc;
+    private ByteBuffer tx;
+    private ByteBuffer rx;
+    private int rxCapacity;
+    private MessageClaim claim;
+    private long injectSize;
+    private long maxMsgSize;
+    private long peer = Addresses.FI_ADDR_NOTAVAIL;
+    private long txDone;
+    private long txPosted;
+    private long rxDone;
+    private long lastRxLength;
+    private String failure;
+
+    private PingpongEndpoint(final ShmConfig config, final PingpongOptions options)
+    {
+        this.config = config;
+        this.options = options;
+        this.patience = new Patience(options.timeoutSeconds() * 1_000_000_000L);
+    }
+
+    /**
+     * Open everything and enable the endpoint.
+     *
+     * @param config  the provider settings (root directory, sizes) both sides run with.
+     * @param options the run's settings.
+     * @return the endpoint, enabled, with no receive posted yet.
+     * @throws FabricException from the control calls, everything opened so far closed again.
+     */
+    static PingpongEndpoint open(final ShmConfig config, final PingpongOptions options)
+    {
+        final PingpongEndpoint endpoint = new PingpongEndpoint(config, options);
+        try
+        {
+            endpoint.openAll();
+            return endpoint;
+        }
+        catch (final RuntimeException ex)
+        {
+            endpoint.close();
+            throw ex;
+        }
+    }
+
+    /**
+     * @param domain the named domain.
+     * @return the hints pingpong passes to fi_getinfo.
+     */
+    static Info hints(final String domain)
+    {
+        final Info hints = new Info();
+        hints.caps(Flags.FI_MSG | Flags.FI_TAGGED);
+        hints.epAttr().type(EpType.RDM);
+        hints.domainAttr().name(domain).threading(Threading.DOMAIN).dataProgress(Progress.MANUAL)
+            .mrMode(MrMode.FI_MR_PROV_KEY);
+        return hints;
+    }
+
+    private void openAll()
+    {
+        final ShmProvider provider = new ShmProvider(config);
+        final Info info = provider.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints(options.domain())).get(0);
+        injectSize = info.txAttr().injectSize();
+        maxMsgSize = info.epAttr().maxMsgSize();
+        fabric = provider.fabric(info.fabricAttr(), 0);
+        domain = fabric.domain(info, 0);
+        av = domain.avOpen(new AvAttr().type(AvType.TABLE).count(4), 0);
+        cq = domain.cqOpen(new CqAttr().format(CqFormat.MSG).waitObj(WaitObj.NONE), 0);
+        ep = domain.endpoint(info, 0);
+        ep.bind(av, 0);
+        ep.bind(cq, Flags.FI_TRANSMIT | Flags.FI_RECV);
+        ep.enable();
+        claim = ep.messageClaim();
+
+        final long largest = Math.min(options.sizes().within(maxMsgSize).max(), maxMsgSize);
+        final int bytes = (int)Math.max(largest, CTRL_BYTES);
+        txMemory = domain.allocShareable(bytes);
+        rxMemory = domain.allocShareable(bytes);
+        if (options.registered())
+        {
+            txRegion = domain.mrRegv(new MrIov[]{MrIov.of(txMemory, 0, bytes)}, Flags.FI_SEND, 0, 0, 0, 0);
+            txDesc = txRegion.desc();
+        }
+        tx = txMemory.buffer();
+        rx = rxMemory.buffer();
+        rxCapacity = bytes;
+        for (int i = 0; i < bytes; i++)
+        {
+            tx.put(i, pattern(i));
+        }
+    }
+
+    /**
+     * @param index a byte's index in a message.
+     * @return the byte every message carries there, for {@code -c}.
+     */
+    static byte pattern(final int index)
+    {
+        return (byte)(index * 7 + 13);
+    }
+
+    /** @return fi_getname as text. */
+    String address()
+    {
+        final byte[] name = ep.getname();
+        int length = 0;
+        while (length < name.length && name[length] != 0)
+        {
+            length++;
+        }
+        return new String(name, 0, length, StandardCharsets.US_ASCII);
+    }
+
+    /**
+     * fi_av_insert the peer's address; later sends go to it.
+     *
+     * @param address the peer's fi_getname text.
+     */
+    void insertPeer(final String address)
+    {
+        final long[] fiAddr = new long[1];
+        final int inserted = av.insert(new String[]{address}, 1, fiAddr, 0, 0);
+        if (inserted != 1)
+        {
+            throw new FabricException(Errno.FI_EINVAL, "fi_av_insert: the peer's address '" + address +
+                "' was not inserted (" + inserted + " inserted)");
+        }
+        peer = fiAddr[0];
+    }
+
+    /** @return the endpoint's max_msg_size. */
+    long maxMsgSize()
+    {
+        return maxMsgSize;
+    }
+
+    /** @return the endpoint's inject_size. */
+    long injectSize()
+    {
+        return injectSize;
+    }
+
+    /** @return what made the last data-path call fail. */
+    String failure()
+    {
+        return failure;
+    }
+
+    /** @return receive completions so far. */
+    long rxDone()
+    {
+        return rxDone;
+    }
+
+    /** @return the length of the last message received. */
+    long lastRxLength()
+    {
+        return lastRxLength;
+    }
+
+    /**
+     * Post the receive buffer (its whole capacity) for the next message.
+     *
+     * @return 0 or a negated errno.
+     */
+    long postRecv()
+    {
+        patience.reset();
+        while (true)
+        {
+            final long rc = options.mode() == TransferMode.TAGGED ?
+                ep.trecv(rx, 0, rxCapacity, 0, Addresses.FI_ADDR_UNSPEC, TransferMode.TAG, 0, RX_CONTEXT) :
+                ep.recv(rx, 0, rxCapacity, 0, Addresses.FI_ADDR_UNSPEC, RX_CONTEXT);
+            if (rc != -Errno.FI_EAGAIN)
+            {
+                return rc < 0 ? fail(rc, "fi_recv") : 0;
+            }
+            final long idle = idle(poll(), "fi_recv: still FI_EAGAIN");
+            if (idle < 0)
+            {
+                return idle;
+            }
+        }
+    }
+
+    /**
+     * Send {@code size} bytes of the transmit buffer to the peer, as fi_pingpong does: fi_inject below inject_size
+     * (no completion), else fi_send and wait for its completion; with the claim mode, claim + copy + commit up to
+     * inject_size. Retries on FI_EAGAIN, progressing the CQ in between.
+     *
+     * @param size bytes.
+     * @return 0 or a negated errno.
+     */
+    long send(final int size)
+    {
+        return send(tx, txDesc, size);
+    }
+
+    /**
+     * Send a control text (hello, its answer, fin) through the same path as the data.
+     *
+     * @param text at most {@link #CTRL_BYTES} US-ASCII characters.
+     * @return 0 or a negated errno.
+     */
+    long sendText(final String text)
+    {
+        final byte[] bytes = text.getBytes(StandardCharsets.US_ASCII);
+        final int length = Math.min(bytes.length, CTRL_BYTES);
+        ctrl.put(0, bytes, 0, length);
+        return send(ctrl, 0, length);
+    }
+
+    /** @return the last message received, as text. */
+    String receivedText()
+    {
+        final int length = (int)Math.min(lastRxLength, CTRL_BYTES);
+        rx.get(0, ctrlBytes, 0, length);
+        return new String(ctrlBytes, 0, length, StandardCharsets.US_ASCII);
+    }
+
+    private long send(final ByteBuffer buffer, final long desc, final int size)
+    {
+        final TransferMode mode = options.mode();
+        final boolean claimed = mode == TransferMode.CLAIM && size <= injectSize;
+        final boolean inject = size < injectSize;
+        patience.reset();
+        while (true)
+        {
+            final long rc;
+            if (claimed)
+            {
+                rc = ep.claim(peer, size, 0, 0, 0);
+                if (rc == 0)
+                {
+                    claim.buffer().put(claim.offset(), buffer, 0, size);
+                    final long committed = claim.commit();
+                    if (committed != 0)
+                    {
+                        return fail(committed, "MessageClaim.commit");
+                    }
+                    return 0;
+                }
+            }
+            else if (inject)
+            {
+                rc = mode == TransferMode.TAGGED ?
+                    ep.tinject(buffer, 0, size, peer, TransferMode.TAG) : ep.inject(buffer, 0, size, peer);
+                if (rc == 0)
+                {
+                    return 0;
+                }
+            }
+            else
+            {
+                rc = mode == TransferMode.TAGGED ?
+                    ep.tsend(buffer, 0, size, desc, peer, TransferMode.TAG, TX_CONTEXT) :
+                    ep.send(buffer, 0, size, desc, peer, TX_CONTEXT);
+                if (rc == 0)
+                {
+                    return awaitTx(++txPosted);
+                }
+            }
+            if (rc != -Errno.FI_EAGAIN)
+            {
+                return fail(rc, claimed ? "Endpoint.claim" : inject ? "fi_inject" : "fi_send");
+            }
+            final long idle = idle(poll(), "sending: still FI_EAGAIN");
+            if (idle < 0)
+            {
+                return idle;
+            }
+        }
+    }
+
+    /**
+     * Busy-poll the CQ until {@code target} receives have completed.
+     *
+     * @param target receive completions to reach.
+     * @return 0 or a negated errno.
+     */
+    long awaitRx(final long target)
+    {
+        patience.reset();
+        while (rxDone < target)
+        {
+            final long idle = idle(poll(), "no message from the peer");
+            if (idle < 0)
+            {
+                return idle;
+            }
+        }
+        return 0;
+    }
+
+    private long awaitTx(final long target)
+    {
+        patience.reset();
+        while (txDone < target)
+        {
+            final long idle = idle(poll(), "no send completion");
+            if (idle < 0)
+            {
+                return idle;
+            }
+        }
+        return 0;
+    }
+
+    /**
+     * After a poll: pass on its error, spin-wait when it found nothing, and give up once nothing has happened for
+     * the timeout (the clock is read every {@link #POLLS_PER_CLOCK_CHECK} empty polls only).
+     *
+     * @param polled what {@link #poll} returned.
+     * @param what   what was awaited, for the failure.
+     * @return 0 to go on, or a negated errno.
+     */
+    private long idle(final int polled, final String what)
+    {
+        if (polled < 0)
+        {
+            return polled;
+        }
+        if (polled > 0)
+        {
+            patience.reset();
+            return 0;
+        }
+        if (patience.exhausted())
+        {
+            return fail(-Errno.FI_ETIMEDOUT, what + " in " + options.timeoutSeconds() + " s");
+        }
+        Thread.onSpinWait();
+        return 0;
+    }
+
+    /**
+     * Progress once (manual progress: sends still queued in the provider go out only while the CQ is read).
+     *
+     * @return completions read, or a negated errno.
+     */
+    int progress()
+    {
+        return poll();
+    }
+
+    /**
+     * Check the last received message: its length is {@code size} and every byte is {@link #pattern}.
+     *
+     * @param size the length expected.
+     * @return 0, or {@code -FI_EIO} naming the first wrong byte.
+     */
+    long verify(final int size)
+    {
+        if (lastRxLength != size)
+        {
+            return fail(-Errno.FI_EIO, "-c: received " + lastRxLength + " bytes, expected " + size);
+        }
+        for (int i = 0; i < size; i++)
+        {
+            if (rx.get(i) != pattern(i))
+            {
+                return fail(-Errno.FI_EIO, "-c: byte " + i + " of a " + size + "-byte message is " + rx.get(i) +
+                    ", expected " + pattern(i));
+            }
+        }
+        return 0;
+    }
+
+    private int poll()
+    {
+        final int read = cq.read(entries, entries.capacity());
+        if (read > 0)
+        {
+            for (int i = 0; i < read; i++)
+            {
+                if (entries.opContext[i] == RX_CONTEXT)
+                {
+                    rxDone++;
+                    lastRxLength = entries.len[i];
+                }
+                else
+                {
+                    txDone++;
+                }
+            }
+            return read;
+        }
+        if (read == -Errno.FI_EAGAIN)
+        {
+            return 0;
+        }
+        if (read == -Errno.FI_EAVAIL && cq.readErr(errEntry, 0) == 1)
+        {
+            return (int)fail(-errEntry.err, "fi_cq_read: error completion " + errEntry + " (" +
+                cq.strerror(errEntry.provErrno, errEntry.errData) + ")");
+        }
+        return (int)fail(read, "fi_cq_read");
+    }
+
+    private long fail(final long rc, final String what)
+    {
+        failure = what + ": " + rc + " (" + Errno.strerror((int)-rc) + ")";
+        return rc;
+    }
+
+    /**
+     * Close everything opened, in reverse order; idempotent.
+     */
+    @Override
+    public void close()
+    {
+        RuntimeException first = null;
+        final AutoCloseable[] opened = {ep, cq, av, txRegion, txMemory, rxMemory, domain, fabric};
+        for (final AutoCloseable closeable : opened)
+        {
+            if (closeable != null)
+            {
+                try
+                {
+                    closeable.close();
+                }
+                catch (final RuntimeException ex)
+                {
+                    first = first == null ? ex : first;
+                }
+                catch (final Exception ex)
+                {
+                    first = first == null ? new IllegalStateException(ex) : first;
+                }
+            }
+        }
+        ep = null;
+        cq = null;
+        av = null;
+        txRegion = null;
+        txMemory = null;
+        rxMemory = null;
+        domain = null;
+        fabric = null;
+        if (first != null)
+        {
+            throw first;
+        }
+    }
+
+    /**
+     * How long a wait has found nothing, read from the clock only every {@link #POLLS_PER_CLOCK_CHECK} empty polls
+     * so that spinning stays cheap.
+     */
+    private static final class Patience
+    {
+        private final long timeoutNanos;
+        private int polls;
+        private long deadline;
+
+        Patience(final long timeoutNanos)
+        {
+            this.timeoutNanos = timeoutNanos;
+        }
+
+        void reset()
+        {
+            polls = 0;
+            deadline = 0;
+        }
+
+        boolean exhausted()
+        {
+            if (++polls % POLLS_PER_CLOCK_CHECK != 0)
+            {
+                return false;
+            }
+            final long now = System.nanoTime();
+            if (deadline == 0)
+            {
+                deadline = now + timeoutNanos;
+                return false;
+            }
+            return now - deadline > 0;
+        }
+    }
+}

@@ -1,0 +1,112 @@
+package io.jfabric.tools.pingpong;
+
+/**
+ * One pingpong run's settings, as both sides must agree on them (fi_pingpong's rule: -S and -I the same on both
+ * sides; here also -W and the transfer mode, which the client's hello carries and the server checks). Immutable.
+ */
+public final class PingpongOptions
+{
+    /** fi_pingpong's default iterations ({@code -I}). */
+    public static final int DEFAULT_ITERATIONS = 10;
+    /** Default warm-up iterations per size ({@code -W}): fabtests' default of 10. */
+    public static final int DEFAULT_WARMUP = 10;
+    /** Default seconds to wait for the peer (its address, or a completion) before giving up. */
+    public static final int DEFAULT_TIMEOUT_SECONDS = 30;
+
+    private final SizeList sizes;
+    private final int iterations;
+    private final int warmup;
+    private final String domain;
+    private final TransferMode mode;
+    private final boolean verify;
+    private final int timeoutSeconds;
+    private final boolean registered;
+
+    /**
+     * @param sizes          the sizes to test.
+     * @param iterations     measured iterations per size.
+     * @param warmup         unmeasured iterations before them.
+     * @param domain         the named domain both sides open.
+     * @param mode           the transfer calls.
+     * @param verify         check every received byte ({@code -c}).
+     * @param timeoutSeconds how long to wait for the peer.
+     * @param registered     register the transmit buffer (large sends by rendezvous), this side only.
+     */
+    public PingpongOptions(
+        final SizeList sizes,
+        final int iterations,
+        final int warmup,
+        final String domain,
+        final TransferMode mode,
+        final boolean verify,
+        final int timeoutSeconds,
+        final boolean registered)
+    {
+        this.sizes = sizes;
+        this.iterations = iterations;
+        this.warmup = warmup;
+        this.domain = domain;
+        this.mode = mode;
+        this.verify = verify;
+        this.timeoutSeconds = timeoutSeconds;
+        this.registered = registered;
+    }
+
+    /** @return the sizes to test. */
+    public SizeList sizes()
+    {
+        return sizes;
+    }
+
+    /** @return measured iterations per size. */
+    public int iterations()
+    {
+        return iterations;
+    }
+
+    /** @return unmeasured warm-up iterations per size. */
+    public int warmup()
+    {
+        return warmup;
+    }
+
+    /** @return the named domain. */
+    public String domain()
+    {
+        return domain;
+    }
+
+    /** @return the transfer calls. */
+    public TransferMode mode()
+    {
+        return mode;
+    }
+
+    /** @return true to check every received byte. */
+    public boolean verify()
+    {
+        return verify;
+    }
+
+    /** @return seconds to wait for the peer. */
+    public int timeoutSeconds()
+    {
+        return timeoutSeconds;
+    }
+
+    /** @return true to register the transmit buffer, so large sends go by the provider's rendezvous. */
+    public boolean registered()
+    {
+        return registered;
+    }
+
+    /**
+     * @return the text the client's hello carries and the server compares with its own: every setting both sides
+     * must share, short enough for one control message.
+     */
+    public String agreement()
+    {
+        return "jfabric-pingpong/1 " + sizes.digest() + " I=" + iterations + " W=" + warmup + " mode=" +
+            mode.name().toLowerCase(java.util.Locale.ROOT) + " verify=" + verify;
+    }
+}

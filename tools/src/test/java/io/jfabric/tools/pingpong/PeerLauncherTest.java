@@ -1,0 +1,68 @@
+package io.jfabric.tools.pingpong;
+
+import io.jfabric.tools.JfabricMain;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Properties;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The command line {@code pingpong --self} starts its server with: same JVM, options, class path, jfabric settings
+ * and run settings, as the quiet server side.
+ */
+class PeerLauncherTest
+{
+    private static final PingpongOptions OPTIONS = new PingpongOptions(
+        SizeList.parse("64,4096"), 1000, 50, "pp-7", TransferMode.TAGGED, true, 12, true);
+
+    @Test
+    void shouldRunTheQuietServerWithTheSameSettingsInTheSameJvmAndClassPath()
+    {
+        final Properties properties = new Properties();
+        properties.setProperty("jfabric.shm.dir", "/dev/shm/x");
+        properties.setProperty("agrona.disable.bounds.checks", "true");
+        properties.setProperty("user.home", "/home/u");
+        final List<String> command = PeerLauncher.command("/jdk/bin/java",
+            List.of("-Xmx1g", "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED", "-Dfoo=bar",
+                "-Djfabric.shm.dir=/stale", "-agentlib:jdwp=transport=dt_socket,address=5005"),
+            "/a.jar:/b.jar", properties, OPTIONS);
+
+        assertEquals(List.of("/jdk/bin/java", "-Xmx1g", "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED",
+            "-Dfoo=bar"), command.subList(0, 4));
+        assertTrue(command.contains("-Djfabric.shm.dir=/dev/shm/x"), command::toString);
+        assertTrue(command.contains("-Dagrona.disable.bounds.checks=true"), command::toString);
+        assertFalse(command.contains("-Djfabric.shm.dir=/stale"), command::toString);
+        assertFalse(command.contains("-Duser.home=/home/u"), command::toString);
+        assertFalse(command.stream().anyMatch(arg -> arg.contains("jdwp")), command::toString);
+        assertFalse(command.contains("--unregistered"), command::toString);
+
+        final int cp = command.indexOf("-cp");
+        assertEquals(List.of("-cp", "/a.jar:/b.jar", JfabricMain.class.getName(), "pingpong",
+            "--role", "server", "--quiet", "--domain", "pp-7", "-S", "64,4096", "-I", "1000", "-W", "50",
+            "--tagged", "-c", "--timeout", "12"), command.subList(cp, command.size()));
+    }
+
+    @Test
+    void shouldAddTheAgronaExportWhenThisJvmWasStartedWithoutIt()
+    {
+        final List<String> command = PeerLauncher.command("java", List.of(), "cp", new Properties(),
+            new PingpongOptions(SizeList.parse(null), 10, 10, "pp", TransferMode.MSG, false, 30, false));
+        assertEquals(PeerLauncher.AGRONA_EXPORT, command.get(1));
+        assertFalse(command.contains("-S"), "the default sizes need no -S: " + command);
+        assertFalse(command.contains("--msg"), command::toString);
+        assertFalse(command.contains("-c"), command::toString);
+        assertTrue(command.contains("--unregistered"), command::toString);
+    }
+
+    @Test
+    void shouldStartTheServerFromThisJvmsOwnBinaryAndClassPath()
+    {
+        final List<String> command = PeerLauncher.command(OPTIONS);
+        assertEquals(ProcessHandle.current().info().command().orElseThrow(), command.get(0));
+        assertEquals(System.getProperty("java.class.path"), command.get(command.indexOf("-cp") + 1));
+    }
+}

@@ -1,0 +1,55 @@
+package io.jfabric.tools.pingpong;
+
+import io.jfabric.tools.JfabricMain;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code jfabric pingpong}'s options: usage errors exit 1 with the reason, before anything is opened.
+ */
+class PingpongCommandTest
+{
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "--self --role server                  | --self and --role exclude each other",
+        "-S 64                                 | give --self, or run one side with --role server",
+        "--role both                           | --role must be server or client",
+        "--self -S 64,big                      | 'big'",
+        "--self -I 0                           | -I must be at least 1",
+        "--self -W -1                          | -W must not be negative",
+        "--self --tagged --claim               | --tagged and --claim exclude each other",
+        "--self --domain .hidden               | --domain",
+        "--self --timeout 0                    | --timeout must be at least 1",
+    })
+    void shouldRefuseAUsageErrorWithStatusOne(final String args, final String reason)
+    {
+        final StringWriter out = new StringWriter();
+        final StringWriter err = new StringWriter();
+        final String[] argv = ("pingpong " + args.trim()).split(" +");
+        final int status = JfabricMain.execute(new PrintWriter(out), new PrintWriter(err), argv);
+        assertEquals(1, status, err::toString);
+        assertTrue(err.toString().contains(reason), err::toString);
+    }
+
+    @Test
+    void shouldDescribeFiPingpongsOptionsInItsHelp()
+    {
+        final StringWriter out = new StringWriter();
+        final int status = JfabricMain.execute(new PrintWriter(out), new PrintWriter(new StringWriter()),
+            "help", "pingpong");
+        assertEquals(0, status);
+        for (final String option : new String[]{"-S", "-I", "-W", "-c", "--self", "--role", "--domain", "--tagged",
+            "--claim", "--unregistered", "--keep", "--timeout"})
+        {
+            assertTrue(out.toString().contains(option), option + " in " + out);
+        }
+        assertTrue(!out.toString().contains("--quiet"), "the server's --quiet is hidden: " + out);
+    }
+}

@@ -1,0 +1,201 @@
+package io.jfabric.tools.pingpong;
+
+import io.jfabric.Errno;
+import io.jfabric.tools.JfabricMain;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Real pingpongs between this JVM (the client, in-process) and a server JVM over a real domain region in a root
+ * directory of its own ({@code jfabric.shm.dir}, which the server inherits), with every byte checked ({@code -c}).
+ */
+class PingpongTwoJvmTest
+{
+    private static final String ROOT_PROPERTY = "jfabric.shm.dir";
+
+    private Path root;
+
+    @BeforeEach
+    void useOwnRoot()
+    {
+        root = Path.of(Files.isDirectory(Path.of("/dev/shm")) ? "/dev/shm" : System.getProperty("java.io.tmpdir"),
+            "jfabric-pingpong-" + UUID.randomUUID());
+        System.setProperty(ROOT_PROPERTY, root.toString());
+        System.setProperty("jfabric.shm.ep.count", "4"); // A small region: 4 slots.
+    }
+
+    @AfterEach
+    void removeRoot() throws IOException
+    {
+        System.clearProperty(ROOT_PROPERTY);
+        System.clearProperty("jfabric.shm.ep.count");
+        if (Files.exists(root))
+        {
+            try (Stream<Path> paths = Files.walk(root))
+            {
+                paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            }
+        }
+    }
+
+    @Test
+    void shouldPingpongEverySizeWithFiPingpongsRowsAndRoundTripsThenDeleteTheDomain() throws IOException
+    {
+        final Run run = runCleanly("--domain", "pp", "-S", "0,64,4096,70000", "-I", "200", "-W", "20", "-c");
+        final List<String> lines = run.out.lines().toList();
+        assertEquals(PerfFormat.header().trim(), lines.get(0).trim(), run::toString);
+        assertEquals(1 + 4 * 2, lines.size(), run::toString);
+        final String[] sizes = {"0", "64", "4k", "68k"};
+        for (int i = 0; i < sizes.length; i++)
+        {
+            final String[] row = lines.get(1 + 2 * i).trim().split(" +");
+            assertEquals(sizes[i], row[0], run::toString);
+            assertEquals("200", row[1], run::toString);
+            assertEquals("=200", row[2], run::toString);
+            assertTrue(Double.parseDouble(row[6]) > 0, run::toString);
+            final String rtt = lines.get(2 + 2 * i);
+            assertTrue(rtt.matches("rtt_ns p50=\\d+ p90=\\d+ p99=\\d+ p99\\.9=\\d+ max=\\d+ rounds=200"), rtt);
+        }
+    }
+
+    @Test
+    void shouldRunFiPingpongsAllSizesUpToSixMebibytes() throws IOException
+    {
+        final Run run = runCleanly("-S", "all", "-I", "10", "-W", "1", "-c");
+        assertEquals(46, run.rttLines(), run::toString);
+        assertTrue(run.out.contains("\n6m      10      =10 "), run::toString);
+    }
+
+    @Test
+    void shouldSegmentLargeMessagesFromUnregisteredMemory() throws IOException
+    {
+        final Run run = runCleanly("--unregistered", "-S", "65536,1048576", "-I", "20", "-W", "2", "-c");
+        assertTrue(run.out.contains("\n1m      20      =20 "), run::toString);
+    }
+
+    @Test
+    void shouldPingpongTaggedMessages() throws IOException
+    {
+        final Run run = runCleanly("--tagged", "-S", "1,64", "-I", "100", "-W", "10", "-c");
+        assertTrue(run.out.contains("rounds=100"), run::toString);
+    }
+
+    @Test
+    void shouldPingpongThroughZeroCopyClaims() throws IOException
+    {
+        final Run run = runCleanly("--claim", "-S", "8,64,4096", "-I", "100", "-W", "10", "-c");
+        assertEquals(3, run.rttLines(), run::toString);
+    }
+
+    @Test
+    void shouldKeepTheDomainsRegionFileWhenAsked() throws IOException
+    {
+        final Run run = run("pingpong", "--self", "--keep", "--domain", "kept", "-S", "64", "-I", "10", "-W", "0");
+        assertEquals(0, run.status, run::toString);
+        try (Stream<Path> files = Files.list(root))
+        {
+            assertEquals(List.of(root.resolve("kept.domain")), files.toList(), "only the region is kept");
+        }
+    }
+
+    @Test
+    void shouldRefuseAServerRunningOtherSettings() throws Exception
+    {
+        final PingpongOptions serverOptions = new PingpongOptions(
+            SizeList.parse("64"), 100, 10, "mismatch", TransferMode.MSG, false, 20, true);
+        final Process server = new ProcessBuilder(PeerLauncher.command(serverOptions))
+            .redirectErrorStream(true).start();
+        final Run run = run("pingpong", "--role", "client", "--domain", "mismatch", "-S", "64", "-I", "200",
+            "-W", "10", "--timeout", "20");
+        assertTrue(server.waitFor(30, TimeUnit.SECONDS));
+        final String serverOutput = new String(server.getInputStream().readAllBytes());
+        assertEquals(Errno.FI_EINVAL, run.status, run::toString);
+        assertTrue(run.err.contains("the server runs jfabric-pingpong/1 1 sizes 64..64 crc "), run::toString);
+        assertEquals(Errno.FI_EINVAL, server.exitValue(), serverOutput);
+        assertTrue(serverOutput.contains("but this server runs"), serverOutput);
+    }
+
+    @Test
+    void shouldTimeOutWhenNoServerShowsUp()
+    {
+        final Run run = run("pingpong", "--role", "client", "--domain", "alone", "-S", "64", "--timeout", "1");
+        assertEquals(Errno.FI_ETIMEDOUT, run.status, run::toString);
+        assertTrue(run.err.contains("--role server --domain alone"), run::toString);
+    }
+
+    /** Run {@code pingpong --self} with {@code args}, which must succeed and leave no file in the root. */
+    private Run runCleanly(final String... args) throws IOException
+    {
+        final String[] command = new String[args.length + 2];
+        command[0] = "pingpong";
+        command[1] = "--self";
+        System.arraycopy(args, 0, command, 2, args.length);
+        final Run run = run(command);
+        assertEquals(0, run.status, run::toString);
+        assertNoFilesLeft();
+        return run;
+    }
+
+    private void assertNoFilesLeft() throws IOException
+    {
+        try (Stream<Path> files = Files.list(root))
+        {
+            final List<Path> left = files.toList();
+            assertTrue(left.isEmpty(), "left in the root: " + left);
+        }
+        assertFalse(Files.exists(root.resolve("pp.domain")));
+    }
+
+    private static Run run(final String... args)
+    {
+        final StringWriter out = new StringWriter();
+        final StringWriter err = new StringWriter();
+        final String[] bounded = new String[args.length + 1];
+        bounded[0] = args[0];
+        bounded[1] = "--timeout=10"; // A lost message fails the test in 10 s; a later --timeout wins.
+        System.arraycopy(args, 1, bounded, 2, args.length - 1);
+        final int status = JfabricMain.execute(new PrintWriter(out), new PrintWriter(err), bounded);
+        return new Run(status, out.toString(), err.toString());
+    }
+
+    private static final class Run
+    {
+        final int status;
+        final String out;
+        final String err;
+
+        Run(final int status, final String out, final String err)
+        {
+            this.status = status;
+            this.out = out;
+            this.err = err;
+        }
+
+        long rttLines()
+        {
+            return out.lines().filter(line -> line.startsWith("rtt_ns")).count();
+        }
+
+        @Override
+        public String toString()
+        {
+            return "status " + status + "\n--- out\n" + out + "--- err\n" + err;
+        }
+    }
+}

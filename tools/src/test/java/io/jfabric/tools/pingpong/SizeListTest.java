@@ -1,0 +1,83 @@
+package io.jfabric.tools.pingpong;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.Arrays;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code -S} as fi_pingpong reads it (default sizes, {@code all}, one size) plus comma lists.
+ */
+class SizeListTest
+{
+    @Test
+    void shouldTestFiPingpongsDefaultSizesWithoutS()
+    {
+        final SizeList sizes = SizeList.parse(null);
+        assertArrayEquals(new int[]{64, 256, 1024, 4096, 65536, 1048576}, sizes.sizes());
+        assertNull(sizes.spec());
+    }
+
+    @Test
+    void shouldListPowersOfTwoAndTheirHalfUpsForAll()
+    {
+        final int[] all = SizeList.parse("all").sizes();
+        assertArrayEquals(new int[]{0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96},
+            Arrays.copyOf(all, 14));
+        assertEquals(4194304, all[all.length - 2]);
+        assertEquals(6291456, all[all.length - 1], "fi_pingpong's largest message, (1 << 22) + (1 << 21)");
+        assertEquals(2 + 2 * 22, all.length);
+        assertArrayEquals(all, SizeList.parse("ALL").sizes());
+    }
+
+    @Test
+    void shouldStopAllAtTheLimitBetweenAPowerAndItsHalfUp()
+    {
+        assertArrayEquals(new int[]{0, 1, 2, 3, 4, 6, 8}, SizeList.allSizes(11));
+        assertArrayEquals(new int[]{0, 1, 2, 3, 4, 6, 8, 12}, SizeList.allSizes(12));
+    }
+
+    @Test
+    void shouldKeepTheOrderOfAList()
+    {
+        final SizeList sizes = SizeList.parse("4096,64,0");
+        assertArrayEquals(new int[]{4096, 64, 0}, sizes.sizes());
+        assertEquals(4096, sizes.max());
+        assertEquals("4096,64,0", sizes.spec());
+        assertArrayEquals(new int[]{64}, SizeList.parse("64").sizes());
+    }
+
+    @Test
+    void shouldDropSizesAboveMaxMsgSizeAsFiPingpongDoes()
+    {
+        assertArrayEquals(new int[]{64, 256, 1024, 4096}, SizeList.parse(null).within(4096).sizes());
+        assertEquals(0, SizeList.parse("8192").within(4096).count());
+    }
+
+    @Test
+    void shouldDigestEveryListDifferentlyAndShortly()
+    {
+        final String all = SizeList.parse("all").digest();
+        assertTrue(all.startsWith("46 sizes 0..6291456 crc "), all);
+        assertTrue(all.length() < 64, all);
+        assertEquals(SizeList.parse("64,128").digest(), SizeList.parse("64,128").digest());
+        assertTrue(!SizeList.parse("64,128").digest().equals(SizeList.parse("128,64").digest()));
+        assertTrue(!SizeList.parse("64,96,128").digest().equals(SizeList.parse("64,97,128").digest()));
+    }
+
+    @Test
+    void shouldRefuseWhatIsNotASize()
+    {
+        final IllegalArgumentException word = assertThrows(IllegalArgumentException.class,
+            () -> SizeList.parse("64,big"));
+        assertTrue(word.getMessage().contains("'big'"), word.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> SizeList.parse("-1"));
+        assertThrows(IllegalArgumentException.class, () -> SizeList.parse("64,,128"));
+        assertThrows(IllegalArgumentException.class, () -> SizeList.parse("4294967296"));
+    }
+}
