@@ -373,7 +373,16 @@ public final class ShmDomain extends FidLifecycle implements Domain
         final boolean guarded = threading == Threading.SAFE || threading == Threading.ENDPOINT;
         return new ShmCompletionQueue(this, resources, region.buffer(), region.geometry(), cqAttr, config.cqSize(),
             (int)Math.min(attr.maxErrData(), Integer.MAX_VALUE), guarded ? SpinGuard.spin() : SpinGuard.NONE,
-            !isAutoProgress(), context);
+            !isAutoProgress(), !serializedWriters(threading), context);
+    }
+
+    /**
+     * Whether one thread at a time writes a CQ: under FI_THREAD_DOMAIN and FI_THREAD_COMPLETION with manual progress
+     * the application serializes the CQ with every endpoint bound to it, whose sends and progress write it.
+     */
+    private boolean serializedWriters(final Threading threading)
+    {
+        return !isAutoProgress() && (threading == Threading.DOMAIN || threading == Threading.COMPLETION);
     }
 
     /** @return whether this domain's data progress is automatic (a provider agent) rather than manual. */

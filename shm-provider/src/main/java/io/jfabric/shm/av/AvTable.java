@@ -445,10 +445,22 @@ public final class AvTable
     }
 
     /**
-     * Data path: the endpoint slot of an address entry, without allocating.
+     * Data path: an entry's state word (state and generation), one volatile read: it changes whenever the entry
+     * does, so a reader that cached what it resolved from an entry can check the cache with it.
      *
      * @param index the entry index (any int; out of range gives -1).
-     * @return the slot, or -1 when the index is out of range or the entry is not a VALID address.
+     * @return the state word, or -1 when the index is out of range.
+     */
+    public long stateWord(final int index)
+    {
+        return index < 0 || index >= entryCount ? -1 : buffer.getLongVolatile(entryOffset(index) + STATE_OFFSET);
+    }
+
+    /**
+     * Data path: the slot of an address entry, without allocating.
+     *
+     * @param index the entry index.
+     * @return the slot, or -1 when not a VALID address.
      */
     public int slot(final int index)
     {

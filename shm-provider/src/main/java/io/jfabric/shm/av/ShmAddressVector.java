@@ -801,6 +801,18 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
     }
 
     /**
+     * Data path: the state word of the entry an fi_addr_t names (one volatile read, see {@link AvTable#stateWord}),
+     * for callers that cache what they resolved from it.
+     *
+     * @param fiAddr an fi_addr_t of this AV.
+     * @return the word, or -1 when fiAddr names no entry.
+     */
+    public long entryState(final long fiAddr)
+    {
+        return table.stateWord(indexOf(fiAddr));
+    }
+
+    /**
      * Data path: resolve a destination fi_addr_t to the peer's endpoint slot, without allocating or locking.
      *
      * @param fiAddr an fi_addr_t of this AV.

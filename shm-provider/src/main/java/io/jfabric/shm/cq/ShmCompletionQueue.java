@@ -23,6 +23,7 @@ import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.ControlledMessageHandler;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 
 import java.nio.charset.StandardCharsets;
@@ -34,7 +35,8 @@ import static io.jfabric.shm.cq.CqRecordDescriptor.*;
 
 /**
  * The shm provider's completion queue (fi_cq(3)): one completion ring of the domain region (an Agrona
- * {@code ManyToOneRingBuffer}, claimed by CAS on its owner word) holding fixed-layout entries
+ * {@code ManyToOneRingBuffer}, or a {@code OneToOneRingBuffer} when the threading model serializes every writer;
+ * claimed by CAS on its owner word) holding fixed-layout entries
  * ({@link CqRecordDescriptor}); successes and errors share the ring, so an error at the head stops reads with
  * {@code -FI_EAVAIL} until {@link #readErr} takes it.
  * <p>
@@ -62,6 +64,9 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
     private final int ringNumber;
     private final RingBuffer ring;
     private final AtomicLong outstanding = new AtomicLong();
+    private final boolean concurrentWriters;
+    private long produced;
+    private long consumed;
     private final SpinGuard readGuard;
     private final boolean progressOnRead;
     private final EntryReader reader = new EntryReader();
@@ -82,6 +87,9 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
      * @param maxErrData     max_err_data.
      * @param readGuard      the guard reads take under the threading model.
      * @param progressOnRead whether reads progress the bound endpoints (manual data progress).
+     * @param concurrentWriters whether several threads may write entries at once (the threading model and
+     *                       automatic progress decide): then the ring is a {@code ManyToOneRingBuffer} and the count
+     *                       of outstanding entries atomic; otherwise a {@code OneToOneRingBuffer} and plain counts.
      * @param context        user context.
      */
     public ShmCompletionQueue(
@@ -94,6 +102,7 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
         final int maxErrData,
         final SpinGuard readGuard,
         final boolean progressOnRead,
+        final boolean concurrentWriters,
         final long context)
     {
         super(FidClass.CQ, context);
@@ -139,6 +148,7 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
         this.region = region;
         this.readGuard = readGuard;
         this.progressOnRead = progressOnRead;
+        this.concurrentWriters = concurrentWriters;
 
         domain.retain("fi_cq_open");
         boolean ok = false;
@@ -152,7 +162,8 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
                 final int offset = RegionDescriptor.cqRingOffset(geometry, ringNumber);
                 final int length = RegionDescriptor.ringLength(ringCapacity);
                 region.setMemory(offset, length, (byte)0);
-                ring = new ManyToOneRingBuffer(new UnsafeBuffer(region, offset, length));
+                final UnsafeBuffer ringBuffer = new UnsafeBuffer(region, offset, length);
+                ring = concurrentWriters ? new ManyToOneRingBuffer(ringBuffer) : new OneToOneRingBuffer(ringBuffer);
                 ok = true;
             }
             finally
@@ -215,13 +226,13 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
     /** @return whether one more entry fits in {@link #size()}. Data path. */
     public boolean hasRoom()
     {
-        return outstanding.get() < attr.size();
+        return outstanding() < attr.size();
     }
 
     /** @return entries written and not yet read. */
     public long outstanding()
     {
-        return outstanding.get();
+        return concurrentWriters ? outstanding.get() : produced - consumed;
     }
 
     /**
@@ -280,7 +291,7 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
         b.putLong(index + DATA_OFFSET, data);
         b.putLong(index + TAG_OFFSET, tag);
         b.putLong(index + SRC_ADDR_OFFSET, srcAddr);
-        outstanding.getAndIncrement();
+        countWritten();
         ring.commit(index);
         wake();
         return true;
@@ -315,10 +326,34 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
         b.putInt(index + PROV_ERRNO_OFFSET, err);
         b.putInt(index + ERR_DATA_LENGTH_OFFSET, dataLength);
         b.putBytes(index + ERR_DATA_OFFSET, text, 0, dataLength);
-        outstanding.getAndIncrement();
+        countWritten();
         ring.commit(index);
         wake();
         return true;
+    }
+
+    private void countWritten()
+    {
+        if (concurrentWriters)
+        {
+            outstanding.getAndIncrement();
+        }
+        else
+        {
+            produced++;
+        }
+    }
+
+    private void countRead(final int n)
+    {
+        if (concurrentWriters)
+        {
+            outstanding.getAndAdd(-n);
+        }
+        else
+        {
+            consumed += n;
+        }
     }
 
     @Override
@@ -360,7 +395,7 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
             r.entries = null;
             if (n > 0)
             {
-                outstanding.getAndAdd(-n);
+                countRead(n);
                 return n;
             }
             return r.errorAtHead ? -Errno.FI_EAVAIL : -Errno.FI_EAGAIN;
@@ -402,7 +437,7 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
             r.entry = null;
             if (r.found)
             {
-                outstanding.getAndDecrement();
+                countRead(1);
                 return 1;
             }
             return -Errno.FI_EAGAIN;
@@ -450,7 +485,7 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
             {
                 progressEndpoints();
             }
-            if (outstanding.get() >= threshold)
+            if (outstanding() >= threshold)
             {
                 final int n = read(entries, count, from);
                 if (n != -Errno.FI_EAGAIN)

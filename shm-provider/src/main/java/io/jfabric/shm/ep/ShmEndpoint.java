@@ -62,7 +62,10 @@ import static io.jfabric.shm.ep.LaneRecordDescriptor.*;
 public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progressable
 {
     private static final int READ_LIMIT = 64;
-    private static final int RESCAN_PERIOD = 64;
+    /** Progress calls between looks for new senders while some lane is active. */
+    private static final int RESCAN_PERIOD = 1024;
+    /** Progress calls between looks for a first sender. */
+    private static final int IDLE_RESCAN_PERIOD = 16;
     private static final int OPEN = 0;
     private static final int ENABLED = 1;
     private static final int CLOSED = 2;
@@ -121,6 +124,8 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
     private int[] peerIncarnation;
     private PendingSends pending;
     private long[] blockedPeers;
+    private long[] destState;
+    private int[] destPeer;
 
     // receive side, by sender slot
     private RingBuffer[] inLanes;
@@ -487,6 +492,9 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         final long txSize = info.txAttr() != null && info.txAttr().size() > 0 ? info.txAttr().size() : 1024;
         final long rxSize = info.rxAttr() != null && info.rxAttr().size() > 0 ? info.rxAttr().size() : 1024;
         blockedPeers = new long[(n + 63) >>> 6];
+        destState = new long[av.entries()];
+        destPeer = new int[av.entries()];
+        java.util.Arrays.fill(destState, -1);
         pending = new PendingSends((int)Math.min(txSize, 1 << 16), Math.max(1, iovLimit()), n);
         matcher = new ReceiveMatcher((int)Math.min(rxSize, 1 << 20), UNEXPECTED_MESSAGES, UNEXPECTED_BYTES,
             directedRecv, resolver, completions);
@@ -1199,10 +1207,23 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
     private int connect(final long destAddr)
     {
         final ShmAddressVector a = av;
-        final int peer = a.slotOf(destAddr);
-        if (peer < 0 || peer >= outLanes.length)
+        final int index = a.indexOf(destAddr);
+        if (index < 0 || index >= destState.length)
         {
             return -Errno.FI_EINVAL;
+        }
+        final long entry = a.entryState(destAddr);
+        int peer = destPeer[index];
+        if (entry != destState[index] || entry == -1)
+        {
+            peer = a.slotOf(destAddr);
+            if (peer < 0 || peer >= outLanes.length)
+            {
+                return -Errno.FI_EINVAL;
+            }
+            destPeer[index] = peer;
+            destState[index] = entry;
+            outStamp[peer] = 0;
         }
         final long stamp = outStamp[peer];
         if (stamp != 0 && region.getLongVolatile(outOwnerOffset[peer]) == stamp)
@@ -1512,10 +1533,10 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
             {
                 return work;
             }
-            if (activeCount == 0 || --rescanCountdown <= 0)
+            if (--rescanCountdown <= 0)
             {
                 rescan();
-                rescanCountdown = RESCAN_PERIOD;
+                rescanCountdown = activeCount == 0 ? IDLE_RESCAN_PERIOD : RESCAN_PERIOD;
             }
             final InboundHandler handler = inbound;
             for (int i = 0; i < activeCount; i++)
@@ -1795,6 +1816,8 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
     {
         private final long[] cachedId = new long[geometry.slotCount()];
         private final long[] cachedAddr = new long[geometry.slotCount()];
+        private final long[] cachedState = new long[geometry.slotCount()];
+        private final long[] cachedResult = new long[geometry.slotCount()];
 
         @Override
         public long fiAddrOf(final long id)
@@ -1805,16 +1828,12 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
             {
                 return Addresses.FI_ADDR_NOTAVAIL;
             }
-            final long inc = id & 0xFFFF_FFFFL;
             final long cached = cachedAddr[s];
-            if (cachedId[s] == id && cached != Addresses.FI_ADDR_NOTAVAIL && a.slotOf(cached) == s)
+            if (cachedId[s] == id && cached != Addresses.FI_ADDR_NOTAVAIL && a.entryState(cached) == cachedState[s])
             {
-                final long gen = a.incarnationOf(cached);
-                if (gen == 0 || gen == inc)
-                {
-                    return userIdOrAddr(a, cached);
-                }
+                return cachedResult[s];
             }
+            final long inc = id & 0xFFFF_FFFFL;
             final long base = a.mapAddr();
             final int entries = a.entries();
             for (int i = 0; i < entries; i++)
@@ -1825,9 +1844,16 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
                     final long gen = a.incarnationOf(fiAddr);
                     if (gen == 0 || gen == inc)
                     {
-                        cachedId[s] = id;
-                        cachedAddr[s] = fiAddr;
-                        return userIdOrAddr(a, fiAddr);
+                        final long state = a.entryState(fiAddr);
+                        final long result = userIdOrAddr(a, fiAddr);
+                        if (a.entryState(fiAddr) == state)
+                        {
+                            cachedId[s] = id;
+                            cachedAddr[s] = fiAddr;
+                            cachedState[s] = state;
+                            cachedResult[s] = result;
+                        }
+                        return result;
                     }
                 }
             }

@@ -28,6 +28,14 @@ final class BenchDomain implements AutoCloseable
 
     BenchDomain()
     {
+        this(io.jfabric.Threading.SAFE);
+    }
+
+    /**
+     * @param threading the domain's threading model.
+     */
+    BenchDomain(final io.jfabric.Threading threading)
+    {
         try
         {
             root = Files.createTempDirectory(Path.of("/dev/shm"), "jfabric-bench-");
@@ -38,7 +46,7 @@ final class BenchDomain implements AutoCloseable
         }
         provider = new ShmProvider(ShmConfig.of(key -> "dir".equals(key) ? root.toString() : null));
         final Info hints = new Info();
-        hints.domainAttr().name("bench");
+        hints.domainAttr().name("bench").threading(threading);
         info = provider.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints).get(0);
         info.domainAttr().mrMode(0);
         fabric = provider.fabric(info.fabricAttr(), 0);

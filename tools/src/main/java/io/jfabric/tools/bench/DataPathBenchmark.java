@@ -59,6 +59,10 @@ public class DataPathBenchmark
     @Param({"64", "4096"})
     public int size;
 
+    /** Threading model: DOMAIN (the application serializes, no guards) or SAFE (every call guarded). */
+    @Param({"DOMAIN", "SAFE"})
+    public String threading;
+
     private BenchDomain bench;
     private ShmDomain domain;
     private AddressVector av;
@@ -76,7 +80,7 @@ public class DataPathBenchmark
     @Setup(Level.Trial)
     public void setUp()
     {
-        bench = new BenchDomain();
+        bench = new BenchDomain(io.jfabric.Threading.valueOf(threading));
         domain = bench.open();
         av = domain.avOpen(new AvAttr().count(4), 0);
         senderCq = domain.cqOpen(new CqAttr().format(CqFormat.MSG), 0);
