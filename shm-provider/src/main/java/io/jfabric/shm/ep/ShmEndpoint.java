@@ -22,6 +22,7 @@ import io.jfabric.shm.cq.ShmCompletionQueue;
 import io.jfabric.shm.eq.ShmEventQueue;
 import io.jfabric.shm.match.AddressResolver;
 import io.jfabric.shm.mr.MemoryRegistrar;
+import io.jfabric.shm.mr.MrEndpoint;
 import io.jfabric.shm.mr.RemoteMemory;
 import io.jfabric.shm.mr.ShmMemoryRegion;
 import org.agrona.DirectBuffer;
@@ -59,7 +60,7 @@ import static io.jfabric.shm.ep.LaneRecordDescriptor.*;
  * Threads: the domain's threading model decides which guards are real ({@link SpinGuard}); under the models that
  * make the application serialize, the data path takes no lock at all.
  */
-public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progressable
+public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progressable, MrEndpoint
 {
     private static final int READ_LIMIT = 64;
     /** Progress calls between looks for new senders while some lane is active. */
@@ -141,6 +142,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
     private final Completions completions = new Completions();
     private final Resolver resolver;
     private final LaneClaim claim = new LaneClaim();
+    private final java.util.List<ShmMemoryRegion> boundRegions = new java.util.ArrayList<>();
     private final OwnerLiveness liveness;
 
     /**
@@ -658,6 +660,20 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
     }
 
     @Override
+    public Object domain()
+    {
+        return shmDomain;
+    }
+
+    @Override
+    public synchronized void bindMemoryRegion(final ShmMemoryRegion mr)
+    {
+        ensureOpen("fi_mr_bind");
+        mr.retain("fi_mr_bind");
+        boundRegions.add(mr);
+    }
+
+    @Override
     public MessageClaim messageClaim()
     {
         return claim;
@@ -695,6 +711,11 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
             }
             releaseIfBound(av);
             releaseIfBound(eq);
+            for (final ShmMemoryRegion mr : boundRegions)
+            {
+                mr.release();
+            }
+            boundRegions.clear();
             for (final ShmCounter c : counters())
             {
                 if (c != null)
