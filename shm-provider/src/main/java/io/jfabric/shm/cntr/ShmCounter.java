@@ -9,6 +9,7 @@ import io.jfabric.WaitObj;
 import io.jfabric.shm.DomainResources;
 import io.jfabric.shm.FidLifecycle;
 import io.jfabric.shm.progress.Progressable;
+import io.jfabric.shm.progress.ProgressableSet;
 import org.agrona.concurrent.AtomicBuffer;
 
 import java.util.concurrent.TimeUnit;
@@ -37,7 +38,7 @@ public final class ShmCounter extends FidLifecycle implements Counter
     private static final long MAX_PARK_NS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final FidLifecycle domain;
-    private volatile Progressable[] progressed = new Progressable[0];
+    private final ProgressableSet progressed = new ProgressableSet();
     private final DomainResources resources;
     private final CounterTable table;
     private final CntrAttr attr;
@@ -134,38 +135,22 @@ public final class ShmCounter extends FidLifecycle implements Counter
      *
      * @param p the endpoint.
      */
-    public synchronized void attach(final Progressable p)
+    public void attach(final Progressable p)
     {
-        final Progressable[] old = progressed;
-        final Progressable[] grown = java.util.Arrays.copyOf(old, old.length + 1);
-        grown[old.length] = p;
-        progressed = grown;
+        progressed.add(p);
     }
 
     /**
      * @param p an endpoint that closes.
      */
-    public synchronized void detach(final Progressable p)
+    public void detach(final Progressable p)
     {
-        final Progressable[] old = progressed;
-        int n = 0;
-        final Progressable[] kept = new Progressable[old.length];
-        for (final Progressable q : old)
-        {
-            if (q != p)
-            {
-                kept[n++] = q;
-            }
-        }
-        progressed = java.util.Arrays.copyOf(kept, n);
+        progressed.remove(p);
     }
 
     private void progress()
     {
-        for (final Progressable p : progressed)
-        {
-            p.progress();
-        }
+        progressed.progressAll();
     }
 
     @Override

@@ -15,6 +15,7 @@ import io.jfabric.shm.FidLifecycle;
 import io.jfabric.shm.ProcessIdentity;
 import io.jfabric.shm.ep.SlotDescriptor;
 import io.jfabric.shm.progress.Progressable;
+import io.jfabric.shm.progress.ProgressableSet;
 import io.jfabric.shm.progress.SpinGuard;
 import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RegionGeometry;
@@ -51,7 +52,6 @@ import static io.jfabric.shm.cq.CqRecordDescriptor.*;
  */
 public final class ShmCompletionQueue extends FidLifecycle implements CompletionQueue
 {
-    private static final Progressable[] NO_ENDPOINTS = new Progressable[0];
     private static final int SPINS = 200;
     private static final int YIELDS = 100;
 
@@ -71,7 +71,7 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
     private final boolean progressOnRead;
     private final EntryReader reader = new EntryReader();
     private final ErrorReader errorReader = new ErrorReader();
-    private volatile Progressable[] endpoints = NO_ENDPOINTS;
+    private final ProgressableSet endpoints = new ProgressableSet();
     private volatile boolean signalled;
     private volatile Thread waiter;
 
@@ -240,12 +240,9 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
      *
      * @param endpoint the endpoint.
      */
-    public synchronized void attach(final Progressable endpoint)
+    public void attach(final Progressable endpoint)
     {
-        final Progressable[] old = endpoints;
-        final Progressable[] grown = Arrays.copyOf(old, old.length + 1);
-        grown[old.length] = endpoint;
-        endpoints = grown;
+        endpoints.add(endpoint);
     }
 
     /**
@@ -253,19 +250,9 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
      *
      * @param endpoint the endpoint.
      */
-    public synchronized void detach(final Progressable endpoint)
+    public void detach(final Progressable endpoint)
     {
-        final Progressable[] old = endpoints;
-        int n = 0;
-        final Progressable[] kept = new Progressable[old.length];
-        for (final Progressable p : old)
-        {
-            if (p != endpoint)
-            {
-                kept[n++] = p;
-            }
-        }
-        endpoints = n == 0 ? NO_ENDPOINTS : Arrays.copyOf(kept, n);
+        endpoints.remove(endpoint);
     }
 
     /**
@@ -284,13 +271,7 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
             return false;
         }
         final AtomicBuffer b = ring.buffer();
-        b.putLong(index + CONTEXT_OFFSET, context);
-        b.putLong(index + FLAGS_OFFSET, flags);
-        b.putLong(index + LEN_OFFSET, len);
-        b.putLong(index + BUF_OFFSET_OFFSET, bufOffset);
-        b.putLong(index + DATA_OFFSET, data);
-        b.putLong(index + TAG_OFFSET, tag);
-        b.putLong(index + SRC_ADDR_OFFSET, srcAddr);
+        putEntry(b, index, context, flags, len, bufOffset, data, tag, srcAddr);
         countWritten();
         ring.commit(index);
         wake();
@@ -314,13 +295,7 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
             return false;
         }
         final AtomicBuffer b = ring.buffer();
-        b.putLong(index + CONTEXT_OFFSET, context);
-        b.putLong(index + FLAGS_OFFSET, flags);
-        b.putLong(index + LEN_OFFSET, len);
-        b.putLong(index + BUF_OFFSET_OFFSET, bufOffset);
-        b.putLong(index + DATA_OFFSET, data);
-        b.putLong(index + TAG_OFFSET, tag);
-        b.putLong(index + SRC_ADDR_OFFSET, srcAddr);
+        putEntry(b, index, context, flags, len, bufOffset, data, tag, srcAddr);
         b.putLong(index + OLEN_OFFSET, olen);
         b.putInt(index + ERR_OFFSET, err);
         b.putInt(index + PROV_ERRNO_OFFSET, err);
@@ -354,6 +329,19 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
         {
             consumed += n;
         }
+    }
+
+    private static void putEntry(
+        final AtomicBuffer b, final int index, final long context, final long flags, final long len,
+        final long bufOffset, final long data, final long tag, final long srcAddr)
+    {
+        b.putLong(index + CONTEXT_OFFSET, context);
+        b.putLong(index + FLAGS_OFFSET, flags);
+        b.putLong(index + LEN_OFFSET, len);
+        b.putLong(index + BUF_OFFSET_OFFSET, bufOffset);
+        b.putLong(index + DATA_OFFSET, data);
+        b.putLong(index + TAG_OFFSET, tag);
+        b.putLong(index + SRC_ADDR_OFFSET, srcAddr);
     }
 
     @Override
@@ -409,11 +397,7 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
     /** Progress every endpoint bound to this queue (manual progress; also used by waits). */
     public void progressEndpoints()
     {
-        final Progressable[] eps = endpoints;
-        for (final Progressable ep : eps)
-        {
-            ep.progress();
-        }
+        endpoints.progressAll();
     }
 
     @Override

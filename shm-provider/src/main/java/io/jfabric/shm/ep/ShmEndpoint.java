@@ -142,6 +142,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
     private final Completions completions = new Completions();
     private final Resolver resolver;
     private final LaneClaim claim = new LaneClaim();
+    private final Msg single = new Msg(1);
     private final java.util.List<ShmMemoryRegion> boundRegions = new java.util.ArrayList<>();
     private final OwnerLiveness liveness;
 
@@ -843,11 +844,12 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         final ByteBuffer buf, final int offset, final int len, final long desc, final long destAddr, final long tag,
         final long data, final int recordFlags, final long opFlags, final long context, final boolean inject)
     {
-        if (state != ENABLED)
+        final int unusable = unusable();
+        if (unusable != 0)
         {
-            return state == CLOSED ? -Errno.FI_EBADF : -Errno.FI_EOPBADSTATE;
+            return unusable;
         }
-        if (len < 0 || (buf == null ? len != 0 : offset < 0 || offset > buf.capacity() - len))
+        if (invalidBuffer(buf, offset, len))
         {
             return -Errno.FI_EINVAL;
         }
@@ -858,53 +860,11 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         txGuard.lock();
         try
         {
-            final int peer = connect(destAddr);
-            if (peer < 0)
-            {
-                return peer;
-            }
-            final boolean completion = wantsTxCompletion(opFlags, inject);
-            if (completion && txCq != null && !txCq.hasRoom())
-            {
-                return -Errno.FI_EAGAIN;
-            }
-            final boolean deliveryAck = (opFlags & Flags.FI_DELIVERY_COMPLETE) != 0 && !inject;
-            if (len <= inlineLimit && !deliveryAck && !pending.hasPendingFor(peer))
-            {
-                final RingBuffer lane = outLanes[peer];
-                final int index = lane.tryClaim(MSG, bodyLength(HEADER_LENGTH + len));
-                if (index < 0)
-                {
-                    return peerGone(peer) ? -Errno.FI_EHOSTUNREACH : -Errno.FI_EAGAIN;
-                }
-                final AtomicBuffer b = lane.buffer();
-                b.putLong(index + TAG_OFFSET, tag);
-                b.putLong(index + DATA_OFFSET, data);
-                b.putInt(index + LENGTH_OFFSET, len);
-                b.putInt(index + FLAGS_OFFSET, flagsWord(recordFlags, peerIncarnation[peer]));
-                if (len > 0)
-                {
-                    b.putBytes(index + PAYLOAD_OFFSET, buf, offset, len);
-                }
-                lane.commit(index);
-                count(statInline);
-                sendCompleted(completion, context, recordFlags);
-                return 0;
-            }
-            if (inject || !pending.hasRoom())
-            {
-                return -Errno.FI_EAGAIN;
-            }
-            final int op = pending.add(peer);
-            final int base = op * pending.maxIov;
-            pending.iov[base] = buf;
-            pending.iovOffset[base] = offset;
-            pending.iovLength[base] = len;
-            pending.iovCount[op] = 1;
-            pending.deliveryAck[op] = deliveryAck;
-            offerRendezvous(op, desc, buf, offset, len);
-            queue(op, len, tag, data, recordFlags, context, completion);
-            return 0;
+            final Msg one = single;
+            one.set(buf, offset, len, desc);
+            final long rc = sendLocked(one, len, destAddr, tag, data, recordFlags, opFlags, context, inject);
+            one.iov[0] = null;
+            return rc;
         }
         finally
         {
@@ -916,9 +876,10 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         final Msg msg, final long destAddr, final long tag, final long data, final int recordFlags,
         final long opFlags, final long context)
     {
-        if (state != ENABLED)
+        final int unusable = unusable();
+        if (unusable != 0)
         {
-            return state == CLOSED ? -Errno.FI_EBADF : -Errno.FI_EOPBADSTATE;
+            return unusable;
         }
         if (msg == null || msg.iovCount < 0 || msg.iovCount > msg.iov.length || msg.iovCount > iovLimit())
         {
@@ -927,14 +888,11 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         long total = 0;
         for (int i = 0; i < msg.iovCount; i++)
         {
-            final ByteBuffer b = msg.iov[i];
-            final int o = msg.iovOffset[i];
-            final int l = msg.iovLength[i];
-            if (l < 0 || (b == null ? l != 0 : o < 0 || o > b.capacity() - l))
+            if (invalidBuffer(msg.iov[i], msg.iovOffset[i], msg.iovLength[i]))
             {
                 return -Errno.FI_EINVAL;
             }
-            total += l;
+            total += msg.iovLength[i];
         }
         final boolean inject = (opFlags & Flags.FI_INJECT) != 0;
         if (inject && total > injectSize || total > maxMsgSize)
@@ -944,71 +902,109 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         txGuard.lock();
         try
         {
-            final int peer = connect(destAddr);
-            if (peer < 0)
-            {
-                return peer;
-            }
-            final boolean completion = wantsTxCompletion(opFlags, inject);
-            if (completion && txCq != null && !txCq.hasRoom())
-            {
-                return -Errno.FI_EAGAIN;
-            }
-            final boolean deliveryAck = (opFlags & Flags.FI_DELIVERY_COMPLETE) != 0 && !inject;
-            if (total <= inlineLimit && !deliveryAck && !pending.hasPendingFor(peer))
-            {
-                final int len = (int)total;
-                final RingBuffer lane = outLanes[peer];
-                final int index = lane.tryClaim(MSG, bodyLength(HEADER_LENGTH + len));
-                if (index < 0)
-                {
-                    return peerGone(peer) ? -Errno.FI_EHOSTUNREACH : -Errno.FI_EAGAIN;
-                }
-                final AtomicBuffer b = lane.buffer();
-                b.putLong(index + TAG_OFFSET, tag);
-                b.putLong(index + DATA_OFFSET, data);
-                b.putInt(index + LENGTH_OFFSET, len);
-                b.putInt(index + FLAGS_OFFSET, flagsWord(recordFlags, peerIncarnation[peer]));
-                int at = index + PAYLOAD_OFFSET;
-                for (int i = 0; i < msg.iovCount; i++)
-                {
-                    final int l = msg.iovLength[i];
-                    if (l > 0)
-                    {
-                        b.putBytes(at, msg.iov[i], msg.iovOffset[i], l);
-                        at += l;
-                    }
-                }
-                lane.commit(index);
-                count(statInline);
-                sendCompleted(completion, context, recordFlags);
-                return 0;
-            }
-            if (inject || !pending.hasRoom())
-            {
-                return -Errno.FI_EAGAIN;
-            }
-            final int op = pending.add(peer);
-            final int base = op * pending.maxIov;
-            for (int i = 0; i < msg.iovCount; i++)
-            {
-                pending.iov[base + i] = msg.iov[i];
-                pending.iovOffset[base + i] = msg.iovOffset[i];
-                pending.iovLength[base + i] = msg.iovLength[i];
-            }
-            pending.iovCount[op] = msg.iovCount;
-            pending.deliveryAck[op] = deliveryAck;
-            if (msg.iovCount == 1)
-            {
-                offerRendezvous(op, msg.desc[0], msg.iov[0], msg.iovOffset[0], msg.iovLength[0]);
-            }
-            queue(op, total, tag, data, recordFlags, context, completion);
-            return 0;
+            return sendLocked(msg, total, destAddr, tag, data, recordFlags, opFlags, context, inject);
         }
         finally
         {
             txGuard.unlock();
         }
+    }
+
+    /** @return 0 when the data path may be used, else the negated errno a call returns. */
+    private int unusable()
+    {
+        final int s = state;
+        return s == ENABLED ? 0 : s == CLOSED ? -Errno.FI_EBADF : -Errno.FI_EOPBADSTATE;
+    }
+
+    private static boolean invalidBuffer(final ByteBuffer buf, final int offset, final int len)
+    {
+        return len < 0 || (buf == null ? len != 0 : offset < 0 || offset > buf.capacity() - len);
+    }
+
+    /** One send, arguments checked, transmit guard held: inline when it can, else queued behind the peer's lane. */
+    private long sendLocked(
+        final Msg msg, final long total, final long destAddr, final long tag, final long data,
+        final int recordFlags, final long opFlags, final long context, final boolean inject)
+    {
+        final int peer = connect(destAddr);
+        if (peer < 0)
+        {
+            return peer;
+        }
+        final boolean completion = wantsTxCompletion(opFlags, inject);
+        if (completion && txCq != null && !txCq.hasRoom())
+        {
+            return -Errno.FI_EAGAIN;
+        }
+        final boolean deliveryAck = (opFlags & Flags.FI_DELIVERY_COMPLETE) != 0 && !inject;
+        if (total <= inlineLimit && !deliveryAck && !pending.hasPendingFor(peer))
+        {
+            final int len = (int)total;
+            final int index = claimRecord(peer, len, tag, data, recordFlags);
+            if (index < 0)
+            {
+                return index;
+            }
+            final RingBuffer lane = outLanes[peer];
+            final AtomicBuffer b = lane.buffer();
+            int at = index + PAYLOAD_OFFSET;
+            for (int i = 0; i < msg.iovCount; i++)
+            {
+                final int l = msg.iovLength[i];
+                if (l > 0)
+                {
+                    b.putBytes(at, msg.iov[i], msg.iovOffset[i], l);
+                    at += l;
+                }
+            }
+            lane.commit(index);
+            count(statInline);
+            sendCompleted(completion, context, recordFlags);
+            return 0;
+        }
+        if (inject || !pending.hasRoom())
+        {
+            return -Errno.FI_EAGAIN;
+        }
+        final int op = pending.add(peer);
+        final int base = op * pending.maxIov;
+        for (int i = 0; i < msg.iovCount; i++)
+        {
+            pending.iov[base + i] = msg.iov[i];
+            pending.iovOffset[base + i] = msg.iovOffset[i];
+            pending.iovLength[base + i] = msg.iovLength[i];
+        }
+        pending.iovCount[op] = msg.iovCount;
+        pending.deliveryAck[op] = deliveryAck;
+        if (msg.iovCount == 1)
+        {
+            offerRendezvous(op, msg.desc[0], msg.iov[0], msg.iovOffset[0], msg.iovLength[0]);
+        }
+        queue(op, total, tag, data, recordFlags, context, completion);
+        return 0;
+    }
+
+    /**
+     * Claim a whole-message (MSG) record in the peer's lane and write its header.
+     *
+     * @return the record's body index, or a negated errno: FI_EAGAIN when the lane is full, FI_EHOSTUNREACH when
+     * the peer's process is gone.
+     */
+    private int claimRecord(final int peer, final int len, final long tag, final long data, final int recordFlags)
+    {
+        final RingBuffer lane = outLanes[peer];
+        final int index = lane.tryClaim(MSG, bodyLength(HEADER_LENGTH + len));
+        if (index < 0)
+        {
+            return peerGone(peer) ? -Errno.FI_EHOSTUNREACH : -Errno.FI_EAGAIN;
+        }
+        final AtomicBuffer b = lane.buffer();
+        b.putLong(index + TAG_OFFSET, tag);
+        b.putLong(index + DATA_OFFSET, data);
+        b.putInt(index + LENGTH_OFFSET, len);
+        b.putInt(index + FLAGS_OFFSET, flagsWord(recordFlags, peerIncarnation[peer]));
+        return index;
     }
 
     /** A large send whose bytes lie in registered shareable memory goes by rendezvous: the peer copies them. */
@@ -1298,9 +1294,10 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
     @Override
     public long claim(final long destAddr, final int length, final long tag, final long data, final long flags)
     {
-        if (state != ENABLED)
+        final int unusable = unusable();
+        if (unusable != 0)
         {
-            return state == CLOSED ? -Errno.FI_EBADF : -Errno.FI_EOPBADSTATE;
+            return unusable;
         }
         if (length < 0 || length > injectSize || (flags & ~(Flags.FI_TAGGED | Flags.FI_REMOTE_CQ_DATA)) != 0)
         {
@@ -1322,19 +1319,15 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
             {
                 return -Errno.FI_EAGAIN;
             }
-            final RingBuffer lane = outLanes[peer];
-            final int index = lane.tryClaim(MSG, bodyLength(HEADER_LENGTH + length));
-            if (index < 0)
-            {
-                return peerGone(peer) ? -Errno.FI_EHOSTUNREACH : -Errno.FI_EAGAIN;
-            }
             final int recordFlags = ((flags & Flags.FI_TAGGED) != 0 ? FLAG_TAGGED : 0) |
                 ((flags & Flags.FI_REMOTE_CQ_DATA) != 0 ? FLAG_CQ_DATA : 0);
+            final int index = claimRecord(peer, length, tag, data, recordFlags);
+            if (index < 0)
+            {
+                return index;
+            }
+            final RingBuffer lane = outLanes[peer];
             final AtomicBuffer b = lane.buffer();
-            b.putLong(index + TAG_OFFSET, tag);
-            b.putLong(index + DATA_OFFSET, data);
-            b.putInt(index + LENGTH_OFFSET, length);
-            b.putInt(index + FLAGS_OFFSET, flagsWord(recordFlags, peerIncarnation[peer]));
             claim.lane = lane;
             claim.index = index;
             claim.length = length;
@@ -1457,11 +1450,12 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         final boolean tagged, final ByteBuffer buf, final int offset, final int len, final long srcAddr,
         final long tag, final long ignore, final long context, final long flags)
     {
-        if (state != ENABLED)
+        final int unusable = unusable();
+        if (unusable != 0)
         {
-            return state == CLOSED ? -Errno.FI_EBADF : -Errno.FI_EOPBADSTATE;
+            return unusable;
         }
-        if (len < 0 || (buf == null ? len != 0 : offset < 0 || offset > buf.capacity() - len))
+        if (invalidBuffer(buf, offset, len))
         {
             return -Errno.FI_EINVAL;
         }
@@ -1481,9 +1475,10 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         final boolean tagged, final Msg msg, final long srcAddr, final long tag, final long ignore,
         final long context, final long flags)
     {
-        if (state != ENABLED)
+        final int unusable = unusable();
+        if (unusable != 0)
         {
-            return state == CLOSED ? -Errno.FI_EBADF : -Errno.FI_EOPBADSTATE;
+            return unusable;
         }
         if (msg == null || msg.iovCount < 0 || msg.iovCount > msg.iov.length)
         {
@@ -1504,9 +1499,10 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
     @Override
     public long cancel(final long context)
     {
-        if (state != ENABLED)
+        final int unusable = unusable();
+        if (unusable != 0)
         {
-            return state == CLOSED ? -Errno.FI_EBADF : -Errno.FI_EOPBADSTATE;
+            return unusable;
         }
         rxGuard.lock();
         try

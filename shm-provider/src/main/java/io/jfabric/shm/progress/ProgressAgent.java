@@ -2,7 +2,6 @@ package io.jfabric.shm.progress;
 
 import org.agrona.concurrent.Agent;
 
-import java.util.Arrays;
 
 /**
  * Automatic data progress (FI_PROGRESS_AUTO): an Agrona {@link Agent} that progresses a set of endpoints on its own
@@ -13,10 +12,8 @@ import java.util.Arrays;
  */
 public final class ProgressAgent implements Agent
 {
-    private static final Progressable[] NONE = new Progressable[0];
-
     private final String name;
-    private volatile Progressable[] members = NONE;
+    private final ProgressableSet members = new ProgressableSet();
     private volatile Progressable current;
 
     /**
@@ -30,12 +27,9 @@ public final class ProgressAgent implements Agent
     /**
      * @param p an object to progress from now on.
      */
-    public synchronized void add(final Progressable p)
+    public void add(final Progressable p)
     {
-        final Progressable[] old = members;
-        final Progressable[] grown = Arrays.copyOf(old, old.length + 1);
-        grown[old.length] = p;
-        members = grown;
+        members.add(p);
     }
 
     /**
@@ -44,31 +38,21 @@ public final class ProgressAgent implements Agent
      * @param p the object.
      * @return objects still served.
      */
-    public synchronized int remove(final Progressable p)
+    public int remove(final Progressable p)
     {
-        final Progressable[] old = members;
-        int n = 0;
-        final Progressable[] kept = new Progressable[old.length];
-        for (final Progressable m : old)
-        {
-            if (m != p)
-            {
-                kept[n++] = m;
-            }
-        }
-        members = n == 0 ? NONE : Arrays.copyOf(kept, n);
+        final int left = members.remove(p);
         while (current == p)
         {
             Thread.onSpinWait();
         }
-        return n;
+        return left;
     }
 
     @Override
     public int doWork()
     {
         int work = 0;
-        for (final Progressable p : members)
+        for (final Progressable p : members.members())
         {
             current = p;
             work += p.progress();
