@@ -207,13 +207,21 @@ class UnexpectedStoreTest extends MatcherFixture
         final int[] iovOffset = { 0, 0 };
         final int[] iovLength = { 100, 4000 };
         ring.setMemory(0, 8192, (byte)7);
-        long sum = cycles(m, heap, direct, iov, iovOffset, iovLength, 20_000);
-        sink.clear();
-        final long before = threads.getCurrentThreadAllocatedBytes();
-        sum += cycles(m, heap, direct, iov, iovOffset, iovLength, 100_000);
-        final long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        cycles(m, heap, direct, iov, iovOffset, iovLength, 20_000);
+        // Steady state allocates nothing. A round may still see a one-off allocation from the JIT (a deoptimization
+        // materialising a scalar-replaced object), so up to five rounds are measured and one must be clean; a path
+        // that allocates per cycle fails all five.
+        long allocated = Long.MAX_VALUE;
+        long sum = 0;
+        for (int round = 0; round < 5 && allocated != 0; round++)
+        {
+            sink.clear();
+            final long before = threads.getCurrentThreadAllocatedBytes();
+            sum = cycles(m, heap, direct, iov, iovOffset, iovLength, 100_000);
+            allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        }
         assertEquals(0, allocated, "bytes allocated by 100k post/begin/write/end cycles");
-        assertEquals(120_000L * 8, sum, "every post accepted");
+        assertEquals(100_000L * 8, sum, "every post accepted");
         assertEquals(100_000 * 8, sink.count, "completions of the measured cycles");
         assertEquals(0, m.unexpectedCount());
         assertEquals(0, m.postedCount());
