@@ -142,7 +142,6 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
     private final Completions completions = new Completions();
     private final Resolver resolver;
     private final LaneClaim claim = new LaneClaim();
-    private final Msg single = new Msg(1);
     private final java.util.List<ShmMemoryRegion> boundRegions = new java.util.ArrayList<>();
     private final OwnerLiveness liveness;
 
@@ -860,11 +859,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         txGuard.lock();
         try
         {
-            final Msg one = single;
-            one.set(buf, offset, len, desc);
-            final long rc = sendLocked(one, len, destAddr, tag, data, recordFlags, opFlags, context, inject);
-            one.iov[0] = null;
-            return rc;
+            return sendLocked(null, buf, offset, desc, len, destAddr, tag, data, recordFlags, opFlags, context, inject);
         }
         finally
         {
@@ -902,7 +897,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         txGuard.lock();
         try
         {
-            return sendLocked(msg, total, destAddr, tag, data, recordFlags, opFlags, context, inject);
+            return sendLocked(msg, null, 0, 0, total, destAddr, tag, data, recordFlags, opFlags, context, inject);
         }
         finally
         {
@@ -922,10 +917,15 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         return len < 0 || (buf == null ? len != 0 : offset < 0 || offset > buf.capacity() - len);
     }
 
-    /** One send, arguments checked, transmit guard held: inline when it can, else queued behind the peer's lane. */
+    /**
+     * One send, arguments checked, transmit guard held: inline when it can, else queued behind the peer's lane.
+     * The data is {@code msg}'s buffers, or, when {@code msg} is null, {@code buf} from {@code offset} (the single
+     * buffer calls, which so allocate and copy no descriptor).
+     */
     private long sendLocked(
-        final Msg msg, final long total, final long destAddr, final long tag, final long data,
-        final int recordFlags, final long opFlags, final long context, final boolean inject)
+        final Msg msg, final ByteBuffer buf, final int offset, final long desc, final long total,
+        final long destAddr, final long tag, final long data, final int recordFlags, final long opFlags,
+        final long context, final boolean inject)
     {
         final int peer = connect(destAddr);
         if (peer < 0)
@@ -948,14 +948,24 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
             }
             final RingBuffer lane = outLanes[peer];
             final AtomicBuffer b = lane.buffer();
-            int at = index + PAYLOAD_OFFSET;
-            for (int i = 0; i < msg.iovCount; i++)
+            if (msg == null)
             {
-                final int l = msg.iovLength[i];
-                if (l > 0)
+                if (len > 0)
                 {
-                    b.putBytes(at, msg.iov[i], msg.iovOffset[i], l);
-                    at += l;
+                    b.putBytes(index + PAYLOAD_OFFSET, buf, offset, len);
+                }
+            }
+            else
+            {
+                int at = index + PAYLOAD_OFFSET;
+                for (int i = 0; i < msg.iovCount; i++)
+                {
+                    final int l = msg.iovLength[i];
+                    if (l > 0)
+                    {
+                        b.putBytes(at, msg.iov[i], msg.iovOffset[i], l);
+                        at += l;
+                    }
                 }
             }
             lane.commit(index);
@@ -969,18 +979,29 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         }
         final int op = pending.add(peer);
         final int base = op * pending.maxIov;
-        for (int i = 0; i < msg.iovCount; i++)
+        if (msg == null)
         {
-            pending.iov[base + i] = msg.iov[i];
-            pending.iovOffset[base + i] = msg.iovOffset[i];
-            pending.iovLength[base + i] = msg.iovLength[i];
+            pending.iov[base] = buf;
+            pending.iovOffset[base] = offset;
+            pending.iovLength[base] = (int)total;
+            pending.iovCount[op] = 1;
+            offerRendezvous(op, desc, buf, offset, (int)total);
         }
-        pending.iovCount[op] = msg.iovCount;
+        else
+        {
+            for (int i = 0; i < msg.iovCount; i++)
+            {
+                pending.iov[base + i] = msg.iov[i];
+                pending.iovOffset[base + i] = msg.iovOffset[i];
+                pending.iovLength[base + i] = msg.iovLength[i];
+            }
+            pending.iovCount[op] = msg.iovCount;
+            if (msg.iovCount == 1)
+            {
+                offerRendezvous(op, msg.desc[0], msg.iov[0], msg.iovOffset[0], msg.iovLength[0]);
+            }
+        }
         pending.deliveryAck[op] = deliveryAck;
-        if (msg.iovCount == 1)
-        {
-            offerRendezvous(op, msg.desc[0], msg.iov[0], msg.iovOffset[0], msg.iovLength[0]);
-        }
         queue(op, total, tag, data, recordFlags, context, completion);
         return 0;
     }
@@ -1656,17 +1677,8 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
             final long data = b.getLong(index + DATA_OFFSET);
             if (msgTypeId == MSG)
             {
-                final long d = matcher.begin(senderId[s], tagged, tag, data, msgFlags, len);
-                if (d == ReceiveMatcher.DELIVERY_NONE)
-                {
-                    return Action.ABORT;
-                }
-                if (len > 0)
-                {
-                    matcher.write(d, b, index + PAYLOAD_OFFSET, len);
-                }
-                matcher.end(d);
-                return Action.CONTINUE;
+                return matcher.deliver(senderId[s], tagged, tag, data, msgFlags, b, index + PAYLOAD_OFFSET, len) ?
+                    Action.CONTINUE : Action.ABORT;
             }
             if (msgTypeId == ACK_REQUEST)
             {

@@ -359,34 +359,7 @@ public final class ReceiveMatcher
         {
             return DELIVERY_NONE;
         }
-        final int list = PostedReceives.listOf(tagged);
-        boolean resolved = false;
-        long from = Addresses.FI_ADDR_NOTAVAIL;
-        int e = posted.head(list);
-        for (; e != PostedReceives.NONE; e = posted.next(e))
-        {
-            if (tagged && ((tag ^ posted.tag[e]) & ~posted.ignore[e]) != 0)
-            {
-                continue;
-            }
-            if (posted.srcAddr[e] != Addresses.FI_ADDR_UNSPEC)
-            {
-                if (!resolved)
-                {
-                    from = resolver.fiAddrOf(senderId);
-                    resolved = true;
-                }
-                if (from != posted.srcAddr[e])
-                {
-                    continue;
-                }
-            }
-            if (isMulti(e) && !accepts(e, totalLength))
-            {
-                continue;
-            }
-            break;
-        }
+        final int e = firstMatch(senderId, tagged, tag, totalLength);
         if (e == PostedReceives.NONE && !unexpected.hasRoom(totalLength))
         {
             return DELIVERY_NONE;
@@ -423,6 +396,90 @@ public final class ReceiveMatcher
      * @param srcOffset index of its first byte.
      * @param length    its length; bytes beyond the announced total are ignored.
      */
+    /**
+     * A whole message in one piece: {@link #begin}, {@link #write} and {@link #end} in one call, and without taking
+     * a delivery when a posted receive takes the message (the common case of a pre-posted receive).
+     *
+     * @param senderId  as {@link #begin}.
+     * @param tagged    as {@link #begin}.
+     * @param tag       as {@link #begin}.
+     * @param data      as {@link #begin}.
+     * @param msgFlags  as {@link #begin}.
+     * @param src       the message's bytes.
+     * @param srcOffset index of the first byte.
+     * @param length    the message's length.
+     * @return whether the message was taken; false, as {@link #DELIVERY_NONE} from begin, when it can be neither
+     * matched nor stored now (nothing changed).
+     */
+    public boolean deliver(
+        final long senderId,
+        final boolean tagged,
+        final long tag,
+        final long data,
+        final long msgFlags,
+        final DirectBuffer src,
+        final int srcOffset,
+        final int length)
+    {
+        if (length >= 0)
+        {
+            final int e = firstMatch(senderId, tagged, tag, length);
+            if (e != PostedReceives.NONE && !isMulti(e))
+            {
+                final long start = reserveSpace(e, length);
+                final long placed = placeable(e, start, length);
+                if (placed > 0)
+                {
+                    posted.place(e, start, src, srcOffset, (int)placed);
+                }
+                complete(e, start, placed, length, senderId, tag, data, msgFlags);
+                return true;
+            }
+        }
+        final long d = begin(senderId, tagged, tag, data, msgFlags, length);
+        if (d == DELIVERY_NONE)
+        {
+            return false;
+        }
+        write(d, src, srcOffset, length);
+        end(d);
+        return true;
+    }
+
+    /** @return the first posted receive that takes this message, or {@link PostedReceives#NONE}. */
+    private int firstMatch(final long senderId, final boolean tagged, final long tag, final long totalLength)
+    {
+        final int list = PostedReceives.listOf(tagged);
+        boolean resolved = false;
+        long from = Addresses.FI_ADDR_NOTAVAIL;
+        int e = posted.head(list);
+        for (; e != PostedReceives.NONE; e = posted.next(e))
+        {
+            if (tagged && ((tag ^ posted.tag[e]) & ~posted.ignore[e]) != 0)
+            {
+                continue;
+            }
+            if (posted.srcAddr[e] != Addresses.FI_ADDR_UNSPEC)
+            {
+                if (!resolved)
+                {
+                    from = resolver.fiAddrOf(senderId);
+                    resolved = true;
+                }
+                if (from != posted.srcAddr[e])
+                {
+                    continue;
+                }
+            }
+            if (isMulti(e) && !accepts(e, totalLength))
+            {
+                continue;
+            }
+            break;
+        }
+        return e;
+    }
+
     public void write(final long delivery, final DirectBuffer src, final int srcOffset, final int length)
     {
         if (!inProgress(delivery) || length <= 0)
