@@ -1649,6 +1649,11 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
             }
             final int s = sender;
             final int len = b.getInt(index + LENGTH_OFFSET);
+            if (length < HEADER_LENGTH || len < 0 ||
+                len > length - (msgTypeId == FIRST ? FIRST_PAYLOAD_OFFSET : PAYLOAD_OFFSET))
+            {
+                return Action.CONTINUE; // a damaged record: its length says more than the record holds; never read it
+            }
             if (msgTypeId == PIECE)
             {
                 final long d = delivery[s];

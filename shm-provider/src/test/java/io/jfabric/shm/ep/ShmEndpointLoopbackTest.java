@@ -1,5 +1,6 @@
 package io.jfabric.shm.ep;
 
+import io.jfabric.Addresses;
 import io.jfabric.CompletionQueue;
 import io.jfabric.CqEntries;
 import io.jfabric.Domain;
@@ -194,5 +195,25 @@ class ShmEndpointLoopbackTest
         }
         assertEquals(1, n);
         assertEquals(9, e.opContext[0]);
+    }
+
+    @Test
+    void shouldDropARecordWhoseLengthSaysMoreThanItHoldsAndGoOn()
+    {
+        assertEquals(0, a.claim(addrB, 8, 0, 0, 0));
+        final io.jfabric.MessageClaim claim = a.messageClaim();
+        // The length field sits just before the payload (LaneRecordDescriptor): a peer writes a damaged one.
+        claim.buffer().putInt(claim.offset() - LaneRecordDescriptor.PAYLOAD_OFFSET +
+            LaneRecordDescriptor.LENGTH_OFFSET, Integer.MAX_VALUE - 7);
+        assertEquals(0, claim.commit());
+        final ByteBuffer src = ByteBuffer.allocateDirect(8).putLong(0, 1234);
+        assertEquals(0, a.inject(src, 0, 8, addrB));
+        final ByteBuffer dst = ByteBuffer.allocateDirect(8);
+        assertEquals(0, b.recv(dst, 0, 8, 0, Addresses.FI_ADDR_UNSPEC, 5));
+        final CqEntries e = new CqEntries(1);
+        assertEquals(1, EndpointPair.readOne(cqB, e));
+        assertEquals(5, e.opContext[0]);
+        assertEquals(8, e.len[0]);
+        assertEquals(1234, dst.getLong(0), "the damaged record was skipped, the next message taken");
     }
 }
