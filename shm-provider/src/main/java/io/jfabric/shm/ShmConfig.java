@@ -43,6 +43,9 @@ import java.util.function.UnaryOperator;
  *   <tr><td>jfabric.shm.max.err.data</td><td>JFABRIC_SHM_MAX_ERR_DATA</td><td>64</td><td>max_err_data</td></tr>
  *   <tr><td>jfabric.shm.av.max.count</td><td>JFABRIC_SHM_AV_MAX_COUNT</td><td>65536</td>
  *       <td>largest fi_av_attr.count an AV may be opened with (FI_ENOSYS beyond)</td></tr>
+ *   <tr><td>jfabric.shm.rendezvous.min</td><td>JFABRIC_SHM_RENDEZVOUS_MIN</td><td>2048</td>
+ *       <td>sends of at least this many bytes from registered shareable memory go by rendezvous: the receiver
+ *       copies them once from the sender's memory instead of twice through the lane</td></tr>
  *   <tr><td>jfabric.shm.progress.idle</td><td>JFABRIC_SHM_PROGRESS_IDLE</td><td>backoff</td>
  *       <td>idle strategy of automatic progress agents: busy (spin), yield, backoff (spin, yield, then park up to
  *       progress.sleep.ns) or sleep (park progress.sleep.ns)</td></tr>
@@ -82,6 +85,7 @@ public final class ShmConfig
     private final String progressIdle;
     private final String progressAgent;
     private final long progressSleepNs;
+    private final int rendezvousMin;
 
     private ShmConfig(final UnaryOperator<String> lookup)
     {
@@ -106,6 +110,13 @@ public final class ShmConfig
         progressIdle = choiceSetting(lookup, "progress.idle", "backoff", "busy", "yield", "backoff", "sleep");
         progressAgent = choiceSetting(lookup, "progress.agent", "domain", "domain", "endpoint");
         progressSleepNs = longSetting(lookup, "progress.sleep.ns", 50_000, 1, 1_000_000_000L);
+        rendezvousMin = intSetting(lookup, "rendezvous.min", 2048, 0, Integer.MAX_VALUE);
+    }
+
+    /** @return the smallest send from registered shareable memory that goes by rendezvous (the peer copies once). */
+    public int rendezvousMin()
+    {
+        return rendezvousMin;
     }
 
     /** @return idle strategy of automatic progress agents: busy, yield, backoff or sleep. */

@@ -361,7 +361,7 @@ public final class ShmDomain extends FidLifecycle implements Domain
         final boolean safeRx = threading == Threading.SAFE || threading == Threading.ENDPOINT ||
             threading == Threading.FID || auto;
         return new ShmEndpoint(this, memory, resources, epInfo, attr.name(), region.buffer(), region.geometry(),
-            config.injectSize(), safeTx, safeRx, auto ? progressHooks() : EndpointHooks.NONE, context);
+            config.injectSize(), config.rendezvousMin(), safeTx, safeRx, auto ? progressHooks() : EndpointHooks.NONE, context);
     }
 
     @Override

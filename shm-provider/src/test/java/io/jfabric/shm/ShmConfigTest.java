@@ -85,7 +85,9 @@ class ShmConfigTest
             new Setting("cq.ring.bytes", 1 << 18, 1 << 12, 1 << 30, ShmConfig::cqRingBytes),
             new Setting("max.msg.size", 1L << 30, 1, Long.MAX_VALUE, ShmConfig::maxMsgSize),
             new Setting("eq.size", 1024, 1, 1 << 24, ShmConfig::eqSize),
-            new Setting("max.err.data", 64, 0, 1 << 16, ShmConfig::maxErrData));
+            new Setting("max.err.data", 64, 0, 1 << 16, ShmConfig::maxErrData),
+            new Setting("progress.sleep.ns", 50_000, 1, 1_000_000_000L, ShmConfig::progressSleepNs),
+            new Setting("rendezvous.min", 2048, 0, Integer.MAX_VALUE, ShmConfig::rendezvousMin));
     }
 
     static Stream<String> ringSettings()
@@ -215,6 +217,17 @@ class ShmConfigTest
     void shouldRefuseGroupAccessThatIsNotABooleanWithEinval(final String value)
     {
         assertInvalid("group.access", value, "'" + value + "'");
+    }
+
+    @Test
+    void shouldTakeTheProgressChoicesAndRefuseOthersByName()
+    {
+        assertEquals("backoff", config("progress.idle", "").progressIdle());
+        assertEquals("domain", config("progress.agent", "").progressAgent());
+        assertEquals("busy", config("progress.idle", " BUSY ").progressIdle());
+        assertEquals("endpoint", config("progress.agent", "endpoint").progressAgent());
+        assertInvalid("progress.idle", "fast", "progress.idle", "fast", "busy, yield, backoff, sleep");
+        assertInvalid("progress.agent", "thread", "progress.agent", "domain, endpoint");
     }
 
     @Test

@@ -89,6 +89,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
     private final int injectSize;
     private final int inlineLimit;
     private final int pieceLimit;
+    private final int rendezvousMin;
     private final boolean directedRecv;
     private final long txOpFlags;
     private final long rxOpFlags;
@@ -125,6 +126,8 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
     private int[] peerIncarnation;
     private PendingSends pending;
     private long[] blockedPeers;
+    private long rendezvousKey;
+    private long rendezvousAddr;
     private long[] destState;
     private int[] destPeer;
 
@@ -156,6 +159,8 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
      * @param region     the region.
      * @param geometry   its geometry.
      * @param injectSize the inject.size setting.
+     * @param rendezvousMin the rendezvous.min setting: the smallest send from registered shareable memory that
+     *                   goes by rendezvous.
      * @param safeTx     whether the transmit side needs a guard (threading model and progress).
      * @param safeRx     whether the receive side needs a guard.
      * @param hooks      what the domain does at enable and close (automatic progress registration).
@@ -170,6 +175,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         final AtomicBuffer region,
         final RegionGeometry geometry,
         final int injectSize,
+        final int rendezvousMin,
         final boolean safeTx,
         final boolean safeRx,
         final EndpointHooks hooks,
@@ -205,6 +211,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
             HEADER_LENGTH;
         pieceLimit = inlineLimit - (FIRST_PAYLOAD_OFFSET - PAYLOAD_OFFSET);
         this.injectSize = Math.min(injectSize, inlineLimit);
+        this.rendezvousMin = rendezvousMin;
         maxMsgSize = copy.epAttr() != null && copy.epAttr().maxMsgSize() > 0 ? copy.epAttr().maxMsgSize() :
             Integer.MAX_VALUE;
         final long caps = copy.caps();
@@ -938,7 +945,10 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
             return -Errno.FI_EAGAIN;
         }
         final boolean deliveryAck = (opFlags & Flags.FI_DELIVERY_COMPLETE) != 0 && !inject;
-        if (total <= inlineLimit && !deliveryAck && !pending.hasPendingFor(peer))
+        final boolean rendezvous = !inject && total >= rendezvousMin && (msg == null ?
+            findRendezvous(desc, buf, offset, total) :
+            msg.iovCount == 1 && findRendezvous(msg.desc[0], msg.iov[0], msg.iovOffset[0], total));
+        if (total <= inlineLimit && !deliveryAck && !rendezvous && !pending.hasPendingFor(peer))
         {
             final int len = (int)total;
             final int index = claimRecord(peer, len, tag, data, recordFlags);
@@ -985,7 +995,6 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
             pending.iovOffset[base] = offset;
             pending.iovLength[base] = (int)total;
             pending.iovCount[op] = 1;
-            offerRendezvous(op, desc, buf, offset, (int)total);
         }
         else
         {
@@ -996,10 +1005,12 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
                 pending.iovLength[base + i] = msg.iovLength[i];
             }
             pending.iovCount[op] = msg.iovCount;
-            if (msg.iovCount == 1)
-            {
-                offerRendezvous(op, msg.desc[0], msg.iov[0], msg.iovOffset[0], msg.iovLength[0]);
-            }
+        }
+        if (rendezvous)
+        {
+            pending.rendezvous[op] = true;
+            pending.rtsKey[op] = rendezvousKey;
+            pending.rtsAddr[op] = rendezvousAddr;
         }
         pending.deliveryAck[op] = deliveryAck;
         queue(op, total, tag, data, recordFlags, context, completion);
@@ -1028,21 +1039,26 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         return index;
     }
 
-    /** A large send whose bytes lie in registered shareable memory goes by rendezvous: the peer copies them. */
-    private void offerRendezvous(final int op, final long desc, final ByteBuffer buf, final int offset, final int len)
+    /**
+     * Whether a send of at least {@code rendezvousMin} bytes can go by rendezvous (the peer copies the bytes once,
+     * straight from registered shareable memory): when so, its key and address are left in {@link #rendezvousKey}
+     * and {@link #rendezvousAddr}. Transmit guard held.
+     */
+    private boolean findRendezvous(final long desc, final ByteBuffer buf, final int offset, final long len)
     {
-        if (desc == 0 || len <= inlineLimit)
+        if (desc == 0)
         {
-            return;
+            return false;
         }
         final ShmMemoryRegion mr = registrar.regionOf(desc);
         final long addr = mr == null ? -1 : mr.peerAddress(buf, offset, len);
-        if (addr >= 0)
+        if (addr < 0)
         {
-            pending.rendezvous[op] = true;
-            pending.rtsKey[op] = mr.providerKey();
-            pending.rtsAddr[op] = addr;
+            return false;
         }
+        rendezvousKey = mr.providerKey();
+        rendezvousAddr = addr;
+        return true;
     }
 
     private void queue(
