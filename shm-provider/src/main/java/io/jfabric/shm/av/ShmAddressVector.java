@@ -813,6 +813,17 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
     }
 
     /**
+     * Data path: {@link #entryState} for a caller that has the index from {@link #indexOf} already.
+     *
+     * @param index a table index.
+     * @return the word, or -1 when the index is outside the table.
+     */
+    public long entryStateAt(final int index)
+    {
+        return table.stateWord(index);
+    }
+
+    /**
      * Data path: resolve a destination fi_addr_t to the peer's endpoint slot, without allocating or locking.
      *
      * @param fiAddr an fi_addr_t of this AV.

@@ -507,6 +507,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         pending = new PendingSends((int)Math.min(txSize, 1 << 16), Math.max(1, iovLimit()), n);
         matcher = new ReceiveMatcher((int)Math.min(rxSize, 1 << 20), UNEXPECTED_MESSAGES, UNEXPECTED_BYTES,
             directedRecv, resolver, completions);
+        matcher.minMultiRecv(minMultiRecv);
         for (int i = 0; i < n; i++)
         {
             region.putLongOrdered(inOwnerOffset[i], 0);
@@ -644,7 +645,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         }
     }
 
-    private long minMultiRecv = 16384;
+    private long minMultiRecv = ReceiveMatcher.DEFAULT_MIN_MULTI_RECV;
 
     @Override
     public synchronized void setOpt(final int optName, final long value)
@@ -1266,7 +1267,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         {
             return -Errno.FI_EINVAL;
         }
-        final long entry = a.entryState(destAddr);
+        final long entry = a.entryStateAt(index);
         int peer = destPeer[index];
         if (entry != destState[index] || entry == -1)
         {

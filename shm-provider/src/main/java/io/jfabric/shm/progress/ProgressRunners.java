@@ -91,12 +91,6 @@ public final class ProgressRunners implements AutoCloseable
         }
     }
 
-    /** @return agent threads running now. */
-    public synchronized int running()
-    {
-        return (int)byMember.values().stream().distinct().count();
-    }
-
     @Override
     public synchronized void close()
     {

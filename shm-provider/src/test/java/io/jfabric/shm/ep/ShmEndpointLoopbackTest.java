@@ -216,4 +216,17 @@ class ShmEndpointLoopbackTest
         assertEquals(8, e.len[0]);
         assertEquals(1234, dst.getLong(0), "the damaged record was skipped, the next message taken");
     }
+
+    @Test
+    void shouldKeepAMinimumMultiReceiveSetBeforeEnable()
+    {
+        try (Endpoint ep = domain.endpoint(pair.a.info(), 0))
+        {
+            ep.bind(pair.av, 0);
+            ep.bind(cqA, Flags.FI_TRANSMIT | Flags.FI_RECV);
+            ep.setOpt(Endpoint.FI_OPT_MIN_MULTI_RECV, 512);
+            ep.enable();
+            assertEquals(512, ep.getOpt(Endpoint.FI_OPT_MIN_MULTI_RECV), "the option set before enable holds after");
+        }
+    }
 }
