@@ -72,6 +72,10 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
     private final EntryReader reader = new EntryReader();
     private final ErrorReader errorReader = new ErrorReader();
     private final ProgressableSet endpoints = new ProgressableSet();
+    private CqEntries direct;
+    private boolean directFrom;
+    private int directCount;
+    private int directLimit;
     private volatile boolean signalled;
     private volatile Thread waiter;
 
@@ -265,6 +269,12 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
         final long context, final long flags, final long len, final long bufOffset, final long data, final long tag,
         final long srcAddr)
     {
+        final CqEntries d = direct;
+        if (d != null && directCount < directLimit && produced == consumed)
+        {
+            fill(d, directCount++, directFrom, context, flags, len, bufOffset, data, tag, srcAddr);
+            return true;
+        }
         final int index = ring.tryClaim(ENTRY, ENTRY_LENGTH);
         if (index <= 0)
         {
@@ -305,6 +315,44 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
         ring.commit(index);
         wake();
         return true;
+    }
+
+    /**
+     * Data path: whether the next success entry needs its source address. It does not only while a
+     * {@link #read} (not {@link #readFrom}) is progressing the bound endpoints and the entry goes straight to that
+     * read's array, so a sink can skip resolving the sender.
+     *
+     * @return whether to pass a resolved source address to {@link #write}.
+     */
+    public boolean needsSource()
+    {
+        return direct == null || directFrom || directCount >= directLimit || produced != consumed;
+    }
+
+    private void fill(
+        final CqEntries e, final int i, final boolean from, final long context, final long flags, final long len, final long bufOffset,
+        final long data, final long tag, final long srcAddr)
+    {
+        e.opContext[i] = context;
+        final CqFormat f = attr.format();
+        if (f != CqFormat.CONTEXT)
+        {
+            e.flags[i] = flags;
+            e.len[i] = len;
+            if (f != CqFormat.MSG)
+            {
+                e.bufOffset[i] = bufOffset;
+                e.data[i] = data;
+                if (f == CqFormat.TAGGED)
+                {
+                    e.tag[i] = tag;
+                }
+            }
+        }
+        if (from)
+        {
+            e.srcAddr[i] = srcAddr;
+        }
     }
 
     private void countWritten()
@@ -374,7 +422,18 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
         {
             if (progressOnRead)
             {
-                progressEndpoints();
+                if (!concurrentWriters && produced == consumed)
+                {
+                    final int n = progressInto(entries, count, from);
+                    if (n > 0)
+                    {
+                        return n;
+                    }
+                }
+                else
+                {
+                    progressEndpoints();
+                }
             }
             final EntryReader r = reader;
             r.start(entries, from);
@@ -391,6 +450,29 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
         finally
         {
             readGuard.unlock();
+        }
+    }
+
+    /**
+     * Progress the bound endpoints with the caller's array as the queue's head: while the ring is empty and the
+     * array has room, completions go straight into it instead of through the ring and back (the ring keeps
+     * everything after the first entry that does not fit, and every error, so the order is the ring's order).
+     * Only when writers are serialized with this read (no concurrent writers), so nothing else writes meanwhile.
+     */
+    private int progressInto(final CqEntries entries, final int count, final boolean from)
+    {
+        direct = entries;
+        directFrom = from;
+        directCount = 0;
+        directLimit = count;
+        try
+        {
+            progressEndpoints();
+            return directCount;
+        }
+        finally
+        {
+            direct = null;
         }
     }
 
@@ -568,28 +650,9 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
                 errorAtHead = count == 0;
                 return Action.ABORT;
             }
-            final CqEntries e = entries;
-            final int i = count++;
-            e.opContext[i] = b.getLong(index + CONTEXT_OFFSET);
-            final CqFormat f = attr.format();
-            if (f != CqFormat.CONTEXT)
-            {
-                e.flags[i] = b.getLong(index + FLAGS_OFFSET);
-                e.len[i] = b.getLong(index + LEN_OFFSET);
-                if (f != CqFormat.MSG)
-                {
-                    e.bufOffset[i] = b.getLong(index + BUF_OFFSET_OFFSET);
-                    e.data[i] = b.getLong(index + DATA_OFFSET);
-                    if (f == CqFormat.TAGGED)
-                    {
-                        e.tag[i] = b.getLong(index + TAG_OFFSET);
-                    }
-                }
-            }
-            if (from)
-            {
-                e.srcAddr[i] = b.getLong(index + SRC_ADDR_OFFSET);
-            }
+            fill(entries, count++, from, b.getLong(index + CONTEXT_OFFSET), b.getLong(index + FLAGS_OFFSET),
+                b.getLong(index + LEN_OFFSET), b.getLong(index + BUF_OFFSET_OFFSET), b.getLong(index + DATA_OFFSET),
+                b.getLong(index + TAG_OFFSET), b.getLong(index + SRC_ADDR_OFFSET));
             return Action.CONTINUE;
         }
     }

@@ -1829,6 +1829,12 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
     private final class Completions implements RecvCompletionSink
     {
         @Override
+        public boolean wantsSource()
+        {
+            return rxCq != null && rxCq.needsSource();
+        }
+
+        @Override
         public void complete(
             final long context, final long opFlags, final long cqFlags, final long len, final long bufOffset,
             final long data, final long tag, final long srcAddr)

@@ -818,7 +818,8 @@ public final class ReceiveMatcher
         {
             posted.free(e);
         }
-        final long from = resolver.fiAddrOf(senderId);
+        final long from = placed < total || sink.wantsSource() ?
+            resolver.fiAddrOf(senderId) : Addresses.FI_ADDR_NOTAVAIL;
         if (placed < total)
         {
             sink.error(context, cqFlags, placed, bufOffset, data, tag, total - placed, Errno.FI_ETRUNC, from);

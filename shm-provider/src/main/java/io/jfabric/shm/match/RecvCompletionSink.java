@@ -26,6 +26,17 @@ public interface RecvCompletionSink
     void complete(long context, long opFlags, long cqFlags, long len, long bufOffset, long data, long tag, long srcAddr);
 
     /**
+     * Whether the next successful receive completion needs the sender's fi_addr: when it does not (its entry goes
+     * where no source is read, or nowhere), the matcher skips resolving it and passes FI_ADDR_NOTAVAIL.
+     *
+     * @return true unless the source address would be thrown away.
+     */
+    default boolean wantsSource()
+    {
+        return true;
+    }
+
+    /**
      * An error completion (always reported, whatever the selective completion settings).
      *
      * @param context   the receive's context.
