@@ -72,6 +72,7 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
     private final EntryReader reader = new EntryReader();
     private final ErrorReader errorReader = new ErrorReader();
     private final ProgressableSet endpoints = new ProgressableSet();
+    /** The array of the read now progressing (valid while {@link #directLimit} is above 0); see progressInto. */
     private CqEntries direct;
     private boolean directFrom;
     private int directCount;
@@ -269,10 +270,9 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
         final long context, final long flags, final long len, final long bufOffset, final long data, final long tag,
         final long srcAddr)
     {
-        final CqEntries d = direct;
-        if (d != null && directCount < directLimit && produced == consumed)
+        if (directCount < directLimit && produced == consumed)
         {
-            fill(d, directCount++, directFrom, context, flags, len, bufOffset, data, tag, srcAddr);
+            fill(direct, directCount++, directFrom, context, flags, len, bufOffset, data, tag, srcAddr);
             return true;
         }
         final int index = ring.tryClaim(ENTRY, ENTRY_LENGTH);
@@ -326,7 +326,7 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
      */
     public boolean needsSource()
     {
-        return direct == null || directFrom || directCount >= directLimit || produced != consumed;
+        return directFrom || directCount >= directLimit || produced != consumed;
     }
 
     private void fill(
@@ -429,6 +429,10 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
                     {
                         return n;
                     }
+                    if (produced == consumed)
+                    {
+                        return -Errno.FI_EAGAIN;
+                    }
                 }
                 else
                 {
@@ -461,7 +465,10 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
      */
     private int progressInto(final CqEntries entries, final int count, final boolean from)
     {
-        direct = entries;
+        if (direct != entries)
+        {
+            direct = entries; // only when it changes: a reference store runs G1's card-marking barrier and its fence
+        }
         directFrom = from;
         directCount = 0;
         directLimit = count;
@@ -472,7 +479,7 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
         }
         finally
         {
-            direct = null;
+            directLimit = 0;
         }
     }
 

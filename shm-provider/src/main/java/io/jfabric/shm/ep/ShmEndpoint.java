@@ -703,6 +703,10 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         {
             state = CLOSED;
             releaseSlot(slot);
+            if (matcher != null)
+            {
+                matcher.releaseBuffers();
+            }
             if (txCq != null)
             {
                 txCq.detach(this);

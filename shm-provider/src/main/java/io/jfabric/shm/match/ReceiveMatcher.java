@@ -191,6 +191,15 @@ public final class ReceiveMatcher
         return minMultiRecv;
     }
 
+    /**
+     * Drop the references this matcher keeps to receive buffers whose receives have ended (it keeps them so a
+     * repost of the same buffer stores no reference); called when the endpoint closes. Control path.
+     */
+    public void releaseBuffers()
+    {
+        posted.clear();
+    }
+
     /** @return receives posted and not yet matched or released (claiming receives waiting for a message included). */
     public int postedCount()
     {
