@@ -47,8 +47,12 @@ import static io.jfabric.shm.cq.CqRecordDescriptor.*;
  * instead of losing a completion. The ring holds twice that many of the largest entries, so a completion that was
  * admitted always finds ring space.
  * <p>
- * Reads progress the bound endpoints first (manual progress). Read-side thread safety follows the domain's
- * threading model: a guard is taken only when several threads may read at once.
+ * Reads progress the bound endpoints first (manual progress). When the threading model serializes every writer
+ * with the reader and the ring is empty, that progress writes its completions straight into the reader's
+ * {@link CqEntries} (up to the count asked for; the rest, and every error, go through the ring as usual), which
+ * saves a ring write and read per completion on the busy-poll path; the queue keeps a reference to the last such
+ * array. Read-side thread safety follows the domain's threading model: a guard is taken only when several threads
+ * may read at once.
  */
 public final class ShmCompletionQueue extends FidLifecycle implements CompletionQueue
 {
@@ -330,8 +334,8 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
     }
 
     private void fill(
-        final CqEntries e, final int i, final boolean from, final long context, final long flags, final long len, final long bufOffset,
-        final long data, final long tag, final long srcAddr)
+        final CqEntries e, final int i, final boolean from, final long context, final long flags, final long len,
+        final long bufOffset, final long data, final long tag, final long srcAddr)
     {
         e.opContext[i] = context;
         final CqFormat f = attr.format();

@@ -88,8 +88,8 @@ final class PostedReceives
     /**
      * Give an entry back to the pool (unlinking it if needed). Its buffer references stay until the entry is
      * posted again or {@link #clear} runs: a receive that reposts the same buffer then stores no reference (with
-     * G1, a reference store into this long-lived array costs a card-marking barrier with a fence; skipping it is a
-     * tenth of a small message's receive path). At most {@code capacity * maxIov} buffers stay reachable this way.
+     * G1, a reference store into this long-lived array runs the card-marking barrier; the store showed as a tenth
+     * of a profiled small-message receive path). At most {@code capacity * maxIov} buffers stay reachable this way.
      */
     void free(final int e)
     {
