@@ -1633,9 +1633,14 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
                     LaneRecovery.discardAbandoned(lane);
                 }
             }
-            if (lane.producerPosition() == lane.consumerPosition() && delivery[s] == ReceiveMatcher.DELIVERY_NONE &&
-                senderGone(s, senderInc))
+            if (lane.producerPosition() == lane.consumerPosition() && senderGone(s, senderInc))
             {
+                if (delivery[s] != ReceiveMatcher.DELIVERY_NONE)
+                {
+                    // the sender died or closed part-way through a message and no piece of it is left in the lane
+                    matcher.abort(delivery[s], Errno.FI_EIO);
+                    delivery[s] = ReceiveMatcher.DELIVERY_NONE;
+                }
                 region.compareAndSetLong(inOwnerOffset[s], owner, 0);
                 continue;
             }

@@ -529,6 +529,25 @@ public final class ReceiveMatcher
      */
     public void end(final long delivery)
     {
+        finish(delivery, 0);
+    }
+
+    /**
+     * The delivery will never end: its sender is gone (its process died or its endpoint closed) part-way through
+     * the message. A receive it was filling completes in error with {@code errno}, the bytes placed so far as its
+     * length and the bytes that never came as olen; a message it was storing as unexpected is dropped (a receive
+     * that claimed it with FI_CLAIM then finds nothing to claim).
+     *
+     * @param delivery the handle from {@link #begin}.
+     * @param errno    positive errno for the receive's error completion (the endpoint uses FI_EIO).
+     */
+    public void abort(final long delivery, final int errno)
+    {
+        finish(delivery, errno);
+    }
+
+    private void finish(final long delivery, final int errno)
+    {
         if (!inProgress(delivery))
         {
             return;
@@ -541,12 +560,12 @@ public final class ReceiveMatcher
         if (kind == TO_POSTED)
         {
             complete(target, dStart[d], Math.min(dWritten[d], dLimit[d]), dTotal[d], dSender[d], dTag[d], dData[d],
-                dMsgFlags[d]);
+                dMsgFlags[d], errno);
         }
         else
         {
             unexpected.delivery[target] = UnexpectedMessages.NONE;
-            if (unexpected.discarded[target])
+            if (errno != 0 || unexpected.discarded[target])
             {
                 unexpected.remove(target);
             }
@@ -809,6 +828,21 @@ public final class ReceiveMatcher
         final long data,
         final long msgFlags)
     {
+        complete(e, start, placed, total, senderId, tag, data, msgFlags, 0);
+    }
+
+    /** Complete receive {@code e}: in error with {@code errno} when it is not 0, else with FI_ETRUNC when short. */
+    private void complete(
+        final int e,
+        final long start,
+        final long placed,
+        final long total,
+        final long senderId,
+        final long tag,
+        final long data,
+        final long msgFlags,
+        final int errno)
+    {
         final boolean tagged = posted.tagged[e];
         long cqFlags = Flags.FI_RECV | (tagged ? Flags.FI_TAGGED : Flags.FI_MSG) |
             (msgFlags & Flags.FI_REMOTE_CQ_DATA) | posted.extraCqFlags[e];
@@ -827,11 +861,12 @@ public final class ReceiveMatcher
         {
             posted.free(e);
         }
-        final long from = placed < total || sink.wantsSource() ?
-            resolver.fiAddrOf(senderId) : Addresses.FI_ADDR_NOTAVAIL;
-        if (placed < total)
+        final boolean failed = errno != 0 || placed < total;
+        final long from = failed || sink.wantsSource() ? resolver.fiAddrOf(senderId) : Addresses.FI_ADDR_NOTAVAIL;
+        if (failed)
         {
-            sink.error(context, cqFlags, placed, bufOffset, data, tag, total - placed, Errno.FI_ETRUNC, from);
+            sink.error(context, cqFlags, placed, bufOffset, data, tag, total - placed, errno != 0 ? errno :
+                Errno.FI_ETRUNC, from);
         }
         else
         {

@@ -134,6 +134,47 @@ class ReceiveMatcherTest extends MatcherFixture
     }
 
     @Test
+    void shouldCompleteAReceiveInErrorWhenItsDeliveryIsAbortedPartWay()
+    {
+        final ReceiveMatcher m = matcher(8, 8, 1 << 16, false);
+        final ByteBuffer b = ByteBuffer.allocateDirect(2000);
+        assertEquals(0, m.post(false, b, 0, 2000, UNSPEC, 0, 0, 5, 0));
+        final byte[] p = payload(1000, 9);
+        final long d = m.begin(SENDER_A, false, 0, 0, 0, p.length);
+        piece(m, d, p, 0, 300);
+        assertEquals(0, sink.count);
+        m.abort(d, Errno.FI_EIO);
+        assertEquals(1, sink.count);
+        assertTrue(sink.error[0]);
+        assertEquals(Errno.FI_EIO, sink.errno[0]);
+        assertEquals(5, sink.context[0]);
+        assertEquals(300, sink.len[0], "the bytes that arrived");
+        assertEquals(700, sink.olen[0], "the bytes that never came");
+        assertArrayEquals(java.util.Arrays.copyOf(p, 300), bytes(b, 0, 300));
+        assertEquals(0, m.postedCount());
+        m.end(d);
+        assertEquals(1, sink.count, "an aborted delivery ends once");
+    }
+
+    @Test
+    void shouldDropAnUnexpectedMessageWhoseDeliveryIsAborted()
+    {
+        final ReceiveMatcher m = matcher(8, 8, 1 << 16, false);
+        final byte[] p = payload(1000, 9);
+        final long d = m.begin(SENDER_A, true, 77, 0, 0, p.length);
+        piece(m, d, p, 0, 300);
+        assertEquals(1, m.unexpectedCount());
+        m.abort(d, Errno.FI_EIO);
+        assertEquals(0, m.unexpectedCount());
+        assertEquals(0, m.unexpectedBytesInUse());
+        assertEquals(0, sink.count, "nobody asked for it: no completion");
+        final ByteBuffer b = ByteBuffer.allocateDirect(2000);
+        assertEquals(0, m.post(true, b, 0, 2000, UNSPEC, 77, 0, 6, 0));
+        assertEquals(0, sink.count, "a later receive does not get the half message");
+        assertEquals(1, m.postedCount());
+    }
+
+    @Test
     void shouldTruncateLongMessageReportingPlacedAndDroppedBytes()
     {
         final ReceiveMatcher m = matcher(8, 8, 4096, false);
