@@ -441,7 +441,7 @@ public final class ReceiveMatcher
                 {
                     posted.place(e, start, src, srcOffset, (int)placed);
                 }
-                complete(e, start, placed, length, senderId, tag, data, msgFlags);
+                complete(e, start, placed, length, senderId, tag, data, msgFlags, 0);
                 return true;
             }
         }
@@ -763,7 +763,7 @@ public final class ReceiveMatcher
             final long data = unexpected.data[m];
             final long msgFlags = unexpected.msgFlags[m];
             unexpected.remove(m);
-            complete(e, start, placed, total, sender, tag, data, msgFlags);
+            complete(e, start, placed, total, sender, tag, data, msgFlags, 0);
         }
         else
         {
@@ -816,19 +816,6 @@ public final class ReceiveMatcher
     private long placeable(final int e, final long start, final long total)
     {
         return Math.min(total, isMulti(e) ? posted.used[e] - start : posted.space[e]);
-    }
-
-    private void complete(
-        final int e,
-        final long start,
-        final long placed,
-        final long total,
-        final long senderId,
-        final long tag,
-        final long data,
-        final long msgFlags)
-    {
-        complete(e, start, placed, total, senderId, tag, data, msgFlags, 0);
     }
 
     /** Complete receive {@code e}: in error with {@code errno} when it is not 0, else with FI_ETRUNC when short. */

@@ -1,16 +1,6 @@
 package io.jfabric.shm.ep;
 
-import io.jfabric.AddressVector;
-import io.jfabric.AvAttr;
-import io.jfabric.CompletionQueue;
-import io.jfabric.CqAttr;
-import io.jfabric.Domain;
 import io.jfabric.Endpoint;
-import io.jfabric.Fabric;
-import io.jfabric.Fabrics;
-import io.jfabric.Flags;
-import io.jfabric.Info;
-import io.jfabric.Versions;
 
 import java.nio.ByteBuffer;
 
@@ -30,29 +20,18 @@ public final class AbandonedClaimPeerMain
      */
     public static void main(final String[] args)
     {
-        final Info hints = new Info();
-        hints.domainAttr().name(args[0]);
-        final Info info = Fabrics.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints).get(0);
-        final Fabric fabric = Fabrics.fabric(info.fabricAttr(), 0);
-        final Domain domain = fabric.domain(info, 0);
-        final AddressVector av = domain.avOpen(new AvAttr(), 0);
-        final long[] dest = new long[1];
-        av.insert(new String[] { args[1] }, 1, dest, 0, 0);
-        final CompletionQueue cq = domain.cqOpen(new CqAttr(), 0);
-        final Endpoint ep = domain.endpoint(info, 0);
-        ep.bind(av, 0);
-        ep.bind(cq, Flags.FI_TRANSMIT | Flags.FI_RECV);
-        ep.enable();
+        final ChildEndpoint child = new ChildEndpoint(args[0], args[1]);
+        final Endpoint ep = child.ep;
         final ByteBuffer buf = ByteBuffer.allocateDirect(64);
         for (int i = 1; i <= 3; i++)
         {
             buf.putLong(0, i);
-            while (ep.inject(buf, 0, 64, dest[0]) != 0)
+            while (ep.inject(buf, 0, 64, child.dest) != 0)
             {
                 Thread.onSpinWait();
             }
         }
-        while (ep.claim(dest[0], 64, 0, 0, 0) != 0)
+        while (ep.claim(child.dest, 64, 0, 0, 0) != 0)
         {
             Thread.onSpinWait();
         }
