@@ -192,7 +192,7 @@ final class PingpongRun
         }
         final long end = System.nanoTime();
         rtt.reset();
-        for (int i = 0; i < iterations; i++)
+        for (int i = warmup + iterations; i < warmup + 2 * iterations; i++)
         {
             final long t0 = System.nanoTime();
             check(endpoint, endpoint.send(size), size, i);
@@ -266,8 +266,8 @@ final class PingpongRun
         if (rc < 0)
         {
             throw new PingpongException((int)-rc, "pingpong " + role.cliName() + ": " + endpoint.failure() +
-                " (size " + size + ", iteration " + (iteration + 1) + " of " + (options.warmup() + options.iterations()) +
-                " counting the warm-up)");
+                " (size " + size + ", round trip " + (iteration + 1) + " of " +
+                (options.warmup() + 2 * options.iterations()) + ": warm-up, measured, then timed one by one)");
         }
     }
 
