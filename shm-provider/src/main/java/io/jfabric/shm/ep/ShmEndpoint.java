@@ -1877,13 +1877,16 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         }
     }
 
-    /** Maps a sender to its fi_addr in the bound AV, remembering the answer per sender slot. */
+    /**
+     * Maps a sender to its fi_addr in the bound AV (or, with FI_AV_USER_ID, to that entry's user id), remembering per
+     * sender slot which entry it is while the entry's state word is unchanged. The user id is read each time:
+     * fi_av_set_user_id changes it without changing the state word.
+     */
     private final class Resolver implements AddressResolver
     {
         private final long[] cachedId = new long[geometry.slotCount()];
         private final long[] cachedAddr = new long[geometry.slotCount()];
         private final long[] cachedState = new long[geometry.slotCount()];
-        private final long[] cachedResult = new long[geometry.slotCount()];
 
         @Override
         public long fiAddrOf(final long id)
@@ -1897,7 +1900,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
             final long cached = cachedAddr[s];
             if (cachedId[s] == id && cached != Addresses.FI_ADDR_NOTAVAIL && a.entryState(cached) == cachedState[s])
             {
-                return cachedResult[s];
+                return userIdOrAddr(a, cached);
             }
             final long inc = id & 0xFFFF_FFFFL;
             final long base = a.mapAddr();
@@ -1917,7 +1920,6 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
                             cachedId[s] = id;
                             cachedAddr[s] = fiAddr;
                             cachedState[s] = state;
-                            cachedResult[s] = result;
                         }
                         return result;
                     }
