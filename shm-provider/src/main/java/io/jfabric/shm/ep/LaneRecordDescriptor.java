@@ -30,13 +30,13 @@ import org.agrona.concurrent.ringbuffer.RecordDescriptor;
  * Types: {@link #MSG} a whole message; {@link #FIRST} the first piece of a larger message, whose total length
  * follows the header; {@link #RTS} a message the receiver copies itself, in one copy, out of the sender's shareable
  * memory (key and address as {@code RemoteMemory} takes them), acknowledging through the sender's transmit-context
- * ring with the cookie ({@link TxRecordDescriptor}); {@link #PIECE} a following piece (pieces of one message are consecutive in their lane, as one
- * sender writes a lane in order). A record's body is padded to Agrona's record alignment ({@link #RECORD_ALIGNMENT},
- * 8 bytes) and no further: records follow each other with no gap, so a record spans only the cache lines its bytes
- * need. (Padded to whole cache lines, a 64-byte message took two lines plus a third for the next record's pre-zeroed
- * header; in a two-JVM pingpong of bare Agrona rings on the team's host that cost 1.5 times the round trip of
- * unpadded 96-byte records when the host was in its slow mode.) The receiver drops a record whose receiver incarnation
- * is not its own: it was written for an earlier endpoint in the same slot.
+ * ring with the cookie ({@link TxRecordDescriptor}); {@link #PIECE} a following piece (pieces of one message are
+ * consecutive in their lane, as one sender writes a lane in order). A record's body is padded to Agrona's record
+ * alignment ({@link #RECORD_ALIGNMENT}, 8 bytes) and no further: records follow each other with no gap, so a record
+ * spans only the cache lines its bytes need. (Padded to whole cache lines, a 64-byte message took two lines plus a
+ * third for the next record's pre-zeroed header; in a two-JVM pingpong of bare Agrona rings on the team's host that
+ * cost 1.5 times the round trip of unpadded 96-byte records when the host was in its slow mode.) The receiver drops
+ * a record whose receiver incarnation is not its own: it was written for an earlier endpoint in the same slot.
  * <p>
  * Stateless; any thread.
  */

@@ -1,6 +1,7 @@
 package io.jfabric.shm.match;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import org.agrona.DirectBuffer;
 
 /**
@@ -100,7 +101,7 @@ final class PostedReceives
     /** Drop every buffer reference (the endpoint is closing). */
     void clear()
     {
-        java.util.Arrays.fill(iovBuffer, null);
+        Arrays.fill(iovBuffer, null);
     }
 
     void addIov(final int e, final ByteBuffer buffer, final int offset, final int length)
