@@ -6,6 +6,7 @@ import io.jfabric.AvAttr;
 import io.jfabric.CompletionQueue;
 import io.jfabric.CqAttr;
 import io.jfabric.CqEntries;
+import io.jfabric.CqErrEntry;
 import io.jfabric.Domain;
 import io.jfabric.Endpoint;
 import io.jfabric.Errno;
@@ -105,53 +106,42 @@ class LaneRecoveryTest
             }
         }
     }
+
     @Test
     void shouldFailTheReceiveOfALargeMessageWhoseSenderDiedPartWay() throws Exception
     {
         final int length = 1 << 20;
-        try (ShmTestRoot root = new ShmTestRoot())
+        try (EndpointPair pair = new EndpointPair())
         {
-            final ShmProvider provider = root.provider(key -> null);
-            final Info hints = new Info();
-            hints.domainAttr().name("halfway");
-            final Info info = provider.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints).get(0);
-            try (Fabric fabric = provider.fabric(info.fabricAttr(), 0);
-                Domain domain = fabric.domain(info, 0);
-                AddressVector av = domain.avOpen(new AvAttr(), 0);
-                CompletionQueue cq = domain.cqOpen(new CqAttr().format(io.jfabric.CqFormat.MSG), 0);
-                Endpoint receiver = domain.endpoint(info, 0))
-            {
-                receiver.bind(av, 0);
-                receiver.bind(cq, Flags.FI_TRANSMIT | Flags.FI_RECV);
-                receiver.enable();
-                final ByteBuffer dst = ByteBuffer.allocateDirect(length);
-                assertEquals(0, receiver.recv(dst, 0, length, 0, Addresses.FI_ADDR_UNSPEC, 42));
-                final String out = ChildJvm.start(DeadSenderPeerMain.class,
-                    List.of("jfabric.shm.dir=" + root.dir()), "halfway",
-                    new String(receiver.getname(), StandardCharsets.US_ASCII), Integer.toString(length))
-                    .awaitSuccess(60);
-                assertTrue(out.contains("queued 0"), out);
+            final Endpoint receiver = pair.b;
+            final CompletionQueue cq = pair.cqB;
+            final ByteBuffer dst = ByteBuffer.allocateDirect(length);
+            assertEquals(0, receiver.recv(dst, 0, length, 0, Addresses.FI_ADDR_UNSPEC, 42));
+            final String out = ChildJvm.start(DeadSenderPeerMain.class,
+                List.of("jfabric.shm.dir=" + pair.root.dir()), pair.domain.attr().name(),
+                new String(receiver.getname(), StandardCharsets.US_ASCII), Integer.toString(length))
+                .awaitSuccess(60);
+            assertTrue(out.contains("queued 0"), out);
 
-                final CqEntries e = new CqEntries(8);
-                int n;
-                final long deadline = System.nanoTime() + 10_000_000_000L;
-                while ((n = cq.read(e, 8)) == -Errno.FI_EAGAIN && System.nanoTime() < deadline)
-                {
-                    Thread.onSpinWait();
-                }
-                assertEquals(-Errno.FI_EAVAIL, n, "the receive ends, in error, once its sender is found gone");
-                final io.jfabric.CqErrEntry err = new io.jfabric.CqErrEntry();
-                assertEquals(1, cq.readErr(err, 0));
-                assertEquals(42, err.opContext);
-                assertEquals(Errno.FI_EIO, err.err);
-                assertTrue(err.len > 0 && err.len < length, "part of the message arrived: " + err.len);
-                assertEquals(length - err.len, err.olen, "olen: the bytes that never came");
-                for (int i = 0; i < (int)err.len; i++)
-                {
-                    assertEquals(Pattern.at(5, i), dst.get(i), "byte " + i);
-                }
-                assertEquals(-Errno.FI_EAGAIN, cq.read(e, 8));
+            final CqEntries e = new CqEntries(8);
+            int n;
+            final long deadline = System.nanoTime() + 10_000_000_000L;
+            while ((n = cq.read(e, 8)) == -Errno.FI_EAGAIN && System.nanoTime() < deadline)
+            {
+                Thread.onSpinWait();
             }
+            assertEquals(-Errno.FI_EAVAIL, n, "the receive ends, in error, once its sender is found gone");
+            final CqErrEntry err = new CqErrEntry();
+            assertEquals(1, cq.readErr(err, 0));
+            assertEquals(42, err.opContext);
+            assertEquals(Errno.FI_EIO, err.err);
+            assertTrue(err.len > 0 && err.len < length, "part of the message arrived: " + err.len);
+            assertEquals(length - err.len, err.olen, "olen: the bytes that never came");
+            for (int i = 0; i < (int)err.len; i++)
+            {
+                assertEquals(Pattern.at(5, i), dst.get(i), "byte " + i);
+            }
+            assertEquals(-Errno.FI_EAGAIN, cq.read(e, 8));
         }
     }
 }
