@@ -70,6 +70,11 @@ final class IndexLists
         return allocated;
     }
 
+    int capacity()
+    {
+        return next.length;
+    }
+
     void append(final int list, final int i)
     {
         final int t = tail[list];

@@ -86,6 +86,12 @@ final class PostedReceives
         return e;
     }
 
+    /** @return whether every entry is allocated. */
+    boolean isFull()
+    {
+        return lists.allocated() == lists.capacity();
+    }
+
     /**
      * Give an entry back to the pool (unlinking it if needed). Its buffer references stay until the entry is
      * posted again or {@link #clear} runs: a receive that reposts the same buffer then stores no reference (with

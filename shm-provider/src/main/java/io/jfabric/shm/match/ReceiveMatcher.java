@@ -61,6 +61,14 @@ import org.agrona.DirectBuffer;
  * FI_MULTI_RECV when a multi-receive buffer is released | FI_PEEK / FI_CLAIM as above. The receive's own flags are
  * passed as {@code opFlags} so the endpoint can apply selective completion.
  * <p>
+ * <b>The front receive.</b> The common case (a receive posted ahead of each message, one buffer, no
+ * multi-receive, no source filter, nothing unexpected waiting) takes a straight path: such a receive, posted when no
+ * receive of its kind is pending, is held in this object's own fields instead of the pool, and a whole message of
+ * its kind that it takes is placed and completed from there. It is the oldest pending receive of its kind, so
+ * matching it first keeps post order. Every other path first moves it into the pool, onto its list, which is empty
+ * while the front receive is held ({@link #spillFront}), so the general code sees one pool. The pool always keeps an entry free for it, so
+ * {@code postedCapacity} stays the limit.
+ * <p>
  * Not thread safe: the endpoint serializes all calls (its receive guard, or the threading model). Nothing
  * allocates after construction, on any path.
  */
@@ -81,6 +89,10 @@ public final class ReceiveMatcher
     /** Default for the number of deliveries in progress at once (one per sending endpoint at most). */
     public static final int DEFAULT_MAX_DELIVERIES = 1024;
 
+    /** Flags that keep a receive out of the front (it needs the pool's general handling). */
+    private static final long FRONT_EXCLUDED_FLAGS = Flags.FI_MULTI_RECV | Flags.FI_PEEK | Flags.FI_CLAIM |
+        Flags.FI_DISCARD;
+
     private static final int TO_POSTED = 1;
     private static final int TO_UNEXPECTED = 2;
 
@@ -90,6 +102,17 @@ public final class ReceiveMatcher
     private final PostedReceives posted;
     private final UnexpectedMessages unexpected;
     private long minMultiRecv = DEFAULT_MIN_MULTI_RECV;
+
+    // the front receive (see the class comment): valid while frontSet
+    private boolean frontSet;
+    private boolean frontTagged;
+    private ByteBuffer frontBuf;
+    private int frontOffset;
+    private int frontLength;
+    private long frontTag;
+    private long frontIgnore;
+    private long frontContext;
+    private long frontOpFlags;
 
     // deliveries in progress, parallel arrays indexed by handle
     private final int[] dKind;
@@ -198,12 +221,13 @@ public final class ReceiveMatcher
     public void releaseBuffers()
     {
         posted.clear();
+        frontBuf = null;
     }
 
     /** @return receives posted and not yet matched or released (claiming receives waiting for a message included). */
     public int postedCount()
     {
-        return posted.allocatedCount();
+        return posted.allocatedCount() + (frontSet ? 1 : 0);
     }
 
     /** @return messages in the unexpected store (claimed ones included). */
@@ -247,6 +271,13 @@ public final class ReceiveMatcher
         if (!validFlags(tagged, 1, flags) || (flags & Flags.FI_DISCARD) == 0 && !validBuffer(buf, offset, length))
         {
             return -Errno.FI_EINVAL;
+        }
+        if (!frontSet && (flags & FRONT_EXCLUDED_FLAGS) == 0 && (!directedRecv || srcAddr == Addresses.FI_ADDR_UNSPEC) &&
+            unexpected.count() == 0 && posted.head(PostedReceives.listOf(tagged)) == PostedReceives.NONE &&
+            !posted.isFull())
+        {
+            setFront(tagged, buf, offset, length, tag, ignore, context, flags);
+            return 0;
         }
         return postValid(tagged, buf, offset, length, null, null, null, 0, srcAddr, tag, ignore, context, flags);
     }
@@ -310,6 +341,7 @@ public final class ReceiveMatcher
      */
     public long cancel(final long context)
     {
+        spillFront();
         int found = PostedReceives.NONE;
         for (int list = PostedReceives.MSG_LIST; list <= PostedReceives.TAGGED_LIST; list++)
         {
@@ -364,6 +396,7 @@ public final class ReceiveMatcher
         final long msgFlags,
         final long totalLength)
     {
+        spillFront();
         if (deliveries.allocated() == dKind.length || totalLength < 0)
         {
             return DELIVERY_NONE;
@@ -430,6 +463,13 @@ public final class ReceiveMatcher
         final int srcOffset,
         final int length)
     {
+        if (frontSet && frontTagged == tagged && length >= 0 && length <= frontLength &&
+            (!tagged || ((tag ^ frontTag) & ~frontIgnore) == 0))
+        {
+            deliverToFront(senderId, tagged, tag, data, msgFlags, src, srcOffset, length);
+            return true;
+        }
+        spillFront();
         if (length >= 0)
         {
             final int e = firstMatch(senderId, tagged, tag, length);
@@ -453,6 +493,82 @@ public final class ReceiveMatcher
         write(d, src, srcOffset, length);
         end(d);
         return true;
+    }
+
+    /** Place a whole message in the front receive, which takes all of it, and complete the receive. */
+    private void deliverToFront(
+        final long senderId,
+        final boolean tagged,
+        final long tag,
+        final long data,
+        final long msgFlags,
+        final DirectBuffer src,
+        final int srcOffset,
+        final int length)
+    {
+        frontSet = false;
+        final int bufOffset = frontOffset;
+        if (length > 0)
+        {
+            src.getBytes(srcOffset, frontBuf, bufOffset, length);
+        }
+        final long cqFlags = Flags.FI_RECV | (tagged ? Flags.FI_TAGGED : Flags.FI_MSG) |
+            (msgFlags & Flags.FI_REMOTE_CQ_DATA);
+        final long from = sink.wantsSource() ? resolver.fiAddrOf(senderId) : Addresses.FI_ADDR_NOTAVAIL;
+        sink.complete(frontContext, frontOpFlags, cqFlags, length, bufOffset, data, tag, from);
+    }
+
+    private void setFront(
+        final boolean tagged,
+        final ByteBuffer buf,
+        final int offset,
+        final int length,
+        final long tag,
+        final long ignore,
+        final long context,
+        final long flags)
+    {
+        frontTagged = tagged;
+        if (frontBuf != buf)
+        {
+            frontBuf = buf; // only when it changes: a reference store runs G1's card-marking barrier
+        }
+        frontOffset = offset;
+        frontLength = length;
+        frontTag = tagged ? tag : 0;
+        frontIgnore = tagged ? ignore : 0;
+        frontContext = context;
+        frontOpFlags = flags;
+        frontSet = true;
+    }
+
+    /**
+     * Move the front receive, if there is one, into the pool, onto its list. Nothing was posted since it was set (a
+     * post either sets the front receive, which needs it unset, or spills it first), so its list is empty, it is the
+     * receive the general code finds first, and the post-order number it takes now is still in post order. The pool
+     * has a free entry for it for the same reason: a front receive is set only when one is free.
+     */
+    private void spillFront()
+    {
+        if (!frontSet)
+        {
+            return;
+        }
+        final int e = posted.allocate();
+        if (e == PostedReceives.NONE)
+        {
+            throw new IllegalStateException("no pool entry for the front receive (a path allocated without spilling)");
+        }
+        frontSet = false;
+        posted.addIov(e, frontBuf, frontOffset, frontLength);
+        posted.tagged[e] = frontTagged;
+        posted.tag[e] = frontTag;
+        posted.ignore[e] = frontIgnore;
+        posted.srcAddr[e] = Addresses.FI_ADDR_UNSPEC;
+        posted.context[e] = frontContext;
+        posted.opFlags[e] = frontOpFlags;
+        posted.minFree[e] = minMultiRecv;
+        posted.append(e);
     }
 
     /** @return the first posted receive that takes this message, or {@link PostedReceives#NONE}. */
@@ -580,6 +696,7 @@ public final class ReceiveMatcher
         final int[] iovOffset, final int[] iovLength, final int iovCount,
         final long srcAddr, final long tag, final long ignore, final long context, final long flags)
     {
+        spillFront();
         final long early = peekOrDiscard(srcAddr, tag, ignore, context, flags);
         if (early != 1)
         {
