@@ -84,6 +84,7 @@ final class PingpongEndpoint implements AutoCloseable
     private long txPosted;
     private long rxDone;
     private long lastRxLength;
+    private boolean repostDue;
     private String failure;
 
     private PingpongEndpoint(final ShmConfig config, final PingpongOptions options)
@@ -258,6 +259,27 @@ final class PingpongEndpoint implements AutoCloseable
     }
 
     /**
+     * Re-post the receive buffer, but not now: right after the next send is handed to the provider (so the post is
+     * not between a message's arrival and the answer to it: the peer's answer is at least a round trip away), or at
+     * the start of the next wait for a message, whichever comes first. The buffer keeps the message just received
+     * until then.
+     */
+    void repostLater()
+    {
+        repostDue = true;
+    }
+
+    private long repostIfDue()
+    {
+        if (!repostDue)
+        {
+            return 0;
+        }
+        repostDue = false;
+        return postRecv();
+    }
+
+    /**
      * Send {@code size} bytes of the transmit buffer to the peer, as fi_pingpong does: fi_inject below inject_size
      * (no completion), else fi_send and wait for its completion; with the claim mode, claim + copy + commit up to
      * inject_size. Retries on FI_EAGAIN, progressing the CQ in between.
@@ -312,7 +334,7 @@ final class PingpongEndpoint implements AutoCloseable
                     {
                         return fail(committed, "MessageClaim.commit");
                     }
-                    return 0;
+                    return repostIfDue();
                 }
             }
             else if (inject)
@@ -321,7 +343,7 @@ final class PingpongEndpoint implements AutoCloseable
                     ep.tinject(buffer, 0, size, peer, TransferMode.TAG) : ep.inject(buffer, 0, size, peer);
                 if (rc == 0)
                 {
-                    return 0;
+                    return repostIfDue();
                 }
             }
             else
@@ -331,7 +353,8 @@ final class PingpongEndpoint implements AutoCloseable
                     ep.send(buffer, 0, size, desc, peer, TX_CONTEXT);
                 if (rc == 0)
                 {
-                    return awaitTx(++txPosted);
+                    final long reposted = repostIfDue();
+                    return reposted != 0 ? reposted : awaitTx(++txPosted);
                 }
             }
             if (rc != -Errno.FI_EAGAIN)
@@ -354,6 +377,11 @@ final class PingpongEndpoint implements AutoCloseable
      */
     long awaitRx(final long target)
     {
+        final long reposted = repostIfDue();
+        if (reposted != 0)
+        {
+            return reposted;
+        }
         patience.reset();
         while (rxDone < target)
         {
