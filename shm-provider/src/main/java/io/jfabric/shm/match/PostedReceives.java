@@ -86,6 +86,31 @@ final class PostedReceives
         return e;
     }
 
+    /**
+     * Set what an entry matches and reports: the tag and ignore mask only for a tagged receive (0 otherwise).
+     *
+     * @param e       the entry.
+     * @param tagged  fi_trecv family.
+     * @param tag     tag to match.
+     * @param ignore  tag bits to ignore.
+     * @param src     FI_ADDR_UNSPEC or the only sender accepted.
+     * @param ctx     the operation context.
+     * @param flags   the receive's flags.
+     * @param minimum FI_OPT_MIN_MULTI_RECV at the post.
+     */
+    void describe(
+        final int e, final boolean tagged, final long tag, final long ignore, final long src, final long ctx,
+        final long flags, final long minimum)
+    {
+        this.tagged[e] = tagged;
+        this.tag[e] = tagged ? tag : 0;
+        this.ignore[e] = tagged ? ignore : 0;
+        srcAddr[e] = src;
+        context[e] = ctx;
+        opFlags[e] = flags;
+        minFree[e] = minimum;
+    }
+
     /** @return whether every entry is allocated. */
     boolean isFull()
     {

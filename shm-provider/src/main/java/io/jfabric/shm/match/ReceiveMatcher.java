@@ -66,8 +66,8 @@ import org.agrona.DirectBuffer;
  * receive of its kind is pending, is held in this object's own fields instead of the pool, and a whole message of
  * its kind that it takes is placed and completed from there. It is the oldest pending receive of its kind, so
  * matching it first keeps post order. Every other path first moves it into the pool, onto its list, which is empty
- * while the front receive is held ({@link #spillFront}), so the general code sees one pool. The pool always keeps an entry free for it, so
- * {@code postedCapacity} stays the limit.
+ * while the front receive is held ({@link #spillFront}), so the general code sees one pool. The pool always keeps an
+ * entry free for it, so {@code postedCapacity} stays the limit.
  * <p>
  * Not thread safe: the endpoint serializes all calls (its receive guard, or the threading model). Nothing
  * allocates after construction, on any path.
@@ -272,9 +272,9 @@ public final class ReceiveMatcher
         {
             return -Errno.FI_EINVAL;
         }
-        if (!frontSet && (flags & FRONT_EXCLUDED_FLAGS) == 0 && (!directedRecv || srcAddr == Addresses.FI_ADDR_UNSPEC) &&
-            unexpected.count() == 0 && posted.head(PostedReceives.listOf(tagged)) == PostedReceives.NONE &&
-            !posted.isFull())
+        if (!frontSet && (flags & FRONT_EXCLUDED_FLAGS) == 0 &&
+            (!directedRecv || srcAddr == Addresses.FI_ADDR_UNSPEC) && unexpected.count() == 0 &&
+            posted.head(PostedReceives.listOf(tagged)) == PostedReceives.NONE && !posted.isFull())
         {
             setFront(tagged, buf, offset, length, tag, ignore, context, flags);
             return 0;
@@ -512,8 +512,7 @@ public final class ReceiveMatcher
         {
             src.getBytes(srcOffset, frontBuf, bufOffset, length);
         }
-        final long cqFlags = Flags.FI_RECV | (tagged ? Flags.FI_TAGGED : Flags.FI_MSG) |
-            (msgFlags & Flags.FI_REMOTE_CQ_DATA);
+        final long cqFlags = recvCqFlags(tagged, msgFlags);
         final long from = sink.wantsSource() ? resolver.fiAddrOf(senderId) : Addresses.FI_ADDR_NOTAVAIL;
         sink.complete(frontContext, frontOpFlags, cqFlags, length, bufOffset, data, tag, from);
     }
@@ -561,13 +560,8 @@ public final class ReceiveMatcher
         }
         frontSet = false;
         posted.addIov(e, frontBuf, frontOffset, frontLength);
-        posted.tagged[e] = frontTagged;
-        posted.tag[e] = frontTag;
-        posted.ignore[e] = frontIgnore;
-        posted.srcAddr[e] = Addresses.FI_ADDR_UNSPEC;
-        posted.context[e] = frontContext;
-        posted.opFlags[e] = frontOpFlags;
-        posted.minFree[e] = minMultiRecv;
+        posted.describe(e, frontTagged, frontTag, frontIgnore, Addresses.FI_ADDR_UNSPEC, frontContext, frontOpFlags,
+            minMultiRecv);
         posted.append(e);
     }
 
@@ -727,13 +721,8 @@ public final class ReceiveMatcher
         final long context,
         final long flags)
     {
-        posted.tagged[e] = tagged;
-        posted.tag[e] = tagged ? tag : 0;
-        posted.ignore[e] = tagged ? ignore : 0;
-        posted.srcAddr[e] = directedRecv ? srcAddr : Addresses.FI_ADDR_UNSPEC;
-        posted.context[e] = context;
-        posted.opFlags[e] = flags;
-        posted.minFree[e] = minMultiRecv;
+        posted.describe(e, tagged, tag, ignore, directedRecv ? srcAddr : Addresses.FI_ADDR_UNSPEC, context, flags,
+            minMultiRecv);
         if ((flags & Flags.FI_CLAIM) != 0)
         {
             return claim(e, context);
@@ -948,8 +937,7 @@ public final class ReceiveMatcher
         final int errno)
     {
         final boolean tagged = posted.tagged[e];
-        long cqFlags = Flags.FI_RECV | (tagged ? Flags.FI_TAGGED : Flags.FI_MSG) |
-            (msgFlags & Flags.FI_REMOTE_CQ_DATA) | posted.extraCqFlags[e];
+        long cqFlags = recvCqFlags(tagged, msgFlags) | posted.extraCqFlags[e];
         final long context = posted.context[e];
         final long opFlags = posted.opFlags[e];
         final long bufOffset = posted.firstOffset(e) + start;
@@ -976,6 +964,12 @@ public final class ReceiveMatcher
         {
             sink.complete(context, opFlags, cqFlags, placed, bufOffset, data, tag, from);
         }
+    }
+
+    /** @return the completion flags of a received message: FI_RECV, its kind, and FI_REMOTE_CQ_DATA if it has data. */
+    private static long recvCqFlags(final boolean tagged, final long msgFlags)
+    {
+        return Flags.FI_RECV | (tagged ? Flags.FI_TAGGED : Flags.FI_MSG) | (msgFlags & Flags.FI_REMOTE_CQ_DATA);
     }
 
     // ------------------------------------------------------------------ predicates
