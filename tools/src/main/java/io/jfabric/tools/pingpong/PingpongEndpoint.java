@@ -24,6 +24,7 @@ import io.jfabric.MrMode;
 import io.jfabric.Progress;
 import io.jfabric.ShareableMemory;
 import io.jfabric.Threading;
+import io.jfabric.tools.SpinPatience;
 import io.jfabric.Versions;
 import io.jfabric.WaitObj;
 import io.jfabric.shm.ShmConfig;
@@ -54,11 +55,10 @@ final class PingpongEndpoint implements AutoCloseable
     /** Room for the control messages (hello, its answer, fin), at least. */
     static final int CTRL_BYTES = 256;
 
-    private static final int POLLS_PER_CLOCK_CHECK = 4096;
 
     private final PingpongOptions options;
     private final ShmConfig config;
-    private final Patience patience;
+    private final SpinPatience patience;
     private final CqEntries entries = new CqEntries(8);
     private final CqErrEntry errEntry = new CqErrEntry();
     private final ByteBuffer ctrl = ByteBuffer.allocateDirect(CTRL_BYTES);
@@ -91,7 +91,7 @@ final class PingpongEndpoint implements AutoCloseable
     {
         this.config = config;
         this.options = options;
-        this.patience = new Patience(options.timeoutSeconds() * 1_000_000_000L);
+        this.patience = new SpinPatience(options.timeoutSeconds() * 1_000_000_000L);
     }
 
     /**
@@ -410,7 +410,7 @@ final class PingpongEndpoint implements AutoCloseable
 
     /**
      * After a poll: pass on its error, spin-wait when it found nothing, and give up once nothing has happened for
-     * the timeout (the clock is read every {@link #POLLS_PER_CLOCK_CHECK} empty polls only).
+     * the timeout (the clock is read every {@link SpinPatience#POLLS_PER_CLOCK_CHECK} empty polls only).
      *
      * @param polled what {@link #poll} returned.
      * @param what   what was awaited, for the failure.
@@ -542,43 +542,6 @@ final class PingpongEndpoint implements AutoCloseable
         if (first != null)
         {
             throw first;
-        }
-    }
-
-    /**
-     * How long a wait has found nothing, read from the clock only every {@link #POLLS_PER_CLOCK_CHECK} empty polls
-     * so that spinning stays cheap.
-     */
-    private static final class Patience
-    {
-        private final long timeoutNanos;
-        private int polls;
-        private long deadline;
-
-        Patience(final long timeoutNanos)
-        {
-            this.timeoutNanos = timeoutNanos;
-        }
-
-        void reset()
-        {
-            polls = 0;
-            deadline = 0;
-        }
-
-        boolean exhausted()
-        {
-            if (++polls % POLLS_PER_CLOCK_CHECK != 0)
-            {
-                return false;
-            }
-            final long now = System.nanoTime();
-            if (deadline == 0)
-            {
-                deadline = now + timeoutNanos;
-                return false;
-            }
-            return now - deadline > 0;
         }
     }
 }

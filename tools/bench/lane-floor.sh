@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# lane-floor.sh: the round trip of bare lanes on this host (io.jfabric.tools.bench.LaneFloor): two JVMs ping-pong one
+# message at a time through two Agrona OneToOneRingBuffers in /dev/shm, records laid out as the shm provider's lanes
+# lay out a whole message, and nothing else of the library. Between shared/bench/floor.sh and `jfabric pingpong`:
+# floor -> lane floor is what the lane's record format and ring protocol cost, lane floor -> pingpong what the library
+# adds. Prints: lanefloor rtt_ns p50=... p90=... p99=... p99.9=... max=... rounds=... size=...
+#
+# Usage: tools/bench/lane-floor.sh [round_trips] [size]      defaults: 1000000 64
+# Needs tools/target/jfabric-tools.jar (mvn -B -DskipTests package).
+set -euo pipefail
+
+root="$(cd -P "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+jar="${root}/tools/target/jfabric-tools.jar"
+rounds="${1:-1000000}" size="${2:-64}"
+if [[ ! -f "${jar}" ]]; then
+    echo "lane-floor: ${jar} is missing; build it: mvn -B -DskipTests package" >&2
+    exit 1
+fi
+java="java"
+if [[ -n "${JAVA_HOME:-}" ]]; then
+    java="${JAVA_HOME}/bin/java"
+fi
+file="/dev/shm/jfabric-lanefloor-$$"
+run=("${java}" --add-exports java.base/jdk.internal.misc=ALL-UNNAMED -Dagrona.disable.bounds.checks=true
+    -cp "${jar}" io.jfabric.tools.bench.LaneFloor)
+"${run[@]}" pong "${rounds}" "${size}" "${file}" &
+pong=$!
+status=0
+"${run[@]}" ping "${rounds}" "${size}" "${file}" || status=$?
+wait "${pong}" || status=$?
+rm -f "${file}"
+exit "${status}"

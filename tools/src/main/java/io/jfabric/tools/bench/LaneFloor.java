@@ -1,0 +1,245 @@
+package io.jfabric.tools.bench;
+
+import io.jfabric.shm.ep.LaneRecordDescriptor;
+import io.jfabric.tools.SpinPatience;
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.MessageHandler;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+import static java.nio.file.StandardOpenOption.CREATE;
+import static java.nio.file.StandardOpenOption.READ;
+import static java.nio.file.StandardOpenOption.WRITE;
+
+/**
+ * The round trip of bare lanes: two JVMs ping-pong one message at a time through two Agrona
+ * {@code OneToOneRingBuffer}s in a {@code /dev/shm} file, each record laid out as the shm provider lays out a whole
+ * message in a receive lane ({@link LaneRecordDescriptor}) and copied out by the receiver, and nothing else: no
+ * endpoint, address vector, matching or completion queue.
+ * <p>
+ * It sits between {@code shared/bench/floor.sh} (one counter in one cache line each way) and
+ * {@code jfabric pingpong}: the floor-to-lane ratio is what the lane's record format and ring protocol cost, the
+ * lane-to-pingpong ratio what the library adds. {@code tools/bench/lane-floor.sh} runs the two processes, as
+ * {@code floor.sh} does.
+ * <pre>
+ * file: [0, 4096) control (ready flag at 0) | ring ping-to-pong | ring pong-to-ping
+ * </pre>
+ * Usage: {@code LaneFloor ping|pong ROUND_TRIPS SIZE FILE [WARMUP]}; the ping side prints
+ * {@code lanefloor rtt_ns p50=... p90=... p99=... p99.9=... max=... rounds=... size=...}. Each message carries its
+ * round number as its tag and the receiver checks it, so a lost or repeated message fails the run (exit status 1).
+ * One thread per process.
+ */
+public final class LaneFloor
+{
+    /** Bytes of each ring's data part (a lane of the default domain geometry is no smaller). */
+    static final int RING_CAPACITY = 64 * 1024;
+    private static final int CONTROL_LENGTH = 4096;
+    private static final int RING_LENGTH = RING_CAPACITY + RingBufferDescriptor.TRAILER_LENGTH;
+    private static final int READY_OFFSET = 0;
+    private static final int MSG_TYPE = LaneRecordDescriptor.MSG;
+    private static final int DEFAULT_WARMUP = 200_000;
+    private static final long PATIENCE_NANOS = 10_000_000_000L;
+
+    private final OneToOneRingBuffer out;
+    private final OneToOneRingBuffer in;
+    private final ByteBuffer source;
+    private final ByteBuffer sink;
+    private final int size;
+    private final MessageHandler reader = this::onMessage;
+    private final SpinPatience patience;
+    private long received = -1;
+    private int receivedLength = -1;
+
+    private LaneFloor(final AtomicBuffer file, final boolean ping, final int size, final long patienceNanos)
+    {
+        this.patience = new SpinPatience(patienceNanos);
+        final OneToOneRingBuffer pingToPong =
+            new OneToOneRingBuffer(new UnsafeBuffer(file, CONTROL_LENGTH, RING_LENGTH));
+        final OneToOneRingBuffer pongToPing =
+            new OneToOneRingBuffer(new UnsafeBuffer(file, CONTROL_LENGTH + RING_LENGTH, RING_LENGTH));
+        this.out = ping ? pingToPong : pongToPing;
+        this.in = ping ? pongToPing : pingToPong;
+        this.size = size;
+        this.source = ByteBuffer.allocateDirect(Math.max(1, size));
+        this.sink = ByteBuffer.allocateDirect(Math.max(1, size));
+    }
+
+    /**
+     * Run one side.
+     *
+     * @param ping   whether this is the side that times the round trips (the other answers each message).
+     * @param rounds round trips timed, after {@code warmup} untimed ones.
+     * @param warmup round trips first, not timed.
+     * @param size   payload bytes of each message.
+     * @param path   the shared file; the pong side initializes it, the ping side waits for that and deletes it at
+     *               the end.
+     * @return the ping side's round trips in nanoseconds, sorted; empty for the pong side.
+     * @throws IOException when the file cannot be mapped.
+     * @throws IllegalStateException when a message arrives out of order or with the wrong length, or when the other
+     *                               side has not answered for 10 seconds.
+     */
+    public static long[] run(final boolean ping, final int rounds, final int warmup, final int size, final Path path)
+        throws IOException
+    {
+        return run(ping, rounds, warmup, size, path, PATIENCE_NANOS);
+    }
+
+    /**
+     * {@link #run(boolean, int, int, int, Path)} with the time to wait for the other side before giving up.
+     */
+    static long[] run(
+        final boolean ping, final int rounds, final int warmup, final int size, final Path path, final long patienceNanos)
+        throws IOException
+    {
+        if (rounds <= 0 || warmup < 0 || size < 0 || size > RING_CAPACITY / 8 - LaneRecordDescriptor.HEADER_LENGTH)
+        {
+            throw new IllegalArgumentException("rounds " + rounds + " must be > 0, warmup " + warmup +
+                " >= 0 and size " + size + " in [0, " + (RING_CAPACITY / 8 - LaneRecordDescriptor.HEADER_LENGTH) + "]");
+        }
+        final MappedByteBuffer mapped;
+        try (FileChannel ch = FileChannel.open(path, CREATE, READ, WRITE))
+        {
+            mapped = ch.map(FileChannel.MapMode.READ_WRITE, 0, CONTROL_LENGTH + 2L * RING_LENGTH);
+        }
+        final UnsafeBuffer file = new UnsafeBuffer(mapped);
+        if (ping)
+        {
+            final SpinPatience patience = new SpinPatience(patienceNanos);
+            while (file.getLongVolatile(READY_OFFSET) != 1L)
+            {
+                spin(patience, -1);
+            }
+        }
+        else
+        {
+            file.setMemory(CONTROL_LENGTH, 2 * RING_LENGTH, (byte)0);
+            file.putLongVolatile(READY_OFFSET, 1L);
+        }
+        final LaneFloor side = new LaneFloor(file, ping, size, patienceNanos);
+        final long[] rtt = ping ? new long[rounds] : new long[0];
+        final long total = (long)warmup + rounds;
+        for (long i = 0; i < total; i++)
+        {
+            if (ping)
+            {
+                final long t0 = System.nanoTime();
+                side.send(i);
+                side.await(i);
+                if (i >= warmup)
+                {
+                    rtt[(int)(i - warmup)] = System.nanoTime() - t0;
+                }
+            }
+            else
+            {
+                side.await(i);
+                side.send(i);
+            }
+        }
+        if (ping)
+        {
+            Files.deleteIfExists(path);
+        }
+        Arrays.sort(rtt);
+        return rtt;
+    }
+
+    /**
+     * @param args {@code ping|pong ROUND_TRIPS SIZE FILE [WARMUP]}.
+     * @throws IOException when the file cannot be mapped.
+     */
+    public static void main(final String[] args) throws IOException
+    {
+        if (args.length < 4 || !("ping".equals(args[0]) || "pong".equals(args[0])))
+        {
+            System.err.println("usage: LaneFloor ping|pong ROUND_TRIPS SIZE FILE [WARMUP]");
+            System.exit(2);
+        }
+        final int rounds = Integer.parseInt(args[1]);
+        final int size = Integer.parseInt(args[2]);
+        final int warmup = args.length > 4 ? Integer.parseInt(args[4]) : Math.min(rounds, DEFAULT_WARMUP);
+        try
+        {
+            final long[] rtt = run("ping".equals(args[0]), rounds, warmup, size, Path.of(args[3]));
+            if (rtt.length > 0)
+            {
+                System.out.printf("lanefloor rtt_ns p50=%d p90=%d p99=%d p99.9=%d max=%d rounds=%d size=%d%n",
+                    rtt[rounds / 2], rtt[(int)(rounds * 0.9)], rtt[(int)(rounds * 0.99)],
+                    rtt[(int)(rounds * 0.999)], rtt[rounds - 1], rounds, size);
+            }
+        }
+        catch (final IllegalStateException | IllegalArgumentException ex)
+        {
+            System.err.println("lanefloor: " + ex.getMessage());
+            System.exit(1);
+        }
+    }
+
+    /** Write message {@code round} as a whole-message lane record (the ring has room: one message is in flight). */
+    private void send(final long round)
+    {
+        final int bodyLength = LaneRecordDescriptor.bodyLength(LaneRecordDescriptor.HEADER_LENGTH + size);
+        final int index = out.tryClaim(MSG_TYPE, bodyLength);
+        if (index < 0)
+        {
+            throw new IllegalStateException("ring full with one message in flight, at message " + round);
+        }
+        final AtomicBuffer b = out.buffer();
+        b.putLong(index + LaneRecordDescriptor.TAG_OFFSET, round);
+        b.putLong(index + LaneRecordDescriptor.DATA_OFFSET, 0);
+        b.putInt(index + LaneRecordDescriptor.LENGTH_OFFSET, size);
+        b.putInt(index + LaneRecordDescriptor.FLAGS_OFFSET, LaneRecordDescriptor.flagsWord(0, 1));
+        b.putBytes(index + LaneRecordDescriptor.PAYLOAD_OFFSET, source, 0, size);
+        out.commit(index);
+    }
+
+    /** Spin until one message is read, and check that it is message {@code round} with {@code size} bytes. */
+    private void await(final long round)
+    {
+        if (in.read(reader, 1) == 0)
+        {
+            patience.reset();
+            while (in.read(reader, 1) == 0)
+            {
+                spin(patience, round);
+            }
+        }
+        if (received != round || receivedLength != size)
+        {
+            throw new IllegalStateException("expected message " + round + " of " + size + " bytes, received " +
+                received + " of " + receivedLength);
+        }
+    }
+
+    private void onMessage(final int msgTypeId, final org.agrona.MutableDirectBuffer b, final int index,
+        final int length)
+    {
+        final int len = b.getInt(index + LaneRecordDescriptor.LENGTH_OFFSET);
+        if (len == size)
+        {
+            b.getBytes(index + LaneRecordDescriptor.PAYLOAD_OFFSET, sink, 0, len);
+        }
+        received = b.getLong(index + LaneRecordDescriptor.TAG_OFFSET);
+        receivedLength = len;
+    }
+
+    /** One empty poll of a wait for {@code round} (-1: the pong side's start): spin, or give up after the timeout. */
+    private static void spin(final SpinPatience patience, final long round)
+    {
+        Thread.onSpinWait();
+        if (patience.exhausted())
+        {
+            throw new IllegalStateException("waited " + patience.timeoutNanos() / 1_000_000L + " ms for " +
+                (round < 0 ? "the pong side to start" : "message " + round));
+        }
+    }
+}

@@ -1,0 +1,87 @@
+package io.jfabric.tools.bench;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** LaneFloor's two sides, here as two threads over one real file (the script runs them as two JVMs). */
+class LaneFloorTest
+{
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldTimeEveryRoundTripOfBothSidesAndRemoveTheFile() throws Exception
+    {
+        final Path file = dir.resolve("lanes");
+        final int rounds = 3000;
+        final CompletableFuture<long[]> pong = CompletableFuture.supplyAsync(() -> side(false, rounds, 500, 64, file));
+        final long[] rtt = LaneFloor.run(true, rounds, 500, 64, file);
+        assertArrayEquals(new long[0], pong.get(30, TimeUnit.SECONDS));
+        assertEquals(rounds, rtt.length);
+        assertTrue(rtt[0] > 0, "every round trip takes time: " + rtt[0]);
+        for (int i = 1; i < rtt.length; i++)
+        {
+            assertTrue(rtt[i - 1] <= rtt[i], "sorted");
+        }
+        assertFalse(Files.exists(file), "the ping side deletes the file");
+    }
+
+    @Test
+    void shouldCarryEmptyMessagesAndMessagesThatWrapTheRing() throws Exception
+    {
+        for (final int size : new int[] {0, 8000})
+        {
+            final Path file = dir.resolve("lanes-" + size);
+            final int rounds = 2 * LaneFloor.RING_CAPACITY / 64;
+            final CompletableFuture<long[]> pong = CompletableFuture.supplyAsync(() -> side(false, rounds, 0, size, file));
+            assertEquals(rounds, LaneFloor.run(true, rounds, 0, size, file).length);
+            pong.get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void shouldFailWhenTheAnswerIsNotTheMessageSent() throws Exception
+    {
+        final Path file = dir.resolve("mismatch");
+        final CompletableFuture<long[]> pong = CompletableFuture.supplyAsync(() -> side(false, 10, 0, 32, file));
+        final IllegalStateException ping = assertThrows(IllegalStateException.class,
+            () -> LaneFloor.run(true, 10, 0, 64, file, 200_000_000L));
+        assertEquals("waited 200 ms for message 0", ping.getMessage(), "the pong side never answers");
+        final ExecutionException ex = assertThrows(ExecutionException.class, () -> pong.get(30, TimeUnit.SECONDS));
+        assertEquals("expected message 0 of 32 bytes, received 0 of 64", ex.getCause().getMessage());
+    }
+
+    @Test
+    void shouldRejectASizeBeyondWhatALaneRecordHolds()
+    {
+        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
+            () -> LaneFloor.run(true, 10, 0, LaneFloor.RING_CAPACITY, dir.resolve("x")));
+        assertTrue(ex.getMessage().contains("size " + LaneFloor.RING_CAPACITY), ex.getMessage());
+    }
+
+    private static long[] side(final boolean ping, final int rounds, final int warmup, final int size, final Path file)
+    {
+        try
+        {
+            return LaneFloor.run(ping, rounds, warmup, size, file);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+}
