@@ -5,13 +5,14 @@
 # floor -> lane floor is what the lane's record format and ring protocol cost, lane floor -> pingpong what the library
 # adds. Prints: lanefloor rtt_ns p50=... p90=... p99=... p99.9=... max=... rounds=... size=...
 #
-# Usage: tools/bench/lane-floor.sh [round_trips] [size]      defaults: 1000000 64
+# Usage: tools/bench/lane-floor.sh [round_trips] [size] [warmup]      defaults: 1000000 64 min(round_trips, 200000)
 # Needs tools/target/jfabric-tools.jar (mvn -B -DskipTests package).
 set -euo pipefail
 
 root="$(cd -P "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 jar="${root}/tools/target/jfabric-tools.jar"
 rounds="${1:-1000000}" size="${2:-64}"
+warmup="${3:-$((rounds < 200000 ? rounds : 200000))}"
 if [[ ! -f "${jar}" ]]; then
     echo "lane-floor: ${jar} is missing; build it: mvn -B -DskipTests package" >&2
     exit 1
@@ -23,10 +24,11 @@ fi
 file="/dev/shm/jfabric-lanefloor-$$"
 run=("${java}" --add-exports java.base/jdk.internal.misc=ALL-UNNAMED -Dagrona.disable.bounds.checks=true
     -cp "${jar}" io.jfabric.tools.bench.LaneFloor)
-"${run[@]}" pong "${rounds}" "${size}" "${file}" &
+"${run[@]}" pong "${rounds}" "${size}" "${file}" "${warmup}" &
 pong=$!
+# interrupted or failed: stop the pong side (it would spin until its 10 s timeout) and remove the file
+trap 'kill "${pong}" 2>/dev/null || true; rm -f "${file}"' EXIT
 status=0
-"${run[@]}" ping "${rounds}" "${size}" "${file}" || status=$?
+"${run[@]}" ping "${rounds}" "${size}" "${file}" "${warmup}" || status=$?
 wait "${pong}" || status=$?
-rm -f "${file}"
 exit "${status}"

@@ -10,13 +10,14 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.util.Arrays;
 
-import static java.nio.file.StandardOpenOption.CREATE;
+import static java.nio.file.StandardOpenOption.CREATE_NEW;
 import static java.nio.file.StandardOpenOption.READ;
 import static java.nio.file.StandardOpenOption.WRITE;
 
@@ -58,6 +59,7 @@ public final class LaneFloor
     private final SpinPatience patience;
     private long received = -1;
     private int receivedLength = -1;
+    private int receivedType;
 
     private LaneFloor(final AtomicBuffer file, final boolean ping, final int size, final long patienceNanos)
     {
@@ -80,8 +82,8 @@ public final class LaneFloor
      * @param rounds round trips timed, after {@code warmup} untimed ones.
      * @param warmup round trips first, not timed.
      * @param size   payload bytes of each message.
-     * @param path   the shared file; the pong side initializes it, the ping side waits for that and deletes it at
-     *               the end.
+     * @param path   the shared file: the pong side creates it (it must not exist), the ping side waits for it and
+     *               deletes it at the end.
      * @return the ping side's round trips in nanoseconds, sorted; empty for the pong side.
      * @throws IOException when the file cannot be mapped.
      * @throws IllegalStateException when a message arrives out of order or with the wrong length, or when the other
@@ -97,7 +99,8 @@ public final class LaneFloor
      * {@link #run(boolean, int, int, int, Path)} with the time to wait for the other side before giving up.
      */
     static long[] run(
-        final boolean ping, final int rounds, final int warmup, final int size, final Path path, final long patienceNanos)
+        final boolean ping, final int rounds, final int warmup, final int size, final Path path,
+        final long patienceNanos)
         throws IOException
     {
         if (rounds <= 0 || warmup < 0 || size < 0 || size > RING_CAPACITY / 8 - LaneRecordDescriptor.HEADER_LENGTH)
@@ -105,15 +108,15 @@ public final class LaneFloor
             throw new IllegalArgumentException("rounds " + rounds + " must be > 0, warmup " + warmup +
                 " >= 0 and size " + size + " in [0, " + (RING_CAPACITY / 8 - LaneRecordDescriptor.HEADER_LENGTH) + "]");
         }
-        final MappedByteBuffer mapped;
-        try (FileChannel ch = FileChannel.open(path, CREATE, READ, WRITE))
-        {
-            mapped = ch.map(FileChannel.MapMode.READ_WRITE, 0, CONTROL_LENGTH + 2L * RING_LENGTH);
-        }
-        final UnsafeBuffer file = new UnsafeBuffer(mapped);
+        final UnsafeBuffer file;
         if (ping)
         {
             final SpinPatience patience = new SpinPatience(patienceNanos);
+            while (!Files.exists(path))
+            {
+                spin(patience, -1);
+            }
+            file = map(path, READ, WRITE);
             while (file.getLongVolatile(READY_OFFSET) != 1L)
             {
                 spin(patience, -1);
@@ -121,7 +124,14 @@ public final class LaneFloor
         }
         else
         {
-            file.setMemory(CONTROL_LENGTH, 2 * RING_LENGTH, (byte)0);
+            try
+            {
+                file = map(path, CREATE_NEW, READ, WRITE); // a fresh file: never a ready flag left by another run
+            }
+            catch (final FileAlreadyExistsException ex)
+            {
+                throw new IllegalStateException(path + " exists (left by an earlier run?): remove it or use another");
+            }
             file.putLongVolatile(READY_OFFSET, 1L);
         }
         final LaneFloor side = new LaneFloor(file, ping, size, patienceNanos);
@@ -151,6 +161,14 @@ public final class LaneFloor
         }
         Arrays.sort(rtt);
         return rtt;
+    }
+
+    private static UnsafeBuffer map(final Path path, final OpenOption... options) throws IOException
+    {
+        try (FileChannel ch = FileChannel.open(path, options))
+        {
+            return new UnsafeBuffer(ch.map(FileChannel.MapMode.READ_WRITE, 0, CONTROL_LENGTH + 2L * RING_LENGTH));
+        }
     }
 
     /**
@@ -213,10 +231,11 @@ public final class LaneFloor
                 spin(patience, round);
             }
         }
-        if (received != round || receivedLength != size)
+        if (received != round || receivedLength != size || receivedType != MSG_TYPE)
         {
             throw new IllegalStateException("expected message " + round + " of " + size + " bytes, received " +
-                received + " of " + receivedLength);
+                received + " of " + receivedLength + (receivedType == MSG_TYPE ? "" : " in a record of type " +
+                receivedType));
         }
     }
 
@@ -224,12 +243,14 @@ public final class LaneFloor
         final int length)
     {
         final int len = b.getInt(index + LaneRecordDescriptor.LENGTH_OFFSET);
-        if (len == size)
+        final boolean whole = len >= 0 && length >= LaneRecordDescriptor.PAYLOAD_OFFSET + len; // the record holds it
+        if (whole && len == size)
         {
             b.getBytes(index + LaneRecordDescriptor.PAYLOAD_OFFSET, sink, 0, len);
         }
         received = b.getLong(index + LaneRecordDescriptor.TAG_OFFSET);
-        receivedLength = len;
+        receivedLength = whole ? len : -1;
+        receivedType = msgTypeId;
     }
 
     /** One empty poll of a wait for {@code round} (-1: the pong side's start): spin, or give up after the timeout. */

@@ -46,8 +46,9 @@ class LaneFloorTest
         for (final int size : new int[] {0, 8000})
         {
             final Path file = dir.resolve("lanes-" + size);
-            final int rounds = 2 * LaneFloor.RING_CAPACITY / 64;
-            final CompletableFuture<long[]> pong = CompletableFuture.supplyAsync(() -> side(false, rounds, 0, size, file));
+            final int rounds = 3 * LaneFloor.RING_CAPACITY / 32; // 32 bytes: the smallest record, so even 0 B wraps
+            final CompletableFuture<long[]> pong =
+                CompletableFuture.supplyAsync(() -> side(false, rounds, 0, size, file));
             assertEquals(rounds, LaneFloor.run(true, rounds, 0, size, file).length);
             pong.get(30, TimeUnit.SECONDS);
         }
@@ -59,18 +60,33 @@ class LaneFloorTest
         final Path file = dir.resolve("mismatch");
         final CompletableFuture<long[]> pong = CompletableFuture.supplyAsync(() -> side(false, 10, 0, 32, file));
         final IllegalStateException ping = assertThrows(IllegalStateException.class,
-            () -> LaneFloor.run(true, 10, 0, 64, file, 200_000_000L));
-        assertEquals("waited 200 ms for message 0", ping.getMessage(), "the pong side never answers");
+            () -> LaneFloor.run(true, 10, 0, 64, file, 2_000_000_000L));
+        assertEquals("waited 2000 ms for message 0", ping.getMessage(), "the pong side never answers");
         final ExecutionException ex = assertThrows(ExecutionException.class, () -> pong.get(30, TimeUnit.SECONDS));
         assertEquals("expected message 0 of 32 bytes, received 0 of 64", ex.getCause().getMessage());
     }
 
     @Test
-    void shouldRejectASizeBeyondWhatALaneRecordHolds()
+    void shouldTakeTheLargestMessageAnAgronaRecordHoldsAndRejectOneByteMore() throws Exception
     {
+        final int largest = LaneFloor.RING_CAPACITY / 8 - 24; // Agrona's max message length, less the lane header
+        final Path file = dir.resolve("largest");
+        final CompletableFuture<long[]> pong = CompletableFuture.supplyAsync(() -> side(false, 100, 0, largest, file));
+        assertEquals(100, LaneFloor.run(true, 100, 0, largest, file).length);
+        pong.get(30, TimeUnit.SECONDS);
+
         final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
-            () -> LaneFloor.run(true, 10, 0, LaneFloor.RING_CAPACITY, dir.resolve("x")));
-        assertTrue(ex.getMessage().contains("size " + LaneFloor.RING_CAPACITY), ex.getMessage());
+            () -> LaneFloor.run(true, 10, 0, largest + 1, dir.resolve("x")));
+        assertTrue(ex.getMessage().contains("size " + (largest + 1)), ex.getMessage());
+    }
+
+    @Test
+    void shouldRefuseAFileLeftByAnEarlierRun() throws Exception
+    {
+        final Path file = Files.createFile(dir.resolve("left"));
+        final IllegalStateException ex = assertThrows(IllegalStateException.class,
+            () -> LaneFloor.run(false, 10, 0, 64, file));
+        assertTrue(ex.getMessage().contains("exists"), ex.getMessage());
     }
 
     private static long[] side(final boolean ping, final int rounds, final int warmup, final int size, final Path file)
