@@ -44,7 +44,8 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0 || b == "nan" || a == "nan
 floor_p50=() lane_p50=() pp_p50=() pp_u64=() pp_u4k=() lf_u64=() lf_u4k=()
 for ((c = 1; c <= cycles; c++)); do
     f="$(bash "${shared}/floor.sh" "${rounds}")" || { echo "pingpong-vs-floor: floor.sh failed" >&2; exit 1; }
-    n="$(bash "${here}/lane-floor.sh" "${rounds}" 64)" || { echo "pingpong-vs-floor: lane-floor.sh failed" >&2; exit 1; }
+    n="$(bash "${here}/lane-floor.sh" "${rounds}" 64 "${warmup}")" ||
+        { echo "pingpong-vs-floor: lane-floor.sh failed" >&2; exit 1; }
     p="$("${root}/bin/jfabric" pingpong --self -S 64,4096 -I "${rounds}" -W "${warmup}")" ||
         { echo "pingpong-vs-floor: bin/jfabric pingpong failed:" >&2; echo "${p:-}" >&2; exit 1; }
     l="$(bash "${shared}/libfabric-shm.sh" 64,4096 "${lf_iters}")" ||
@@ -59,7 +60,8 @@ for ((c = 1; c <= cycles; c++)); do
     i=$((c - 1))
     echo "cycle ${c}: floor p50 ${floor_p50[i]} ns; lane floor 64 B p50 ${lane_p50[i]} ns" \
         "(x$(ratio "${lane_p50[i]}" "${floor_p50[i]}") floor); jfabric 64 B p50 ${pp_p50[i]} ns" \
-        "(x$(ratio "${pp_p50[i]}" "${floor_p50[i]}") floor), usec/xfer 64 B ${pp_u64[i]} 4 KiB ${pp_u4k[i]};" \
+        "(x$(ratio "${pp_p50[i]}" "${floor_p50[i]}") floor, x$(ratio "${pp_p50[i]}" "${lane_p50[i]}") lane floor)," \
+        "usec/xfer 64 B ${pp_u64[i]} 4 KiB ${pp_u4k[i]};" \
         "libfabric usec/xfer 64 B ${lf_u64[i]} 4 KiB ${lf_u4k[i]}"
 done
 
@@ -74,7 +76,8 @@ r_floor="$(ratio "${m_pp}" "${m_floor}")"
 r_64="$(ratio "${m_l64}" "${m_u64}")"
 r_4k="$(ratio "${m_l4k}" "${m_u4k}")"
 
-echo "medians of ${cycles}: floor p50 ${m_floor} ns; lane floor 64 B p50 ${m_lane} ns; jfabric 64 B rtt p50 ${m_pp} ns;" \
+echo "medians of ${cycles}: floor p50 ${m_floor} ns; lane floor 64 B p50 ${m_lane} ns;" \
+    "jfabric 64 B rtt p50 ${m_pp} ns;" \
     "usec/xfer jfabric 64 B ${m_u64} 4 KiB ${m_u4k}, libfabric 64 B ${m_l64} 4 KiB ${m_l4k}"
 verdict() { awk -v r="$1" -v t="$2" -v op="$3" 'BEGIN { ok = (r != "nan") && (op == "le" ? r <= t : r >= t);
     print ok ? "met" : "MISSED" }'; }
