@@ -39,6 +39,8 @@ rtt_field() { awk -v size="$1" -v key="$2" '$1 ~ /^[0-9]/ && $1 != "rtt_ns" { ro
     $1 == "rtt_ns" && row == size { for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == key) print kv[2] } }'; }
 # usec/xfer (7th column) of the row of SIZE
 usec() { awk -v size="$1" '$1 == size && $3 ~ /^[=+-]/ { print $7 }'; }
+# p50=value of a floor.sh or lane-floor.sh line
+p50() { awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^p50=/) { sub("p50=", "", $i); print $i } }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0 || b == "nan" || a == "nan") print "nan"; else printf "%.2f\n", a / b }'; }
 
 floor_p50=() lane_p50=() pp_p50=() pp_u64=() pp_u4k=() lf_u64=() lf_u4k=()
@@ -50,8 +52,8 @@ for ((c = 1; c <= cycles; c++)); do
         { echo "pingpong-vs-floor: bin/jfabric pingpong failed:" >&2; echo "${p:-}" >&2; exit 1; }
     l="$(bash "${shared}/libfabric-shm.sh" 64,4096 "${lf_iters}")" ||
         { echo "pingpong-vs-floor: libfabric-shm.sh failed" >&2; exit 1; }
-    floor_p50+=("$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^p50=/) { sub("p50=", "", $i); print $i } }' <<<"${f}")")
-    lane_p50+=("$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^p50=/) { sub("p50=", "", $i); print $i } }' <<<"${n}")")
+    floor_p50+=("$(p50 <<<"${f}")")
+    lane_p50+=("$(p50 <<<"${n}")")
     pp_p50+=("$(rtt_field 64 p50 <<<"${p}")")
     pp_u64+=("$(usec 64 <<<"${p}")")
     pp_u4k+=("$(usec 4k <<<"${p}")")

@@ -47,6 +47,8 @@ public final class LaneFloor
     private static final int RING_LENGTH = RING_CAPACITY + RingBufferDescriptor.TRAILER_LENGTH;
     private static final int READY_OFFSET = 0;
     private static final int MSG_TYPE = LaneRecordDescriptor.MSG;
+    /** The largest payload: Agrona's longest message in a ring of this capacity (capacity / 8), less the header. */
+    static final int MAX_SIZE = RING_CAPACITY / 8 - LaneRecordDescriptor.HEADER_LENGTH;
     private static final int DEFAULT_WARMUP = 200_000;
     private static final long PATIENCE_NANOS = 10_000_000_000L;
 
@@ -55,6 +57,7 @@ public final class LaneFloor
     private final ByteBuffer source;
     private final ByteBuffer sink;
     private final int size;
+    private final int bodyLength;
     private final MessageHandler reader = this::onMessage;
     private final SpinPatience patience;
     private long received = -1;
@@ -71,6 +74,7 @@ public final class LaneFloor
         this.out = ping ? pingToPong : pongToPing;
         this.in = ping ? pongToPing : pingToPong;
         this.size = size;
+        this.bodyLength = LaneRecordDescriptor.bodyLength(LaneRecordDescriptor.HEADER_LENGTH + size);
         this.source = ByteBuffer.allocateDirect(Math.max(1, size));
         this.sink = ByteBuffer.allocateDirect(Math.max(1, size));
     }
@@ -103,10 +107,10 @@ public final class LaneFloor
         final long patienceNanos)
         throws IOException
     {
-        if (rounds <= 0 || warmup < 0 || size < 0 || size > RING_CAPACITY / 8 - LaneRecordDescriptor.HEADER_LENGTH)
+        if (rounds <= 0 || warmup < 0 || size < 0 || size > MAX_SIZE)
         {
             throw new IllegalArgumentException("rounds " + rounds + " must be > 0, warmup " + warmup +
-                " >= 0 and size " + size + " in [0, " + (RING_CAPACITY / 8 - LaneRecordDescriptor.HEADER_LENGTH) + "]");
+                " >= 0 and size " + size + " in [0, " + MAX_SIZE + "]");
         }
         final UnsafeBuffer file;
         if (ping)
@@ -205,7 +209,6 @@ public final class LaneFloor
     /** Write message {@code round} as a whole-message lane record (the ring has room: one message is in flight). */
     private void send(final long round)
     {
-        final int bodyLength = LaneRecordDescriptor.bodyLength(LaneRecordDescriptor.HEADER_LENGTH + size);
         final int index = out.tryClaim(MSG_TYPE, bodyLength);
         if (index < 0)
         {
