@@ -13,13 +13,12 @@ import io.jfabric.Flags;
 import io.jfabric.HmemOverrideOps;
 import io.jfabric.Info;
 import io.jfabric.Progress;
-import io.jfabric.Threading;
 import io.jfabric.shm.av.ShmAddressVector;
 import io.jfabric.shm.cq.ShmCompletionQueue;
 import io.jfabric.shm.ep.EndpointHooks;
 import io.jfabric.shm.ep.ShmEndpoint;
 import io.jfabric.shm.progress.ProgressRunners;
-import io.jfabric.shm.progress.SpinGuard;
+import io.jfabric.shm.progress.ThreadingGuards;
 
 import io.jfabric.CntrAttr;
 import io.jfabric.CompletionQueue;
@@ -355,13 +354,10 @@ public final class ShmDomain extends FidLifecycle implements Domain
     {
         ensureOpen("fi_endpoint");
         final ShmConfig config = fabric.provider().config();
-        final Threading threading = attr.threading();
         final boolean auto = isAutoProgress();
-        final boolean safeTx = threading == Threading.SAFE || auto;
-        final boolean safeRx = threading == Threading.SAFE || threading == Threading.ENDPOINT ||
-            threading == Threading.FID || auto;
         return new ShmEndpoint(this, memory, resources, epInfo, attr.name(), region.buffer(), region.geometry(),
-            config.injectSize(), config.rendezvousMin(), safeTx, safeRx, auto ? progressHooks() : EndpointHooks.NONE, context);
+            config.injectSize(), config.rendezvousMin(), ThreadingGuards.of(attr.threading(), auto),
+            auto ? progressHooks() : EndpointHooks.NONE, context);
     }
 
     @Override
@@ -369,20 +365,10 @@ public final class ShmDomain extends FidLifecycle implements Domain
     {
         ensureOpen("fi_cq_open");
         final ShmConfig config = fabric.provider().config();
-        final Threading threading = attr.threading();
-        final boolean guarded = threading == Threading.SAFE || threading == Threading.ENDPOINT;
+        final ThreadingGuards guards = ThreadingGuards.of(attr.threading(), isAutoProgress());
         return new ShmCompletionQueue(this, resources, region.buffer(), region.geometry(), cqAttr, config.cqSize(),
-            (int)Math.min(attr.maxErrData(), Integer.MAX_VALUE), guarded ? SpinGuard.spin() : SpinGuard.NONE,
-            !isAutoProgress(), !serializedWriters(threading), context);
-    }
-
-    /**
-     * Whether one thread at a time writes a CQ: under FI_THREAD_DOMAIN and FI_THREAD_COMPLETION with manual progress
-     * the application serializes the CQ with every endpoint bound to it, whose sends and progress write it.
-     */
-    private boolean serializedWriters(final Threading threading)
-    {
-        return !isAutoProgress() && (threading == Threading.DOMAIN || threading == Threading.COMPLETION);
+            (int)Math.min(attr.maxErrData(), Integer.MAX_VALUE), guards.cqReadGuard(), !isAutoProgress(),
+            guards.concurrentCqWriters(), context);
     }
 
     /** @return whether this domain's data progress is automatic (a provider agent) rather than manual. */

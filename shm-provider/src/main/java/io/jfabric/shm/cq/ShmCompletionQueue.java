@@ -71,6 +71,7 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
     private final boolean concurrentWriters;
     private long produced;
     private long consumed;
+    private long reserved;
     private final SpinGuard readGuard;
     private final boolean progressOnRead;
     private final EntryReader reader = new EntryReader();
@@ -238,10 +239,73 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
         return outstanding() < attr.size();
     }
 
-    /** @return entries written and not yet read. */
+    /** @return entries written and not yet read, plus entries reserved and not yet written. */
     public long outstanding()
     {
-        return concurrentWriters ? outstanding.get() : produced - consumed;
+        return concurrentWriters ? outstanding.get() : produced - consumed + reserved;
+    }
+
+    /**
+     * Data path: hold room for an entry that will be written later ({@link #writeReserved},
+     * {@link #writeErrorReserved}) or given back ({@link #unreserve}), so that work accepted now (a queued send)
+     * always finds room for its completion.
+     *
+     * @return whether there was room.
+     */
+    public boolean reserve()
+    {
+        if (!hasRoom())
+        {
+            return false;
+        }
+        if (concurrentWriters)
+        {
+            outstanding.getAndIncrement();
+        }
+        else
+        {
+            reserved++;
+        }
+        return true;
+    }
+
+    /** Give back room taken by {@link #reserve} whose entry will not be written. */
+    public void unreserve()
+    {
+        if (concurrentWriters)
+        {
+            outstanding.getAndDecrement();
+        }
+        else
+        {
+            reserved--;
+        }
+    }
+
+    /**
+     * Data path: {@link #write} an entry whose room was {@link #reserve}d.
+     *
+     * @return whether it was written.
+     */
+    public boolean writeReserved(
+        final long context, final long flags, final long len, final long bufOffset, final long data, final long tag,
+        final long srcAddr)
+    {
+        unreserve();
+        return write(context, flags, len, bufOffset, data, tag, srcAddr);
+    }
+
+    /**
+     * Data path: {@link #writeError} an entry whose room was {@link #reserve}d.
+     *
+     * @return whether it was written.
+     */
+    public boolean writeErrorReserved(
+        final long context, final long flags, final long len, final long bufOffset, final long data, final long tag,
+        final long olen, final int err, final long srcAddr)
+    {
+        unreserve();
+        return writeError(context, flags, len, bufOffset, data, tag, olen, err, srcAddr);
     }
 
     /**
@@ -632,6 +696,8 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
     @Override
     protected void doClose()
     {
+        readGuard.lock(); // under FI_THREAD_SAFE a read may be inside: let it leave before the ring is given up
+        readGuard.unlock();
         region.compareAndSetLong(ownerOffset, ProcessIdentity.self(), 0);
         resources.release(DomainResources.Kind.CQ);
         domain.release();

@@ -1,15 +1,35 @@
 package io.jfabric.shm.ep;
 
+import org.agrona.BitUtil;
+
 import java.nio.ByteBuffer;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * The sends an endpoint has accepted but not yet written whole into their peers' lanes: messages larger than one
- * lane record, which travel as a FIRST record and PIECE records as the lane has room, and any send queued behind one
- * to the same peer (so a pair's messages stay in order, FI_ORDER_SAS).
+ * The sends a transmit context has accepted but not yet written whole into their peers' lanes (messages larger
+ * than one lane record, rendezvous and delivery-complete sends, and any send queued behind one to the same peer, so
+ * a pair's messages stay in order, FI_ORDER_SAS), and those written but still waiting for their receiver's
+ * acknowledgement.
  * <p>
- * A fixed pool of {@code capacity} operations (tx_attr.size) kept in arrival order; the buffers of an operation
- * belong to the provider until it completes, as fi_msg(3) says. Nothing allocates after construction. Not thread
- * safe: the endpoint's transmit guard covers it.
+ * <b>Two owners, no lock.</b> The operations move between exactly two roles, each of which is one thread at a
+ * time:
+ * <ul>
+ *   <li>the <em>sending side</em> (the thread that calls send; the threading model or the context's send guard
+ *   makes it one) takes a free operation ({@link #take}), fills its fields and hands it over ({@link #submit});</li>
+ *   <li><em>transmit progress</em> (whichever thread holds the context's progress guard: a CQ or counter read, a
+ *   progress agent, or the sender itself) takes what was handed over into its in-flight list ({@link #accept}),
+ *   writes it into the lanes, and gives each operation back once complete ({@link #release}).</li>
+ * </ul>
+ * Two single-producer, single-consumer index rings carry the operations across, each published with a release
+ * store and read with an acquire load, so an operation's fields written by one side are seen whole by the other.
+ * The lane to a peer has one producer at a time: the sending side writes it only while every operation it queued to
+ * that peer has been written whole ({@link #hasPendingFor}: a count the sending side keeps against one that
+ * progress publishes with a release store once an operation's last record is committed); otherwise it queues
+ * behind them and progress writes the lane.
+ * <p>
+ * A fixed pool of {@code capacity} operations (tx_attr.size); the buffers of an operation belong to the provider
+ * until it completes, as fi_msg(3) says. Nothing allocates after construction.
  */
 final class PendingSends
 {
@@ -17,32 +37,55 @@ final class PendingSends
 
     final int capacity;
     final int maxIov;
+
+    // ---- an operation's request: written by the sending side before submit, read by progress after accept
     final ByteBuffer[] iov;
     final int[] iovOffset;
     final int[] iovLength;
     final int[] iovCount;
     final long[] total;
-    final long[] sent;
     final int[] peer;
+    final int[] peerIncarnation;
     final long[] tag;
     final long[] data;
     final int[] recordFlags;
     final long[] context;
-    final long[] opFlags;
     final boolean[] complete;
     final boolean[] rendezvous;
     final boolean[] deliveryAck;
-    final boolean[] awaitingAck;
     final long[] rtsKey;
     final long[] rtsAddr;
-    final int[] serial;
+
+    // ---- progress's own
+    final long[] sent;
+    final boolean[] awaitingAck;
+    private final boolean[] whole;
+    private final int[] serial;
     private final int[] next;
-    private final int[] peerPending;
     private int head = NONE;
     private int tail = NONE;
-    private int free;
-    private int size;
+    private int inFlight;
+    private long accepted;
 
+    // ---- the sending side's own
+    private final int[] free;
+    private int freeCount;
+    private final long[] queuedTo;
+    private long reclaimed;
+
+    // ---- the handoffs
+    private final int mask;
+    private final int[] submitted;
+    private final AtomicLong submittedCount = new AtomicLong();
+    private final int[] released;
+    private final AtomicLong releasedCount = new AtomicLong();
+    private final AtomicLongArray writtenTo;
+
+    /**
+     * @param capacity  operations (tx_attr.size).
+     * @param maxIov    buffers per operation (tx_attr.iov_limit).
+     * @param slotCount peers (the domain's endpoint slots).
+     */
     PendingSends(final int capacity, final int maxIov, final int slotCount)
     {
         this.capacity = capacity;
@@ -52,88 +95,185 @@ final class PendingSends
         iovLength = new int[capacity * maxIov];
         iovCount = new int[capacity];
         total = new long[capacity];
-        sent = new long[capacity];
         peer = new int[capacity];
+        peerIncarnation = new int[capacity];
         tag = new long[capacity];
         data = new long[capacity];
         recordFlags = new int[capacity];
         context = new long[capacity];
-        opFlags = new long[capacity];
         complete = new boolean[capacity];
         rendezvous = new boolean[capacity];
         deliveryAck = new boolean[capacity];
-        awaitingAck = new boolean[capacity];
         rtsKey = new long[capacity];
         rtsAddr = new long[capacity];
+        sent = new long[capacity];
+        awaitingAck = new boolean[capacity];
+        whole = new boolean[capacity];
         serial = new int[capacity];
         next = new int[capacity];
-        peerPending = new int[slotCount];
+        free = new int[capacity];
         for (int i = 0; i < capacity; i++)
         {
-            next[i] = i + 1 < capacity ? i + 1 : NONE;
+            free[i] = capacity - 1 - i;
         }
-        free = capacity == 0 ? NONE : 0;
+        freeCount = capacity;
+        queuedTo = new long[slotCount];
+        final int ring = BitUtil.findNextPositivePowerOfTwo(Math.max(1, capacity));
+        mask = ring - 1;
+        submitted = new int[ring];
+        released = new int[ring];
+        writtenTo = new AtomicLongArray(slotCount);
     }
 
-    int size()
-    {
-        return size;
-    }
+    // ------------------------------------------------------------------ sending side
 
+    /** Sending side: @return whether an operation is free (taking back those progress released). */
     boolean hasRoom()
     {
-        return free != NONE;
-    }
-
-    boolean hasPendingFor(final int peerSlot)
-    {
-        return peerPending[peerSlot] != 0;
+        return freeCount > 0 || reclaim() > 0;
     }
 
     /**
-     * Take a free operation and append it; the caller fills its fields.
+     * Sending side.
      *
-     * @return the operation, or {@link #NONE} when all are in use.
+     * @param peerSlot a peer.
+     * @return whether an operation queued to that peer is not yet written whole, so the lane is progress's.
      */
-    int add(final int peerSlot)
+    boolean hasPendingFor(final int peerSlot)
     {
-        final int op = free;
-        if (op == NONE)
-        {
-            return NONE;
-        }
-        free = next[op];
-        next[op] = NONE;
-        if (tail == NONE)
-        {
-            head = op;
-        }
-        else
-        {
-            next[tail] = op;
-        }
-        tail = op;
+        return queuedTo[peerSlot] != writtenTo.getAcquire(peerSlot);
+    }
+
+    /**
+     * Sending side: take a free operation (check {@link #hasRoom} first) for a peer; the caller fills its request
+     * fields, then {@link #submit}s it.
+     *
+     * @return the operation.
+     */
+    int take(final int peerSlot, final int incarnation)
+    {
+        final int op = free[--freeCount];
         peer[op] = peerSlot;
-        sent[op] = 0;
+        peerIncarnation[op] = incarnation;
         rendezvous[op] = false;
         deliveryAck[op] = false;
-        awaitingAck[op] = false;
-        serial[op]++;
-        peerPending[peerSlot]++;
-        size++;
         return op;
     }
 
-    /**
-     * An RTS went out: the operation no longer holds its peer's lane, but stays until acknowledged.
-     */
-    void awaitAck(final int op)
+    /** Sending side: hand a filled operation to progress. */
+    void submit(final int op)
     {
-        awaitingAck[op] = true;
-        peerPending[peer[op]]--;
+        queuedTo[peer[op]]++;
+        final long n = submittedCount.get();
+        submitted[(int)n & mask] = op;
+        submittedCount.setRelease(n + 1);
+    }
+
+    private int reclaim()
+    {
+        final long end = releasedCount.getAcquire();
+        int n = 0;
+        for (long i = reclaimed; i < end; i++)
+        {
+            free[freeCount++] = released[(int)i & mask];
+            n++;
+        }
+        reclaimed = end;
+        return n;
+    }
+
+    // ------------------------------------------------------------------ progress
+
+    /**
+     * Progress, and a look before taking the progress guard (a stale answer only delays the work to the next
+     * progress call, which polling makes).
+     *
+     * @return whether nothing is in flight and nothing new was submitted.
+     */
+    boolean idle()
+    {
+        return submittedCount.getAcquire() == accepted && inFlight == 0;
+    }
+
+    /** Progress: @return operations in flight (accepted, not yet released). */
+    int inFlight()
+    {
+        return inFlight;
+    }
+
+    /** Progress: append what the sending side submitted to the in-flight list, in submission order. */
+    void accept()
+    {
+        final long end = submittedCount.getAcquire();
+        for (long i = accepted; i < end; i++)
+        {
+            final int op = submitted[(int)i & mask];
+            sent[op] = 0;
+            awaitingAck[op] = false;
+            whole[op] = false;
+            serial[op]++;
+            next[op] = NONE;
+            if (tail == NONE)
+            {
+                head = op;
+            }
+            else
+            {
+                next[tail] = op;
+            }
+            tail = op;
+            inFlight++;
+        }
+        accepted = end;
+    }
+
+    /** Progress: @return the oldest operation in flight, or NONE. */
+    int first()
+    {
+        return head;
+    }
+
+    /** Progress: @return the operation after {@code op} in flight, or NONE. */
+    int next(final int op)
+    {
+        return next[op];
     }
 
     /**
+     * Progress: every record of the operation is committed in its peer's lane (or none ever will be: it failed);
+     * once the peer's older operations are too (progress writes a peer's operations in order), the sending side may
+     * write that lane again. Idempotent.
+     */
+    void written(final int op)
+    {
+        if (!whole[op])
+        {
+            whole[op] = true;
+            final int p = peer[op];
+            writtenTo.setRelease(p, writtenTo.get(p) + 1);
+        }
+    }
+
+    /** Progress: the operation's records are written; it waits for its receiver's acknowledgement. */
+    void awaitAck(final int op)
+    {
+        awaitingAck[op] = true;
+    }
+
+    /**
+     * Progress.
+     *
+     * @param op an operation in flight.
+     * @return the cookie that names it in its RTS or ACK_REQUEST record (its index and this use's serial).
+     */
+    long cookie(final int op)
+    {
+        return ((long)serial[op] << 32) | op;
+    }
+
+    /**
+     * Progress.
+     *
      * @param cookie an acknowledgement's cookie.
      * @return the operation it acknowledges, or {@link #NONE} when stale.
      */
@@ -143,42 +283,14 @@ final class PendingSends
         return op >= 0 && op < capacity && awaitingAck[op] && serial[op] == (int)(cookie >>> 32) ? op : NONE;
     }
 
-    long cookie(final int op)
-    {
-        return ((long)serial[op] << 32) | op;
-    }
-
-    /** Remove an operation wherever it is in the order. */
-    void removeAnywhere(final int op)
-    {
-        int previous = NONE;
-        for (int i = head; i != NONE; i = next[i])
-        {
-            if (i == op)
-            {
-                remove(op, previous);
-                return;
-            }
-            previous = i;
-        }
-    }
-
-    int first()
-    {
-        return head;
-    }
-
-    int next(final int op)
-    {
-        return next[op];
-    }
-
     /**
-     * Remove an operation; the caller passes the operation before it (or NONE for the first).
+     * Progress: the operation completed; take it out of flight and give it back to the sending side.
      *
+     * @param op       the operation.
+     * @param previous the operation before it in flight, or NONE for the first.
      * @return the operation after it.
      */
-    int remove(final int op, final int previous)
+    int release(final int op, final int previous)
     {
         final int after = next[op];
         if (previous == NONE)
@@ -193,18 +305,31 @@ final class PendingSends
         {
             tail = previous;
         }
-        if (!awaitingAck[op])
-        {
-            peerPending[peer[op]]--;
-        }
+        written(op);
         awaitingAck[op] = false;
         for (int i = op * maxIov, end = i + maxIov; i < end; i++)
         {
             iov[i] = null;
         }
-        next[op] = free;
-        free = op;
-        size--;
+        inFlight--;
+        final long n = releasedCount.get();
+        released[(int)n & mask] = op;
+        releasedCount.setRelease(n + 1);
         return after;
+    }
+
+    /** Progress: release an operation wherever it is in flight. */
+    void releaseAnywhere(final int op)
+    {
+        int previous = NONE;
+        for (int i = head; i != NONE; i = next[i])
+        {
+            if (i == op)
+            {
+                release(op, previous);
+                return;
+            }
+            previous = i;
+        }
     }
 }

@@ -29,14 +29,16 @@ import org.agrona.BitUtil;
  *   +---------------------------------------------------------------+  136
  *   |                     Reserved up to 192                       ...
  *   +---------------------------------------------------------------+  192 path statistics (owner writes)
- *   |   Sends that travelled in one lane record (long)              |
+ *   |   Sends that went whole into an idle lane (long) [S]          |
  *   +---------------------------------------------------------------+  200
- *   |   Sends segmented into FIRST + PIECE records (long)           |
+ *   |   Sends segmented into FIRST + PIECE records (long) [P]       |
  *   +---------------------------------------------------------------+  208
- *   |   Sends the receiver copied from shareable memory (long)      |
+ *   |   Sends the receiver copied from shareable memory (long) [P]  |
  *   +---------------------------------------------------------------+  216
- *   |   Zero-copy claims committed (long)                           |
+ *   |   Zero-copy claims committed (long) [S]                       |
  *   +---------------------------------------------------------------+  224
+ *   |   Whole sends queued behind another to the same peer (long)[P]|
+ *   +---------------------------------------------------------------+  232
  *   |                     Reserved up to 1024                      ...
  *   +---------------------------------------------------------------+  1024 = SLOT_LANE_OWNERS_OFFSET
  *   |   Lane Owner 0 (long): who may write lane 0 of this slot      |
@@ -44,6 +46,9 @@ import org.agrona.BitUtil;
  *   |   Lane Owner 1 ... one per slot                              ...
  *   +---------------------------------------------------------------+  slotHeaderLength(g)
  * </pre>
+ * Each statistic has one writer, so a plain increment published with an ordered store is exact: [S] the
+ * endpoint's sending side, [P] its transmit progress (see {@code TxContext}).
+ * <p>
  * A lane owner word is 0 when the lane is free, else {@code (senderIncarnation << 32) | receiverIncarnation}: the
  * sender in slot {@code s} claims lane {@code s} of receiver {@code r} by CAS from 0 (or from a word naming an
  * earlier receiver incarnation) to its stamp, and checks the word before every send, so a receiver that closes or
@@ -72,6 +77,8 @@ public final class SlotDescriptor
     public static final int STAT_RENDEZVOUS_OFFSET = STAT_INLINE_OFFSET + 16;
     /** Offset of the count of committed zero-copy claims (long). */
     public static final int STAT_CLAIMED_OFFSET = STAT_INLINE_OFFSET + 24;
+    /** Offset of the count of whole sends that were queued behind another send to the same peer (long). */
+    public static final int STAT_QUEUED_OFFSET = STAT_INLINE_OFFSET + 32;
     /** State: no endpoint. */
     public static final int STATE_FREE = 0;
     /** State: an endpoint holds the slot but is not enabled; its lanes do not accept messages yet. */

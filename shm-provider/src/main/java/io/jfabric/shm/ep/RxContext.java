@@ -1,0 +1,587 @@
+package io.jfabric.shm.ep;
+
+import io.jfabric.Addresses;
+import io.jfabric.Errno;
+import io.jfabric.Flags;
+import io.jfabric.Msg;
+import io.jfabric.shm.av.ShmAddressVector;
+import io.jfabric.shm.cntr.ShmCounter;
+import io.jfabric.shm.cq.ShmCompletionQueue;
+import io.jfabric.shm.match.AddressResolver;
+import io.jfabric.shm.match.ReceiveMatcher;
+import io.jfabric.shm.match.RecvCompletionSink;
+import io.jfabric.shm.mr.RemoteMemory;
+import io.jfabric.shm.progress.SpinGuard;
+import io.jfabric.shm.region.RegionDescriptor;
+import io.jfabric.shm.region.RegionGeometry;
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.ControlledMessageHandler;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
+
+import java.nio.ByteBuffer;
+
+import static io.jfabric.shm.ep.LaneRecordDescriptor.*;
+
+/**
+ * An endpoint's receive context: the lanes peers write into this endpoint's slot (one Agrona
+ * {@code OneToOneRingBuffer} per sending slot, this context their only consumer), the {@link ReceiveMatcher} that
+ * places what arrives in posted receives or keeps it as unexpected, and the completions and counts of the receive
+ * side. A rendezvous is read here, straight out of the sender's shareable memory, and acknowledged, like a delivery
+ * request, through the sender's transmit ring.
+ * <p>
+ * <b>Threads.</b> Receive posts and cancels (the application's receiving thread) and receive progress (CQ and
+ * counter reads, a progress agent) share the matcher, so they exclude each other with the receive guard wherever the
+ * threading model lets them run at once (SAFE, FID, ENDPOINT, and automatic progress); under COMPLETION and DOMAIN
+ * the application serializes them and the guard is a no-op. Progress that finds the guard taken skips the receive
+ * work. {@link #close} takes the guard.
+ */
+final class RxContext
+{
+    /** Progress calls between looks for new senders while some lane is active. */
+    private static final int RESCAN_PERIOD = 1024;
+    /** Progress calls between looks for a first sender. */
+    private static final int IDLE_RESCAN_PERIOD = 16;
+    private static final int READ_LIMIT = 64;
+
+    private final AtomicBuffer region;
+    private final RegionGeometry geometry;
+    private final int incarnation;
+    private final ShmAddressVector av;
+    private final boolean avUserIds;
+    private final ShmCompletionQueue cq;
+    private final boolean selective;
+    private final ShmCounter counter;
+    private final RemoteMemory remote;
+    private final boolean directedRecv;
+    private final SpinGuard guard;
+    private final ReceiveMatcher matcher;
+    private final RingBuffer[] lanes;
+    private final int[] laneOwnerOffset;
+    private final long[] senderId;
+    private final long[] delivery;
+    private final long[] remaining;
+    private final int[] active;
+    private final RingBuffer[] ackRings;
+    private final OwnerLiveness liveness;
+    private final InboundHandler inbound = new InboundHandler();
+    private final RendezvousReader rendezvousReader = new RendezvousReader();
+    private int activeCount;
+    private int rescanCountdown;
+    private boolean closed;
+
+    /**
+     * Build the context of an endpoint being enabled, and clear the owner words of its lanes. Control path.
+     *
+     * @param region       the domain region.
+     * @param geometry     its geometry.
+     * @param slot         the endpoint's slot.
+     * @param incarnation  the endpoint's incarnation of that slot.
+     * @param av           the bound AV (completions report senders by their address in it).
+     * @param cq           the CQ bound with FI_RECV, or null.
+     * @param selective    whether that binding has FI_SELECTIVE_COMPLETION.
+     * @param counter      the counter bound with FI_RECV, or null.
+     * @param remote       the domain's view of peers' shareable memory (rendezvous reads), closed by close.
+     * @param size         receives that may be posted (rx_attr.size).
+     * @param directedRecv whether receives filter by source address (FI_DIRECTED_RECV).
+     * @param minMultiRecv FI_OPT_MIN_MULTI_RECV.
+     * @param guard        the receive guard.
+     */
+    RxContext(
+        final AtomicBuffer region,
+        final RegionGeometry geometry,
+        final int slot,
+        final int incarnation,
+        final ShmAddressVector av,
+        final ShmCompletionQueue cq,
+        final boolean selective,
+        final ShmCounter counter,
+        final RemoteMemory remote,
+        final int size,
+        final boolean directedRecv,
+        final long minMultiRecv,
+        final SpinGuard guard)
+    {
+        this.region = region;
+        this.geometry = geometry;
+        this.incarnation = incarnation;
+        this.av = av;
+        this.avUserIds = (av.attr().flags() & Flags.FI_AV_USER_ID) != 0;
+        this.cq = cq;
+        this.selective = selective;
+        this.counter = counter;
+        this.remote = remote;
+        this.directedRecv = directedRecv;
+        this.guard = guard;
+        final int n = geometry.slotCount();
+        final int laneLength = RegionDescriptor.ringLength(geometry.rxRingBytes());
+        lanes = new RingBuffer[n];
+        laneOwnerOffset = new int[n];
+        senderId = new long[n];
+        delivery = new long[n];
+        remaining = new long[n];
+        active = new int[n];
+        ackRings = new RingBuffer[n];
+        liveness = new OwnerLiveness(n);
+        for (int i = 0; i < n; i++)
+        {
+            lanes[i] = new OneToOneRingBuffer(
+                new UnsafeBuffer(region, RegionDescriptor.laneOffset(geometry, slot, i), laneLength));
+            laneOwnerOffset[i] = SlotDescriptor.laneOwnerOffset(geometry, slot, i);
+            delivery[i] = ReceiveMatcher.DELIVERY_NONE;
+        }
+        matcher = new ReceiveMatcher(size, ShmEndpoint.UNEXPECTED_MESSAGES, ShmEndpoint.UNEXPECTED_BYTES,
+            directedRecv, new Resolver(n), new Completions());
+        matcher.minMultiRecv(minMultiRecv);
+        for (int i = 0; i < n; i++)
+        {
+            region.putLongOrdered(laneOwnerOffset[i], 0);
+        }
+    }
+
+    /** @return the matcher (FI_OPT_MIN_MULTI_RECV reads and writes go through it). Control path. */
+    ReceiveMatcher matcher()
+    {
+        return matcher;
+    }
+
+    /** Control path: set FI_OPT_MIN_MULTI_RECV for receives posted from now on. */
+    void minMultiRecv(final long bytes)
+    {
+        guard.lock();
+        try
+        {
+            matcher.minMultiRecv(bytes);
+        }
+        finally
+        {
+            guard.unlock();
+        }
+    }
+
+    // ------------------------------------------------------------------ posts
+
+    /**
+     * Receiving thread: post a one-buffer receive, arguments checked by the endpoint.
+     *
+     * @return 0 or a negated errno.
+     */
+    long post(
+        final boolean tagged, final ByteBuffer buf, final int offset, final int len, final long srcAddr,
+        final long tag, final long ignore, final long context, final long flags)
+    {
+        guard.lock();
+        try
+        {
+            return closed ? -Errno.FI_EBADF : matcher.post(tagged, buf, offset, len,
+                directedRecv ? srcAddr : Addresses.FI_ADDR_UNSPEC, tag, ignore, context, flags);
+        }
+        finally
+        {
+            guard.unlock();
+        }
+    }
+
+    /**
+     * Receiving thread: post a gathered receive.
+     *
+     * @return 0 or a negated errno.
+     */
+    long post(
+        final boolean tagged, final Msg msg, final long srcAddr, final long tag, final long ignore,
+        final long context, final long flags)
+    {
+        guard.lock();
+        try
+        {
+            return closed ? -Errno.FI_EBADF : matcher.post(tagged, msg.iov, msg.iovOffset, msg.iovLength,
+                msg.iovCount, directedRecv ? srcAddr : Addresses.FI_ADDR_UNSPEC, tag, ignore, context, flags);
+        }
+        finally
+        {
+            guard.unlock();
+        }
+    }
+
+    /**
+     * Receiving thread: cancel a posted receive (fi_cancel).
+     *
+     * @return 0 or a negated errno.
+     */
+    long cancel(final long context)
+    {
+        guard.lock();
+        try
+        {
+            return closed ? -Errno.FI_EBADF : matcher.cancel(context);
+        }
+        finally
+        {
+            guard.unlock();
+        }
+    }
+
+    // ------------------------------------------------------------------ progress
+
+    /**
+     * Receive progress: drain the active lanes into the matcher. Any thread; skipped (0) while the guard is taken.
+     *
+     * @return records taken.
+     */
+    int progress()
+    {
+        if (!guard.tryLock())
+        {
+            return 0;
+        }
+        try
+        {
+            if (closed)
+            {
+                return 0;
+            }
+            if (--rescanCountdown <= 0)
+            {
+                rescan();
+                rescanCountdown = activeCount == 0 ? IDLE_RESCAN_PERIOD : RESCAN_PERIOD;
+            }
+            int work = 0;
+            final InboundHandler handler = inbound;
+            for (int i = 0; i < activeCount; i++)
+            {
+                final int s = active[i];
+                handler.sender = s;
+                work += lanes[s].controlledRead(handler, READ_LIMIT);
+            }
+            return work;
+        }
+        finally
+        {
+            guard.unlock();
+        }
+    }
+
+    /** Find the lanes that have a sender, and free those whose sender is gone and that are drained. */
+    private void rescan()
+    {
+        int n = 0;
+        for (int s = 0; s < lanes.length; s++)
+        {
+            final long owner = region.getLongVolatile(laneOwnerOffset[s]);
+            if (owner == 0 || SlotDescriptor.receiverIncarnation(owner) != incarnation)
+            {
+                continue;
+            }
+            final int senderInc = SlotDescriptor.senderIncarnation(owner);
+            senderId[s] = ((long)s << 32) | (senderInc & 0xFFFF_FFFFL);
+            final RingBuffer lane = lanes[s];
+            if (lane.producerPosition() != lane.consumerPosition())
+            {
+                if (LaneRecovery.headIsAbandoned(lane) && senderGone(s, senderInc))
+                {
+                    LaneRecovery.discardAbandoned(lane);
+                }
+            }
+            if (lane.producerPosition() == lane.consumerPosition() && senderGone(s, senderInc))
+            {
+                if (delivery[s] != ReceiveMatcher.DELIVERY_NONE)
+                {
+                    // the sender died or closed part-way through a message and no piece of it is left in the lane
+                    matcher.abort(delivery[s], Errno.FI_EIO);
+                    delivery[s] = ReceiveMatcher.DELIVERY_NONE;
+                }
+                region.compareAndSetLong(laneOwnerOffset[s], owner, 0);
+                continue;
+            }
+            active[n++] = s;
+        }
+        activeCount = n;
+    }
+
+    private boolean senderGone(final int s, final int senderInc)
+    {
+        final int inc = region.getIntVolatile(SlotDescriptor.incarnationOffset(geometry, s));
+        final int st = region.getIntVolatile(SlotDescriptor.stateOffset(geometry, s));
+        if (inc != senderInc || st == SlotDescriptor.STATE_FREE)
+        {
+            return true;
+        }
+        final long owner = region.getLongVolatile(SlotDescriptor.ownerOffset(geometry, s));
+        return owner == 0 || liveness.isGone(s, owner);
+    }
+
+    /** Takes each record of a lane to the matcher, by type. Receive guard held. */
+    private final class InboundHandler implements ControlledMessageHandler
+    {
+        int sender;
+
+        @Override
+        public Action onMessage(final int msgTypeId, final MutableDirectBuffer b, final int index, final int length)
+        {
+            final int flagsWord = b.getInt(index + FLAGS_OFFSET);
+            if (!isFor(flagsWord, incarnation))
+            {
+                return Action.CONTINUE;
+            }
+            final int s = sender;
+            final int len = b.getInt(index + LENGTH_OFFSET);
+            if (length < HEADER_LENGTH || len < 0 ||
+                len > length - (msgTypeId == FIRST ? FIRST_PAYLOAD_OFFSET : PAYLOAD_OFFSET))
+            {
+                return Action.CONTINUE; // a damaged record: its length says more than the record holds; never read it
+            }
+            if (msgTypeId == PIECE)
+            {
+                return piece(s, b, index, len);
+            }
+            if (cq != null && !cq.hasRoom())
+            {
+                return Action.ABORT;
+            }
+            final int f = flags(flagsWord);
+            final boolean tagged = (f & FLAG_TAGGED) != 0;
+            final long msgFlags = (f & FLAG_CQ_DATA) != 0 ? Flags.FI_REMOTE_CQ_DATA : 0;
+            final long tag = b.getLong(index + TAG_OFFSET);
+            final long data = b.getLong(index + DATA_OFFSET);
+            if (msgTypeId == MSG)
+            {
+                return matcher.deliver(senderId[s], tagged, tag, data, msgFlags, b, index + PAYLOAD_OFFSET, len) ?
+                    Action.CONTINUE : Action.ABORT;
+            }
+            return other(msgTypeId, s, tagged, tag, data, msgFlags, b, index, len);
+        }
+
+        private Action piece(final int s, final MutableDirectBuffer b, final int index, final int len)
+        {
+            final long d = delivery[s];
+            if (d == ReceiveMatcher.DELIVERY_NONE)
+            {
+                return Action.CONTINUE;
+            }
+            matcher.write(d, b, index + PAYLOAD_OFFSET, len);
+            final long left = remaining[s] - len;
+            remaining[s] = left;
+            if (left <= 0)
+            {
+                delivery[s] = ReceiveMatcher.DELIVERY_NONE;
+                matcher.end(d);
+            }
+            return Action.CONTINUE;
+        }
+
+        private Action other(
+            final int msgTypeId, final int s, final boolean tagged, final long tag, final long data,
+            final long msgFlags, final MutableDirectBuffer b, final int index, final int len)
+        {
+            if (msgTypeId == ACK_REQUEST)
+            {
+                acknowledge(s, b.getLong(index + ACK_REQUEST_COOKIE_OFFSET), 0);
+                return Action.CONTINUE;
+            }
+            if (msgTypeId != RTS && msgTypeId != FIRST)
+            {
+                return Action.CONTINUE;
+            }
+            final long total = b.getLong(index + TOTAL_LENGTH_OFFSET);
+            final long d = matcher.begin(senderId[s], tagged, tag, data, msgFlags, total);
+            if (d == ReceiveMatcher.DELIVERY_NONE)
+            {
+                return Action.ABORT;
+            }
+            if (msgTypeId == RTS)
+            {
+                final RendezvousReader r = rendezvousReader;
+                r.delivery = d;
+                final int status = total > Integer.MAX_VALUE ? -Errno.FI_EMSGSIZE :
+                    remote.readTo(b.getLong(index + RTS_KEY_OFFSET), b.getLong(index + RTS_ADDR_OFFSET), (int)total, r);
+                matcher.end(d);
+                acknowledge(s, b.getLong(index + RTS_COOKIE_OFFSET), status);
+                return Action.CONTINUE;
+            }
+            matcher.write(d, b, index + FIRST_PAYLOAD_OFFSET, len);
+            final long left = total - len;
+            if (left <= 0)
+            {
+                matcher.end(d);
+            }
+            else
+            {
+                delivery[s] = d;
+                remaining[s] = left;
+            }
+            return Action.CONTINUE;
+        }
+    }
+
+    /** Tell a sender its rendezvous or delivery request is done, through its transmit ring. Receive guard held. */
+    private void acknowledge(final int sender, final long cookie, final int status)
+    {
+        RingBuffer ring = ackRings[sender];
+        if (ring == null)
+        {
+            final int offset = RegionDescriptor.txRingOffset(geometry, sender);
+            ring = new ManyToOneRingBuffer(
+                new UnsafeBuffer(region, offset, RegionDescriptor.ringLength(geometry.txRingBytes())));
+            ackRings[sender] = ring;
+        }
+        for (int attempt = 0; attempt < 1000; attempt++)
+        {
+            final int index = ring.tryClaim(TxRecordDescriptor.ACK, TxRecordDescriptor.ACK_LENGTH);
+            if (index > 0)
+            {
+                final AtomicBuffer b = ring.buffer();
+                b.putLong(index + TxRecordDescriptor.COOKIE_OFFSET, cookie);
+                b.putInt(index + TxRecordDescriptor.STATUS_OFFSET, status);
+                b.putInt(index + TxRecordDescriptor.INCARNATION_OFFSET, (int)senderId[sender]);
+                ring.commit(index);
+                return;
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    /** Hands a peer's shareable bytes straight to the matcher: the one copy of a rendezvous. */
+    private final class RendezvousReader implements RemoteMemory.SegmentReader
+    {
+        long delivery;
+
+        @Override
+        public void read(final DirectBuffer memory, final int index, final int length)
+        {
+            matcher.write(delivery, memory, index, length);
+        }
+    }
+
+    /** Writes the receive side's completions and counts. Receive guard held. */
+    private final class Completions implements RecvCompletionSink
+    {
+        @Override
+        public boolean wantsSource()
+        {
+            return cq != null && cq.needsSource();
+        }
+
+        @Override
+        public void complete(
+            final long context, final long opFlags, final long cqFlags, final long len, final long bufOffset,
+            final long data, final long tag, final long srcAddr)
+        {
+            if (cq != null && (!selective || (opFlags & Flags.FI_COMPLETION) != 0 ||
+                (cqFlags & (Flags.FI_PEEK | Flags.FI_MULTI_RECV)) != 0))
+            {
+                cq.write(context, cqFlags, len, bufOffset, data, tag, srcAddr);
+            }
+            final ShmCounter c = counter;
+            if (c != null && (cqFlags & Flags.FI_PEEK) == 0)
+            {
+                c.add(1);
+            }
+        }
+
+        @Override
+        public void error(
+            final long context, final long cqFlags, final long len, final long bufOffset, final long data,
+            final long tag, final long olen, final int errno, final long srcAddr)
+        {
+            if (cq != null)
+            {
+                cq.writeError(context, cqFlags, len, bufOffset, data, tag, olen, errno, srcAddr);
+            }
+            final ShmCounter c = counter;
+            if (c != null)
+            {
+                c.addErr(1);
+            }
+        }
+    }
+
+    /**
+     * Maps a sender to its fi_addr in the bound AV (or, with FI_AV_USER_ID, to that entry's user id), remembering per
+     * sender slot which entry it is while the entry's state word is unchanged. The user id is read each time:
+     * fi_av_set_user_id changes it without changing the state word. Receive guard held.
+     */
+    private final class Resolver implements AddressResolver
+    {
+        private final long[] cachedId;
+        private final long[] cachedAddr;
+        private final long[] cachedState;
+
+        Resolver(final int slots)
+        {
+            cachedId = new long[slots];
+            cachedAddr = new long[slots];
+            cachedState = new long[slots];
+        }
+
+        @Override
+        public long fiAddrOf(final long id)
+        {
+            final ShmAddressVector a = av;
+            final int s = (int)(id >>> 32);
+            if (s < 0 || s >= cachedId.length)
+            {
+                return Addresses.FI_ADDR_NOTAVAIL;
+            }
+            final long cached = cachedAddr[s];
+            if (cachedId[s] == id && cached != Addresses.FI_ADDR_NOTAVAIL && a.entryState(cached) == cachedState[s])
+            {
+                return userIdOrAddr(a, cached);
+            }
+            final long inc = id & 0xFFFF_FFFFL;
+            final long base = a.mapAddr();
+            final int entries = a.entries();
+            for (int i = 0; i < entries; i++)
+            {
+                final long fiAddr = base + i;
+                if (a.slotOf(fiAddr) == s)
+                {
+                    final long gen = a.incarnationOf(fiAddr);
+                    if (gen == 0 || gen == inc)
+                    {
+                        final long state = a.entryState(fiAddr);
+                        final long result = userIdOrAddr(a, fiAddr);
+                        if (a.entryState(fiAddr) == state)
+                        {
+                            cachedId[s] = id;
+                            cachedAddr[s] = fiAddr;
+                            cachedState[s] = state;
+                        }
+                        return result;
+                    }
+                }
+            }
+            return Addresses.FI_ADDR_NOTAVAIL;
+        }
+
+        private long userIdOrAddr(final ShmAddressVector a, final long fiAddr)
+        {
+            return avUserIds ? a.userId(fiAddr) : fiAddr;
+        }
+    }
+
+    // ------------------------------------------------------------------ close
+
+    /**
+     * Close: wait until no post or progress is inside, then refuse both; the matcher lets go of the application's
+     * buffers and the rendezvous view closes. Posted receives are discarded without completions (fi_close).
+     * Control path.
+     */
+    void close()
+    {
+        guard.lock();
+        try
+        {
+            closed = true;
+            matcher.releaseBuffers();
+            remote.close();
+        }
+        finally
+        {
+            guard.unlock();
+        }
+    }
+}

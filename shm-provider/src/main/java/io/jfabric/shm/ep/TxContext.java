@@ -1,0 +1,834 @@
+package io.jfabric.shm.ep;
+
+import io.jfabric.Addresses;
+import io.jfabric.Errno;
+import io.jfabric.Flags;
+import io.jfabric.Msg;
+import io.jfabric.shm.av.ShmAddressVector;
+import io.jfabric.shm.cntr.ShmCounter;
+import io.jfabric.shm.cq.ShmCompletionQueue;
+import io.jfabric.shm.mr.MemoryRegistrar;
+import io.jfabric.shm.mr.ShmMemoryRegion;
+import io.jfabric.shm.progress.SpinGuard;
+import io.jfabric.shm.region.RegionDescriptor;
+import io.jfabric.shm.region.RegionGeometry;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.MessageHandler;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
+
+import java.nio.ByteBuffer;
+
+import static io.jfabric.shm.ep.LaneRecordDescriptor.*;
+
+/**
+ * An endpoint's transmit context: resolves destinations to peer slots, writes messages into the peers' lanes for
+ * this endpoint's slot (one Agrona {@code OneToOneRingBuffer} per peer, written by this context only), queues what
+ * cannot be written at once in {@link PendingSends}, and takes back through its transmit ring (an Agrona
+ * {@code ManyToOneRingBuffer} any receiver may write) what peers return: acknowledgements of rendezvous and
+ * delivery-complete sends.
+ * <p>
+ * <b>Threads.</b> Two roles, each one thread at a time, and no lock between them:
+ * <ul>
+ *   <li>the <em>sending side</em>: {@link #send}, {@link #claim} and the claim's commit and abort. The threading
+ *   model serializes it (fi_domain(3): FID, ENDPOINT, COMPLETION, DOMAIN), or, under FI_THREAD_SAFE, the send
+ *   guard does;</li>
+ *   <li><em>transmit progress</em>: {@link #progress}, called by CQ and counter reads (manual progress), by a
+ *   progress agent (automatic progress), and by the sending side itself after it queued something. The progress
+ *   guard makes it one thread at a time where the model lets several threads progress the endpoint at once (SAFE,
+ *   FID, ENDPOINT, and automatic progress); a thread that finds it taken skips the transmit work, which the holder
+ *   is doing.</li>
+ * </ul>
+ * The sending side writes a peer's lane itself while nothing it queued to that peer is unwritten; otherwise it
+ * queues and the lane is progress's until the queue to that peer is written whole ({@link PendingSends} says how
+ * the handoff is ordered). A whole message to an idle lane therefore costs the sending side no atomic beyond the
+ * lane's own ordered stores. {@link #close} takes both guards.
+ */
+final class TxContext
+{
+    private static final int READ_LIMIT = 64;
+
+    private final AtomicBuffer region;
+    private final RegionGeometry geometry;
+    private final int incarnation;
+    private final ShmAddressVector av;
+    private final MemoryRegistrar registrar;
+    private final ShmCompletionQueue cq;
+    private final boolean selective;
+    private final ShmCounter counter;
+    private final int inlineLimit;
+    private final int pieceLimit;
+    private final int rendezvousMin;
+    private final SpinGuard sendGuard;
+    private final SpinGuard progressGuard;
+    private final RingBuffer ring;
+    private final PendingSends pending;
+    private boolean closed;
+
+    // ---- the sending side's own: destinations, by AV index and by peer slot
+    private final RingBuffer[] lanes;
+    private final int[] laneOwnerOffset;
+    private final long[] laneStamp;
+    private final int[] peerIncarnation;
+    private final long[] destState;
+    private final int[] destPeer;
+    private final OwnerLiveness senderLiveness;
+    private final LaneClaim claim;
+    private final int statInline;
+    private final int statClaimed;
+    private long rendezvousKey;
+    private long rendezvousAddr;
+
+    // ---- progress's own
+    private final long[] blockedPeers;
+    private final AckHandler acks = new AckHandler();
+    private final int statQueued;
+    private final int statSegmented;
+    private final int statRendezvous;
+
+    /**
+     * Build the context of an endpoint being enabled. Control path.
+     *
+     * @param region        the domain region.
+     * @param geometry      its geometry.
+     * @param slot          the endpoint's slot: its lanes into every peer and its transmit ring.
+     * @param incarnation   the endpoint's incarnation of that slot.
+     * @param av            the bound AV.
+     * @param registrar     the domain's memory registrar (a rendezvous send finds its source's region there).
+     * @param cq            the CQ bound with FI_TRANSMIT, or null.
+     * @param selective     whether that binding has FI_SELECTIVE_COMPLETION.
+     * @param counter       the counter bound with FI_SEND, or null.
+     * @param rendezvousMin the smallest send from shareable memory that goes by rendezvous.
+     * @param size          operations that may be queued (tx_attr.size).
+     * @param iovLimit      buffers per operation.
+     * @param sendGuard     the guard of the sending side (real under FI_THREAD_SAFE only).
+     * @param progressGuard the guard of transmit progress.
+     * @param claim         the endpoint's zero-copy claim, which this context serves from now on.
+     */
+    TxContext(
+        final AtomicBuffer region,
+        final RegionGeometry geometry,
+        final int slot,
+        final int incarnation,
+        final ShmAddressVector av,
+        final MemoryRegistrar registrar,
+        final ShmCompletionQueue cq,
+        final boolean selective,
+        final ShmCounter counter,
+        final int rendezvousMin,
+        final int size,
+        final int iovLimit,
+        final SpinGuard sendGuard,
+        final SpinGuard progressGuard,
+        final LaneClaim claim)
+    {
+        this.region = region;
+        this.geometry = geometry;
+        this.incarnation = incarnation;
+        this.av = av;
+        this.registrar = registrar;
+        this.cq = cq;
+        this.selective = selective;
+        this.counter = counter;
+        this.inlineLimit = inlineLimit(geometry);
+        this.pieceLimit = inlineLimit - (FIRST_PAYLOAD_OFFSET - PAYLOAD_OFFSET);
+        this.rendezvousMin = rendezvousMin;
+        this.sendGuard = sendGuard;
+        this.progressGuard = progressGuard;
+        this.claim = claim;
+        final int n = geometry.slotCount();
+        final int laneLength = RegionDescriptor.ringLength(geometry.rxRingBytes());
+        lanes = new RingBuffer[n];
+        laneOwnerOffset = new int[n];
+        laneStamp = new long[n];
+        peerIncarnation = new int[n];
+        for (int i = 0; i < n; i++)
+        {
+            lanes[i] = new OneToOneRingBuffer(
+                new UnsafeBuffer(region, RegionDescriptor.laneOffset(geometry, i, slot), laneLength));
+            laneOwnerOffset[i] = SlotDescriptor.laneOwnerOffset(geometry, i, slot);
+        }
+        destState = new long[av.entries()];
+        destPeer = new int[av.entries()];
+        java.util.Arrays.fill(destState, -1);
+        senderLiveness = new OwnerLiveness(n);
+        blockedPeers = new long[(n + 63) >>> 6];
+        pending = new PendingSends(size, Math.max(1, iovLimit), n);
+        statInline = SlotDescriptor.statOffset(geometry, slot, SlotDescriptor.STAT_INLINE_OFFSET);
+        statClaimed = SlotDescriptor.statOffset(geometry, slot, SlotDescriptor.STAT_CLAIMED_OFFSET);
+        statQueued = SlotDescriptor.statOffset(geometry, slot, SlotDescriptor.STAT_QUEUED_OFFSET);
+        statSegmented = SlotDescriptor.statOffset(geometry, slot, SlotDescriptor.STAT_SEGMENTED_OFFSET);
+        statRendezvous = SlotDescriptor.statOffset(geometry, slot, SlotDescriptor.STAT_RENDEZVOUS_OFFSET);
+        final int txOffset = RegionDescriptor.txRingOffset(geometry, slot);
+        final int txLength = RegionDescriptor.ringLength(geometry.txRingBytes());
+        region.setMemory(txOffset, txLength, (byte)0);
+        ring = new ManyToOneRingBuffer(new UnsafeBuffer(region, txOffset, txLength));
+        claim.serve(this);
+    }
+
+    /**
+     * @param geometry a region geometry.
+     * @return the largest message that travels in one lane record of that geometry.
+     */
+    static int inlineLimit(final RegionGeometry geometry)
+    {
+        final int laneMax = geometry.rxRingBytes() / 8;
+        return (laneMax + org.agrona.concurrent.ringbuffer.RecordDescriptor.HEADER_LENGTH) / RECORD_ALIGNMENT *
+            RECORD_ALIGNMENT - org.agrona.concurrent.ringbuffer.RecordDescriptor.HEADER_LENGTH - HEADER_LENGTH;
+    }
+
+    // ------------------------------------------------------------------ sending side
+
+    /**
+     * Sending side: one send, arguments checked by the endpoint. The data is {@code msg}'s buffers, or, when
+     * {@code msg} is null, {@code buf} from {@code offset} (the single-buffer calls, which so allocate and fill no
+     * descriptor).
+     *
+     * @return 0, or a negated errno: FI_EAGAIN (lane, queue or CQ full), FI_EHOSTUNREACH (peer gone), FI_EINVAL
+     * (unknown destination), FI_EBADF (closed).
+     */
+    long send(
+        final Msg msg, final ByteBuffer buf, final int offset, final long desc, final long total,
+        final long destAddr, final long tag, final long data, final int recordFlags, final long opFlags,
+        final long context, final boolean inject)
+    {
+        sendGuard.lock();
+        try
+        {
+            if (closed)
+            {
+                return -Errno.FI_EBADF;
+            }
+            final int peer = connect(destAddr);
+            if (peer < 0)
+            {
+                return peer;
+            }
+            final boolean completion = wantsCompletion(opFlags, inject);
+            if (completion && cq != null && !cq.hasRoom())
+            {
+                return -Errno.FI_EAGAIN;
+            }
+            if (total <= inlineLimit && (opFlags & Flags.FI_DELIVERY_COMPLETE) == 0 && total < rendezvousMin &&
+                !pending.hasPendingFor(peer))
+            {
+                return sendWhole(msg, buf, offset, (int)total, peer, tag, data, recordFlags, completion, context);
+            }
+            return sendSlow(msg, buf, offset, desc, total, peer, tag, data, recordFlags, opFlags, context, inject,
+                completion);
+        }
+        finally
+        {
+            sendGuard.unlock();
+        }
+    }
+
+    /** A whole message into an idle lane, by the sending side: the fast path. */
+    private long sendWhole(
+        final Msg msg, final ByteBuffer buf, final int offset, final int len, final int peer, final long tag,
+        final long data, final int recordFlags, final boolean completion, final long context)
+    {
+        final int index = claimRecord(peer, len, tag, data, recordFlags);
+        if (index < 0)
+        {
+            return index;
+        }
+        final RingBuffer lane = lanes[peer];
+        final AtomicBuffer b = lane.buffer();
+        if (msg == null)
+        {
+            if (len > 0)
+            {
+                b.putBytes(index + PAYLOAD_OFFSET, buf, offset, len);
+            }
+        }
+        else
+        {
+            copyIov(b, index + PAYLOAD_OFFSET, msg);
+        }
+        lane.commit(index);
+        count(statInline);
+        completed(completion, context, recordFlags);
+        return 0;
+    }
+
+    private static void copyIov(final AtomicBuffer b, final int at, final Msg msg)
+    {
+        int to = at;
+        for (int i = 0; i < msg.iovCount; i++)
+        {
+            final int l = msg.iovLength[i];
+            if (l > 0)
+            {
+                b.putBytes(to, msg.iov[i], msg.iovOffset[i], l);
+                to += l;
+            }
+        }
+    }
+
+    /**
+     * The sends that are not a whole message into an idle lane: larger than a record, by rendezvous, asking for
+     * delivery completion, or behind a queued send to the same peer. A whole message that may still go straight
+     * into the lane does; the rest is queued for progress, which the sending side then runs once.
+     */
+    private long sendSlow(
+        final Msg msg, final ByteBuffer buf, final int offset, final long desc, final long total, final int peer,
+        final long tag, final long data, final int recordFlags, final long opFlags, final long context,
+        final boolean inject, final boolean completion)
+    {
+        final boolean deliveryAck = (opFlags & Flags.FI_DELIVERY_COMPLETE) != 0 && !inject;
+        final boolean rendezvous = !inject && total >= rendezvousMin && (msg == null ?
+            findRendezvous(desc, buf, offset, total) :
+            msg.iovCount == 1 && findRendezvous(msg.desc[0], msg.iov[0], msg.iovOffset[0], total));
+        if (total <= inlineLimit && !deliveryAck && !rendezvous && !pending.hasPendingFor(peer))
+        {
+            return sendWhole(msg, buf, offset, (int)total, peer, tag, data, recordFlags, completion, context);
+        }
+        if (inject || !pending.hasRoom() || completion && cq != null && !cq.reserve())
+        {
+            return -Errno.FI_EAGAIN;
+        }
+        final int op = pending.take(peer, peerIncarnation[peer]);
+        final int base = op * pending.maxIov;
+        if (msg == null)
+        {
+            pending.iov[base] = buf;
+            pending.iovOffset[base] = offset;
+            pending.iovLength[base] = (int)total;
+            pending.iovCount[op] = 1;
+        }
+        else
+        {
+            for (int i = 0; i < msg.iovCount; i++)
+            {
+                pending.iov[base + i] = msg.iov[i];
+                pending.iovOffset[base + i] = msg.iovOffset[i];
+                pending.iovLength[base + i] = msg.iovLength[i];
+            }
+            pending.iovCount[op] = msg.iovCount;
+        }
+        pending.rendezvous[op] = rendezvous;
+        pending.rtsKey[op] = rendezvousKey;
+        pending.rtsAddr[op] = rendezvousAddr;
+        pending.deliveryAck[op] = deliveryAck;
+        pending.total[op] = total;
+        pending.tag[op] = tag;
+        pending.data[op] = data;
+        pending.recordFlags[op] = recordFlags;
+        pending.context[op] = context;
+        pending.complete[op] = completion;
+        pending.submit(op);
+        progress();
+        return 0;
+    }
+
+    /**
+     * Claim a whole-message (MSG) record in the peer's lane and write its header. Sending side, lane idle.
+     *
+     * @return the record's body index, or a negated errno: FI_EAGAIN when the lane is full, FI_EHOSTUNREACH when
+     * the peer's process is gone.
+     */
+    private int claimRecord(final int peer, final int len, final long tag, final long data, final int recordFlags)
+    {
+        final RingBuffer lane = lanes[peer];
+        final int index = lane.tryClaim(MSG, bodyLength(HEADER_LENGTH + len));
+        if (index < 0)
+        {
+            return peerGone(peer) ? -Errno.FI_EHOSTUNREACH : -Errno.FI_EAGAIN;
+        }
+        final AtomicBuffer b = lane.buffer();
+        b.putLong(index + TAG_OFFSET, tag);
+        b.putLong(index + DATA_OFFSET, data);
+        b.putInt(index + LENGTH_OFFSET, len);
+        b.putInt(index + FLAGS_OFFSET, flagsWord(recordFlags, peerIncarnation[peer]));
+        return index;
+    }
+
+    /**
+     * Whether a send of at least {@code rendezvousMin} bytes can go by rendezvous (the peer copies the bytes once,
+     * straight from registered shareable memory): when so, its key and address are left in {@link #rendezvousKey}
+     * and {@link #rendezvousAddr}. Sending side.
+     */
+    private boolean findRendezvous(final long desc, final ByteBuffer buf, final int offset, final long len)
+    {
+        if (desc == 0)
+        {
+            return false;
+        }
+        final ShmMemoryRegion mr = registrar.regionOf(desc);
+        final long addr = mr == null ? -1 : mr.peerAddress(buf, offset, len);
+        if (addr < 0)
+        {
+            return false;
+        }
+        rendezvousKey = mr.providerKey();
+        rendezvousAddr = addr;
+        return true;
+    }
+
+    /**
+     * Resolve a destination and make sure this context may write its lane into the peer. Sending side.
+     *
+     * @return the peer's slot, or a negated errno.
+     */
+    private int connect(final long destAddr)
+    {
+        final ShmAddressVector a = av;
+        final int index = a.indexOf(destAddr);
+        if (index < 0 || index >= destState.length)
+        {
+            return -Errno.FI_EINVAL;
+        }
+        final long entry = a.entryStateAt(index);
+        int peer = destPeer[index];
+        if (entry != destState[index] || entry == -1)
+        {
+            peer = a.slotOf(destAddr);
+            if (peer < 0 || peer >= lanes.length)
+            {
+                return -Errno.FI_EINVAL;
+            }
+            destPeer[index] = peer;
+            destState[index] = entry;
+            laneStamp[peer] = 0;
+        }
+        final long stamp = laneStamp[peer];
+        if (stamp != 0 && region.getLongVolatile(laneOwnerOffset[peer]) == stamp)
+        {
+            return peer;
+        }
+        return connectSlow(peer, a.incarnationOf(destAddr));
+    }
+
+    private int connectSlow(final int peer, final long wantedIncarnation)
+    {
+        laneStamp[peer] = 0;
+        final int peerState = region.getIntVolatile(SlotDescriptor.stateOffset(geometry, peer));
+        final int inc = region.getIntVolatile(SlotDescriptor.incarnationOffset(geometry, peer));
+        if (peerState == SlotDescriptor.STATE_CLAIMED)
+        {
+            return wantedIncarnation != 0 && wantedIncarnation != inc ? -Errno.FI_EHOSTUNREACH : -Errno.FI_EAGAIN;
+        }
+        if (peerState != SlotDescriptor.STATE_ACTIVE || wantedIncarnation > 0 && wantedIncarnation != inc ||
+            peerGone(peer))
+        {
+            return -Errno.FI_EHOSTUNREACH;
+        }
+        final long want = SlotDescriptor.laneStamp(incarnation, inc);
+        final int ownerOffset = laneOwnerOffset[peer];
+        final long current = region.getLongVolatile(ownerOffset);
+        if (current != want)
+        {
+            if (current != 0 && SlotDescriptor.receiverIncarnation(current) == inc)
+            {
+                return -Errno.FI_EAGAIN;
+            }
+            if (!region.compareAndSetLong(ownerOffset, current, want))
+            {
+                return -Errno.FI_EAGAIN;
+            }
+        }
+        peerIncarnation[peer] = inc;
+        laneStamp[peer] = want;
+        return peer;
+    }
+
+    private boolean peerGone(final int peer)
+    {
+        final long owner = region.getLongVolatile(SlotDescriptor.ownerOffset(geometry, peer));
+        return owner == 0 || senderLiveness.isGone(peer, owner);
+    }
+
+    private boolean wantsCompletion(final long opFlags, final boolean inject)
+    {
+        if (inject || (opFlags & Flags.FI_INJECT) != 0)
+        {
+            return false;
+        }
+        return !selective || (opFlags & Flags.FI_COMPLETION) != 0;
+    }
+
+    /** A send is done: its completion (when wanted) and its counter. Either role. */
+    private void completed(final boolean completion, final long context, final int recordFlags)
+    {
+        if (completion && cq != null)
+        {
+            cq.write(context, sendFlags(recordFlags), 0, 0, 0, 0, Addresses.FI_ADDR_NOTAVAIL);
+        }
+        final ShmCounter c = counter;
+        if (c != null)
+        {
+            c.add(1);
+        }
+    }
+
+    private static long sendFlags(final int recordFlags)
+    {
+        return Flags.FI_SEND | ((recordFlags & FLAG_TAGGED) != 0 ? Flags.FI_TAGGED : Flags.FI_MSG);
+    }
+
+    /** A statistic of the slot; each is written by one role only. */
+    private void count(final int statOffset)
+    {
+        region.putLongOrdered(statOffset, region.getLong(statOffset) + 1);
+    }
+
+    // ------------------------------------------------------------------ zero copy
+
+    /**
+     * Sending side: claim a whole-message record in the destination's lane for the caller to fill.
+     *
+     * @return 0, or a negated errno.
+     */
+    long claim(final long destAddr, final int length, final long tag, final long data, final long flags)
+    {
+        sendGuard.lock();
+        try
+        {
+            if (closed)
+            {
+                return -Errno.FI_EBADF;
+            }
+            if (claim.lane != null)
+            {
+                return -Errno.FI_EBUSY;
+            }
+            final int peer = connect(destAddr);
+            if (peer < 0)
+            {
+                return peer;
+            }
+            if (pending.hasPendingFor(peer))
+            {
+                return -Errno.FI_EAGAIN;
+            }
+            final int recordFlags = ((flags & Flags.FI_TAGGED) != 0 ? FLAG_TAGGED : 0) |
+                ((flags & Flags.FI_REMOTE_CQ_DATA) != 0 ? FLAG_CQ_DATA : 0);
+            final int index = claimRecord(peer, length, tag, data, recordFlags);
+            if (index < 0)
+            {
+                return index;
+            }
+            final RingBuffer lane = lanes[peer];
+            final LaneClaim claim = this.claim;
+            claim.lane = lane;
+            claim.index = index;
+            claim.length = length;
+            claim.offset = (int)(lane.buffer().addressOffset() - region.addressOffset()) + index + PAYLOAD_OFFSET;
+            return 0;
+        }
+        finally
+        {
+            sendGuard.unlock();
+        }
+    }
+
+    /**
+     * Sending side: commit or abort the claim.
+     *
+     * @return 0, or -FI_EINVAL when nothing is claimed (-FI_EBADF once closed).
+     */
+    long finishClaim(final boolean commit)
+    {
+        sendGuard.lock();
+        try
+        {
+            final RingBuffer l = claim.lane;
+            if (l == null)
+            {
+                return closed ? -Errno.FI_EBADF : -Errno.FI_EINVAL;
+            }
+            claim.lane = null;
+            if (!commit)
+            {
+                l.abort(claim.index);
+                return 0;
+            }
+            l.commit(claim.index);
+            count(statClaimed);
+            final ShmCounter c = counter;
+            if (c != null)
+            {
+                c.add(1);
+            }
+            return 0;
+        }
+        finally
+        {
+            sendGuard.unlock();
+        }
+    }
+
+    // ------------------------------------------------------------------ progress
+
+    /**
+     * Transmit progress: take acknowledgements, write queued sends as their lanes take them, complete what is done.
+     * Any thread; skipped (0) while another thread progresses this context.
+     *
+     * @return work done.
+     */
+    int progress()
+    {
+        if (pending.idle() || !progressGuard.tryLock())
+        {
+            return 0;
+        }
+        try
+        {
+            if (closed)
+            {
+                return 0;
+            }
+            pending.accept();
+            return ring.read(acks, READ_LIMIT) + pushPending();
+        }
+        finally
+        {
+            progressGuard.unlock();
+        }
+    }
+
+    /**
+     * Write as much of the queued sends as their lanes take, in order per peer. Progress guard held.
+     *
+     * @return records written.
+     */
+    private int pushPending()
+    {
+        int work = 0;
+        int previous = PendingSends.NONE;
+        int op = pending.first();
+        final long[] blocked = blockedPeers;
+        java.util.Arrays.fill(blocked, 0);
+        while (op != PendingSends.NONE)
+        {
+            final int peer = pending.peer[op];
+            if (pending.awaitingAck[op] || (blocked[peer >>> 6] & (1L << peer)) != 0)
+            {
+                previous = op;
+                op = pending.next(op);
+                continue;
+            }
+            final int written = pushOne(op, peer);
+            work += written;
+            if (pending.awaitingAck[op])
+            {
+                pending.written(op);
+                previous = op;
+                op = pending.next(op);
+                continue;
+            }
+            if (pending.sent[op] == pending.total[op] && (pending.total[op] > 0 || written > 0) &&
+                !pending.deliveryAck[op])
+            {
+                count(pending.total[op] <= inlineLimit ? statQueued : statSegmented);
+                completeQueued(op, 0);
+                op = pending.release(op, previous);
+            }
+            else
+            {
+                blocked[peer >>> 6] |= 1L << peer;
+                previous = op;
+                op = pending.next(op);
+            }
+        }
+        return work;
+    }
+
+    private int pushOne(final int op, final int peer)
+    {
+        final RingBuffer lane = lanes[peer];
+        final AtomicBuffer b = lane.buffer();
+        final long total = pending.total[op];
+        final int inc = pending.peerIncarnation[op];
+        int written = 0;
+        if (pending.rendezvous[op])
+        {
+            final int index = lane.tryClaim(RTS, bodyLength(RTS_LENGTH));
+            if (index < 0)
+            {
+                return 0;
+            }
+            writeHeader(b, index, op, 0, inc);
+            b.putLong(index + TOTAL_LENGTH_OFFSET, total);
+            b.putLong(index + RTS_KEY_OFFSET, pending.rtsKey[op]);
+            b.putLong(index + RTS_ADDR_OFFSET, pending.rtsAddr[op]);
+            b.putLong(index + RTS_COOKIE_OFFSET, pending.cookie(op));
+            lane.commit(index);
+            pending.sent[op] = total;
+            pending.awaitAck(op);
+            return 1;
+        }
+        if (total <= inlineLimit && pending.sent[op] == 0)
+        {
+            final int len = (int)total;
+            final int index = lane.tryClaim(MSG, bodyLength(HEADER_LENGTH + len));
+            if (index < 0)
+            {
+                return 0;
+            }
+            writeHeader(b, index, op, len, inc);
+            gather(b, index + PAYLOAD_OFFSET, op, 0, len);
+            lane.commit(index);
+            pending.sent[op] = total;
+            written = 1;
+        }
+        while (pending.sent[op] < total)
+        {
+            final long sent = pending.sent[op];
+            final boolean first = sent == 0;
+            final int room = first ? pieceLimit : inlineLimit;
+            final int len = (int)Math.min(room, total - sent);
+            final int headerAndPayload = (first ? FIRST_PAYLOAD_OFFSET : PAYLOAD_OFFSET) + len;
+            final int index = lane.tryClaim(first ? FIRST : PIECE, bodyLength(headerAndPayload));
+            if (index < 0)
+            {
+                break;
+            }
+            writeHeader(b, index, op, len, inc);
+            if (first)
+            {
+                b.putLong(index + TOTAL_LENGTH_OFFSET, total);
+            }
+            gather(b, index + (first ? FIRST_PAYLOAD_OFFSET : PAYLOAD_OFFSET), op, sent, len);
+            lane.commit(index);
+            pending.sent[op] = sent + len;
+            written++;
+        }
+        if (pending.deliveryAck[op] && pending.sent[op] == total)
+        {
+            final int index = lane.tryClaim(ACK_REQUEST, bodyLength(ACK_REQUEST_LENGTH));
+            if (index >= 0)
+            {
+                writeHeader(b, index, op, 0, inc);
+                b.putLong(index + ACK_REQUEST_COOKIE_OFFSET, pending.cookie(op));
+                lane.commit(index);
+                pending.awaitAck(op);
+                written++;
+            }
+        }
+        return written;
+    }
+
+    private void writeHeader(final AtomicBuffer b, final int index, final int op, final int len, final int inc)
+    {
+        b.putLong(index + TAG_OFFSET, pending.tag[op]);
+        b.putLong(index + DATA_OFFSET, pending.data[op]);
+        b.putInt(index + LENGTH_OFFSET, len);
+        b.putInt(index + FLAGS_OFFSET, flagsWord(pending.recordFlags[op], inc));
+    }
+
+    private void gather(final AtomicBuffer b, final int at, final int op, final long from, final int len)
+    {
+        final int base = op * pending.maxIov;
+        long skip = from;
+        int dst = at;
+        int left = len;
+        for (int i = 0; i < pending.iovCount[op] && left > 0; i++)
+        {
+            final int l = pending.iovLength[base + i];
+            if (skip >= l)
+            {
+                skip -= l;
+                continue;
+            }
+            final int n = (int)Math.min(l - skip, left);
+            b.putBytes(dst, pending.iov[base + i], pending.iovOffset[base + i] + (int)skip, n);
+            dst += n;
+            left -= n;
+            skip = 0;
+        }
+    }
+
+    /**
+     * A queued send is done, well or in error: its completion (the CQ entry was reserved when it was queued) and
+     * its counter. Progress guard held.
+     */
+    private void completeQueued(final int op, final int status)
+    {
+        final boolean completion = pending.complete[op] && cq != null;
+        if (status == 0)
+        {
+            if (completion)
+            {
+                cq.writeReserved(pending.context[op], sendFlags(pending.recordFlags[op]), 0, 0, 0, 0,
+                    Addresses.FI_ADDR_NOTAVAIL);
+            }
+            if (counter != null)
+            {
+                counter.add(1);
+            }
+            return;
+        }
+        if (completion)
+        {
+            cq.writeErrorReserved(pending.context[op], sendFlags(pending.recordFlags[op]), 0, 0, 0, pending.tag[op],
+                0, status, Addresses.FI_ADDR_NOTAVAIL);
+        }
+        if (counter != null)
+        {
+            counter.addErr(1);
+        }
+    }
+
+    /** Completes rendezvous and delivery-complete sends as their receivers acknowledge them. Progress guard held. */
+    private final class AckHandler implements MessageHandler
+    {
+        @Override
+        public void onMessage(final int msgTypeId, final MutableDirectBuffer b, final int index, final int length)
+        {
+            if (msgTypeId != TxRecordDescriptor.ACK ||
+                b.getInt(index + TxRecordDescriptor.INCARNATION_OFFSET) != incarnation)
+            {
+                return;
+            }
+            final int op = pending.ofCookie(b.getLong(index + TxRecordDescriptor.COOKIE_OFFSET));
+            if (op == PendingSends.NONE)
+            {
+                return;
+            }
+            final int status = b.getInt(index + TxRecordDescriptor.STATUS_OFFSET);
+            if (status == 0)
+            {
+                count(pending.rendezvous[op] ? statRendezvous :
+                    pending.total[op] <= inlineLimit ? statQueued : statSegmented);
+            }
+            completeQueued(op, -status);
+            pending.releaseAnywhere(op);
+        }
+    }
+
+    // ------------------------------------------------------------------ close
+
+    /**
+     * Close: wait until neither role is inside, then refuse both from now on. Queued sends are discarded without
+     * completions, as fi_endpoint(3) says of fi_close; their reserved CQ entries are given back. Control path.
+     */
+    void close()
+    {
+        sendGuard.lock();
+        progressGuard.lock();
+        try
+        {
+            closed = true;
+            pending.accept();
+            int op;
+            while ((op = pending.first()) != PendingSends.NONE)
+            {
+                if (pending.complete[op] && cq != null)
+                {
+                    cq.unreserve();
+                }
+                pending.release(op, PendingSends.NONE);
+            }
+        }
+        finally
+        {
+            progressGuard.unlock();
+            sendGuard.unlock();
+        }
+    }
+}
