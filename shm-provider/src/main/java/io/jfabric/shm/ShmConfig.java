@@ -46,6 +46,10 @@ import java.util.function.UnaryOperator;
  *   <tr><td>jfabric.shm.rendezvous.min</td><td>JFABRIC_SHM_RENDEZVOUS_MIN</td><td>2048</td>
  *       <td>sends of at least this many bytes from registered shareable memory go by rendezvous: the receiver
  *       copies them once from the sender's memory instead of twice through the lane</td></tr>
+ *   <tr><td>jfabric.shm.unexpected.count</td><td>JFABRIC_SHM_UNEXPECTED_COUNT</td><td>4096</td>
+ *       <td>messages an endpoint keeps that arrived before a receive matched them</td></tr>
+ *   <tr><td>jfabric.shm.unexpected.bytes</td><td>JFABRIC_SHM_UNEXPECTED_BYTES</td><td>8388608</td>
+ *       <td>payload bytes those messages may hold together (heap, allocated per endpoint at fi_enable)</td></tr>
  *   <tr><td>jfabric.shm.progress.idle</td><td>JFABRIC_SHM_PROGRESS_IDLE</td><td>backoff</td>
  *       <td>idle strategy of automatic progress agents: busy (spin), yield, backoff (spin, yield, then park up to
  *       progress.sleep.ns) or sleep (park progress.sleep.ns)</td></tr>
@@ -86,6 +90,8 @@ public final class ShmConfig
     private final String progressAgent;
     private final long progressSleepNs;
     private final int rendezvousMin;
+    private final int unexpectedCount;
+    private final int unexpectedBytes;
 
     private ShmConfig(final UnaryOperator<String> lookup)
     {
@@ -111,6 +117,20 @@ public final class ShmConfig
         progressAgent = choiceSetting(lookup, "progress.agent", "domain", "domain", "endpoint");
         progressSleepNs = longSetting(lookup, "progress.sleep.ns", 50_000, 1, 1_000_000_000L);
         rendezvousMin = intSetting(lookup, "rendezvous.min", 2048, 0, Integer.MAX_VALUE);
+        unexpectedCount = intSetting(lookup, "unexpected.count", 4096, 0, 1 << 20);
+        unexpectedBytes = intSetting(lookup, "unexpected.bytes", 8 << 20, 0, 1 << 30);
+    }
+
+    /** @return unexpected messages an endpoint keeps until a receive takes them (count). */
+    public int unexpectedCount()
+    {
+        return unexpectedCount;
+    }
+
+    /** @return payload bytes an endpoint's unexpected messages may hold together (allocated at fi_enable). */
+    public int unexpectedBytes()
+    {
+        return unexpectedBytes;
     }
 
     /** @return the smallest send from registered shareable memory that goes by rendezvous (the peer copies once). */

@@ -356,7 +356,7 @@ public final class ShmDomain extends FidLifecycle implements Domain
         final ShmConfig config = fabric.provider().config();
         final boolean auto = isAutoProgress();
         return new ShmEndpoint(this, memory, resources, epInfo, attr.name(), region.buffer(), region.geometry(),
-            config.injectSize(), config.rendezvousMin(), ThreadingGuards.of(attr.threading(), auto),
+            config, ThreadingGuards.of(attr.threading(), auto),
             auto ? progressHooks() : EndpointHooks.NONE, context);
     }
 

@@ -1,5 +1,6 @@
 package io.jfabric.shm.av;
 
+import io.jfabric.shm.BrokenVariant;
 import io.jfabric.shm.ProcessIdentity;
 import org.agrona.concurrent.AtomicBuffer;
 
@@ -107,6 +108,20 @@ public final class AvTable
         entryCount = 0;
     }
 
+    private static final boolean BROKEN_CLAIM = BrokenVariant.active("av.claim-plain");
+    private static final boolean BROKEN_ADD_REFERENCE = BrokenVariant.active("av.addref-plain");
+    private static final boolean BROKEN_SNAPSHOT = BrokenVariant.active("av.snapshot-no-recheck");
+
+    private boolean claimState(final int stateOffset)
+    {
+        if (BROKEN_CLAIM)
+        {
+            buffer.putLongVolatile(stateOffset, claimed(self));
+            return true;
+        }
+        return buffer.compareAndSetLong(stateOffset, FREE, claimed(self));
+    }
+
     /**
      * Claim the lowest FREE entry: CAS its state from FREE to CLAIMED by this process. A CLAIMED entry whose
      * claimer is gone ({@link ProcessIdentity#isGone}: exited, or its pid now names another process) is set back to
@@ -126,7 +141,7 @@ public final class AvTable
             {
                 state = FREE;
             }
-            if (state == FREE && buffer.compareAndSetLong(offset + STATE_OFFSET, FREE, claimed(self)))
+            if (state == FREE && claimState(offset + STATE_OFFSET))
             {
                 VarHandle.storeStoreFence(); // The claim is seen before any field this claimer writes.
                 return i;
@@ -259,6 +274,11 @@ public final class AvTable
             if (!isValid(state) || generation(state) != generation || references(state) == MAX_REFERENCES)
             {
                 return false;
+            }
+            if (BROKEN_ADD_REFERENCE)
+            {
+                buffer.putLongVolatile(offset, state + REFERENCE);
+                return true;
             }
             if (buffer.compareAndSetLong(offset, state, state + REFERENCE))
             {
@@ -434,7 +454,7 @@ public final class AvTable
             out.authKeyGeneration = buffer.getLong(offset + AUTH_KEY_GENERATION_OFFSET);
             buffer.getBytes(offset + ADDRESS_OFFSET, out.bytes, 0, out.length);
             VarHandle.acquireFence();
-            if (buffer.getLongVolatile(offset + STATE_OFFSET) == state)
+            if (BROKEN_SNAPSHOT || buffer.getLongVolatile(offset + STATE_OFFSET) == state)
             {
                 out.state = state;
                 out.generation = generation(state);

@@ -2,6 +2,7 @@ package io.jfabric.shm.cntr;
 
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
+import io.jfabric.shm.BrokenVariant;
 import io.jfabric.shm.ProcessIdentity;
 import io.jfabric.shm.region.RegionGeometry;
 import org.agrona.concurrent.AtomicBuffer;
@@ -16,6 +17,8 @@ import static io.jfabric.shm.cntr.CounterTableDescriptor.*;
  */
 public final class CounterTable
 {
+    private static final boolean BROKEN_CLAIM = BrokenVariant.active("cntr.claim-plain");
+
     private final AtomicBuffer region;
     private final RegionGeometry geometry;
 
@@ -33,6 +36,16 @@ public final class CounterTable
     public int entries()
     {
         return geometry.counterEntries();
+    }
+
+    private boolean claimOwner(final int ownerOffset, final long owner, final long self)
+    {
+        if (BROKEN_CLAIM)
+        {
+            region.putLongVolatile(ownerOffset, self);
+            return true;
+        }
+        return region.compareAndSetLong(ownerOffset, owner, self);
     }
 
     /**
@@ -56,7 +69,7 @@ public final class CounterTable
                 final int offset = entryOffset(geometry, index);
                 final long owner = region.getLongVolatile(offset + OWNER_OFFSET);
                 final boolean claimable = owner == 0 || (pass == 1 && ProcessIdentity.isGone(owner));
-                if (claimable && region.compareAndSetLong(offset + OWNER_OFFSET, owner, self))
+                if (claimable && claimOwner(offset + OWNER_OFFSET, owner, self))
                 {
                     region.putLongVolatile(offset + VALUE_OFFSET, 0);
                     region.putLongVolatile(offset + ERROR_OFFSET, 0);

@@ -6,6 +6,7 @@ import io.jfabric.Errno;
 import io.jfabric.FabricException;
 import io.jfabric.FidClass;
 import io.jfabric.WaitObj;
+import io.jfabric.shm.BrokenVariant;
 import io.jfabric.shm.DomainResources;
 import io.jfabric.shm.FidLifecycle;
 import io.jfabric.shm.progress.Progressable;
@@ -33,6 +34,8 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class ShmCounter extends FidLifecycle implements Counter
 {
+    private static final boolean BROKEN_ADD = BrokenVariant.active("cntr.add-plain");
+
     private static final int SPINS = 100;
     private static final int YIELDS = 100;
     private static final long MAX_PARK_NS = TimeUnit.MILLISECONDS.toNanos(1);
@@ -199,7 +202,11 @@ public final class ShmCounter extends FidLifecycle implements Counter
         {
             return -Errno.FI_EBADF;
         }
-        if (add)
+        if (add && BROKEN_ADD)
+        {
+            buffer.putLongVolatile(offset, buffer.getLongVolatile(offset) + value);
+        }
+        else if (add)
         {
             buffer.getAndAddLong(offset, value);
         }

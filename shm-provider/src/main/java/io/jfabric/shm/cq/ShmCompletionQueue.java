@@ -10,6 +10,7 @@ import io.jfabric.FabricException;
 import io.jfabric.FidClass;
 import io.jfabric.Flags;
 import io.jfabric.WaitObj;
+import io.jfabric.shm.BrokenVariant;
 import io.jfabric.shm.DomainResources;
 import io.jfabric.shm.FidLifecycle;
 import io.jfabric.shm.ProcessIdentity;
@@ -56,6 +57,8 @@ import static io.jfabric.shm.cq.CqRecordDescriptor.*;
  */
 public final class ShmCompletionQueue extends FidLifecycle implements CompletionQueue
 {
+    private static final boolean BROKEN_RING_CLAIM = BrokenVariant.active("cq.claim-plain");
+    private static final boolean BROKEN_EARLY_COMMIT = BrokenVariant.active("cq.commit-before-fields");
     private static final int SPINS = 200;
     private static final int YIELDS = 100;
 
@@ -193,6 +196,16 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
         }
     }
 
+    private static boolean claimOwner(final AtomicBuffer region, final int offset, final long owner, final long self)
+    {
+        if (BROKEN_RING_CLAIM)
+        {
+            region.putLongVolatile(offset, self);
+            return true;
+        }
+        return region.compareAndSetLong(offset, owner, self);
+    }
+
     private static int claimRing(final AtomicBuffer region, final RegionGeometry geometry)
     {
         final long self = ProcessIdentity.self();
@@ -200,7 +213,7 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
         {
             final int offset = SlotDescriptor.cqOwnerOffset(geometry, i);
             final long owner = region.getLongVolatile(offset);
-            if ((owner == 0 || ProcessIdentity.isGone(owner)) && region.compareAndSetLong(offset, owner, self))
+            if ((owner == 0 || ProcessIdentity.isGone(owner)) && claimOwner(region, offset, owner, self))
             {
                 return i;
             }
@@ -349,6 +362,13 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
             return false;
         }
         final AtomicBuffer b = ring.buffer();
+        if (BROKEN_EARLY_COMMIT)
+        {
+            countWritten();
+            ring.commit(index);
+            putEntry(b, index, context, flags, len, bufOffset, data, tag, srcAddr);
+            return true;
+        }
         putEntry(b, index, context, flags, len, bufOffset, data, tag, srcAddr);
         countWritten();
         ring.commit(index);

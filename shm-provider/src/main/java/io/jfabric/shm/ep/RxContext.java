@@ -4,6 +4,8 @@ import io.jfabric.Addresses;
 import io.jfabric.Errno;
 import io.jfabric.Flags;
 import io.jfabric.Msg;
+import io.jfabric.shm.BrokenVariant;
+import io.jfabric.shm.ShmCapabilities;
 import io.jfabric.shm.av.ShmAddressVector;
 import io.jfabric.shm.cntr.ShmCounter;
 import io.jfabric.shm.cq.ShmCompletionQueue;
@@ -47,6 +49,8 @@ final class RxContext
     /** Progress calls between looks for a first sender. */
     private static final int IDLE_RESCAN_PERIOD = 16;
     private static final int READ_LIMIT = 64;
+    private static final boolean BROKEN_EARLY_ACK = BrokenVariant.active("rdv.ack-before-copy");
+    private static final boolean BROKEN_ONE_PRODUCER = BrokenVariant.active("txring.one-producer");
 
     private final AtomicBuffer region;
     private final RegionGeometry geometry;
@@ -87,6 +91,8 @@ final class RxContext
      * @param counter      the counter bound with FI_RECV, or null.
      * @param remote       the domain's view of peers' shareable memory (rendezvous reads), closed by close.
      * @param size         receives that may be posted (rx_attr.size).
+     * @param unexpectedCount messages the unexpected store keeps.
+     * @param unexpectedBytes payload bytes the unexpected store keeps.
      * @param directedRecv whether receives filter by source address (FI_DIRECTED_RECV).
      * @param minMultiRecv FI_OPT_MIN_MULTI_RECV.
      * @param guard        the receive guard.
@@ -102,6 +108,8 @@ final class RxContext
         final ShmCounter counter,
         final RemoteMemory remote,
         final int size,
+        final int unexpectedCount,
+        final int unexpectedBytes,
         final boolean directedRecv,
         final long minMultiRecv,
         final SpinGuard guard)
@@ -134,8 +142,10 @@ final class RxContext
             laneOwnerOffset[i] = SlotDescriptor.laneOwnerOffset(geometry, slot, i);
             delivery[i] = ReceiveMatcher.DELIVERY_NONE;
         }
-        matcher = new ReceiveMatcher(size, ShmEndpoint.UNEXPECTED_MESSAGES, ShmEndpoint.UNEXPECTED_BYTES,
-            directedRecv, new Resolver(n), new Completions());
+        // a delivery in progress is a message arriving in pieces; a sender's pieces are consecutive in its lane,
+        // so there is at most one per sending slot
+        matcher = new ReceiveMatcher(size, unexpectedCount, unexpectedBytes, directedRecv, new Resolver(n),
+            new Completions(), ShmCapabilities.IOV_LIMIT, n);
         matcher.minMultiRecv(minMultiRecv);
         for (int i = 0; i < n; i++)
         {
@@ -338,6 +348,10 @@ final class RxContext
             {
                 return piece(s, b, index, len);
             }
+            if (delivery[s] != ReceiveMatcher.DELIVERY_NONE)
+            {
+                abandoned(s);
+            }
             if (cq != null && !cq.hasRoom())
             {
                 return Action.ABORT;
@@ -353,6 +367,16 @@ final class RxContext
                     Action.CONTINUE : Action.ABORT;
             }
             return other(msgTypeId, s, tagged, tag, data, msgFlags, b, index, len);
+        }
+
+        /**
+         * A record other than a piece from a slot whose last message never finished: its sender died or closed
+         * part-way and the slot was taken again before a rescan saw it gone. That message completes in error.
+         */
+        private void abandoned(final int s)
+        {
+            matcher.abort(delivery[s], Errno.FI_EIO);
+            delivery[s] = ReceiveMatcher.DELIVERY_NONE;
         }
 
         private Action piece(final int s, final MutableDirectBuffer b, final int index, final int len)
@@ -396,10 +420,17 @@ final class RxContext
             {
                 final RendezvousReader r = rendezvousReader;
                 r.delivery = d;
+                if (BROKEN_EARLY_ACK)
+                {
+                    acknowledge(s, b.getLong(index + RTS_COOKIE_OFFSET), 0);
+                }
                 final int status = total > Integer.MAX_VALUE ? -Errno.FI_EMSGSIZE :
                     remote.readTo(b.getLong(index + RTS_KEY_OFFSET), b.getLong(index + RTS_ADDR_OFFSET), (int)total, r);
                 matcher.end(d);
-                acknowledge(s, b.getLong(index + RTS_COOKIE_OFFSET), status);
+                if (!BROKEN_EARLY_ACK)
+                {
+                    acknowledge(s, b.getLong(index + RTS_COOKIE_OFFSET), status);
+                }
                 return Action.CONTINUE;
             }
             matcher.write(d, b, index + FIRST_PAYLOAD_OFFSET, len);
@@ -424,8 +455,9 @@ final class RxContext
         if (ring == null)
         {
             final int offset = RegionDescriptor.txRingOffset(geometry, sender);
-            ring = new ManyToOneRingBuffer(
-                new UnsafeBuffer(region, offset, RegionDescriptor.ringLength(geometry.txRingBytes())));
+            final UnsafeBuffer ringBuffer =
+                new UnsafeBuffer(region, offset, RegionDescriptor.ringLength(geometry.txRingBytes()));
+            ring = BROKEN_ONE_PRODUCER ? new OneToOneRingBuffer(ringBuffer) : new ManyToOneRingBuffer(ringBuffer);
             ackRings[sender] = ring;
         }
         for (int attempt = 0; attempt < 1000; attempt++)

@@ -14,6 +14,7 @@ import io.jfabric.shm.DomainResources;
 import io.jfabric.shm.FidLifecycle;
 import io.jfabric.shm.LocalHost;
 import io.jfabric.shm.ProcessIdentity;
+import io.jfabric.shm.ShmConfig;
 import io.jfabric.shm.av.ShmAddress;
 import io.jfabric.shm.av.ShmAddressVector;
 import io.jfabric.shm.cntr.ShmCounter;
@@ -51,10 +52,6 @@ import static io.jfabric.shm.ep.LaneRecordDescriptor.FLAG_TAGGED;
  */
 public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progressable, MrEndpoint
 {
-    /** Unexpected messages an endpoint keeps (count). */
-    public static final int UNEXPECTED_MESSAGES = 4096;
-    /** Unexpected payload bytes an endpoint keeps. */
-    public static final int UNEXPECTED_BYTES = 8 << 20;
     private static final int OPEN = 0;
     private static final int ENABLED = 1;
     private static final int CLOSED = 2;
@@ -70,7 +67,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
     private final long maxMsgSize;
     private final int injectSize;
     private final int inlineLimit;
-    private final int rendezvousMin;
+    private final ShmConfig config;
     private final boolean directedRecv;
     private final long txOpFlags;
     private final long rxOpFlags;
@@ -96,6 +93,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
     private final java.util.List<ShmMemoryRegion> boundRegions = new java.util.ArrayList<>();
 
     private final LaneClaim claim;
+    private final EndpointSlots slots;
     private TxContext tx;
     private RxContext rx;
 
@@ -109,9 +107,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
      * @param domainName the domain's name (for getname).
      * @param region     the region.
      * @param geometry   its geometry.
-     * @param injectSize the inject.size setting.
-     * @param rendezvousMin the rendezvous.min setting: the smallest send from registered shareable memory that
-     *                   goes by rendezvous.
+     * @param config     the provider's settings (inject.size, rendezvous.min, unexpected.*).
      * @param guards     the guards the domain's threading model and progress mode need.
      * @param hooks      what the domain does at enable and close (automatic progress registration).
      * @param context    user context.
@@ -124,8 +120,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         final String domainName,
         final AtomicBuffer region,
         final RegionGeometry geometry,
-        final int injectSize,
-        final int rendezvousMin,
+        final ShmConfig config,
         final ThreadingGuards guards,
         final EndpointHooks hooks,
         final long context)
@@ -154,8 +149,9 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         this.guards = guards;
         inlineLimit = TxContext.inlineLimit(geometry);
         claim = new LaneClaim(region.byteBuffer());
-        this.injectSize = Math.min(injectSize, inlineLimit);
-        this.rendezvousMin = rendezvousMin;
+        slots = new EndpointSlots(region, geometry);
+        this.injectSize = Math.min(config.injectSize(), inlineLimit);
+        this.config = config;
         maxMsgSize = copy.epAttr() != null && copy.epAttr().maxMsgSize() > 0 ? copy.epAttr().maxMsgSize() :
             Integer.MAX_VALUE;
         final long caps = copy.caps();
@@ -193,46 +189,19 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
 
     private int claimSlot(final int wanted)
     {
-        final long self = ProcessIdentity.self();
-        final int from = wanted < 0 ? 0 : wanted;
-        final int to = wanted < 0 ? geometry.slotCount() : wanted + 1;
-        for (int i = from; i < to; i++)
+        final int claimed = slots.claim(wanted);
+        if (claimed >= 0)
         {
-            final int ownerOffset = SlotDescriptor.ownerOffset(geometry, i);
-            final long owner = region.getLongVolatile(ownerOffset);
-            if ((owner == 0 || ProcessIdentity.isGone(owner)) && region.compareAndSetLong(ownerOffset, owner, self))
-            {
-                final int incOffset = SlotDescriptor.incarnationOffset(geometry, i);
-                int inc = region.getIntVolatile(incOffset) + 1;
-                if (inc <= 0)
-                {
-                    inc = 1;
-                }
-                region.putIntOrdered(incOffset, inc);
-                region.putIntOrdered(SlotDescriptor.stateOffset(geometry, i), SlotDescriptor.STATE_CLAIMED);
-                incarnation = inc;
-                return i;
-            }
+            incarnation = slots.incarnation(claimed);
+            return claimed;
         }
         if (wanted >= 0)
         {
             throw new FabricException(Errno.FI_EADDRINUSE, "fi_setname: slot " + wanted + " of domain '" +
-                domainName + "' is held by " + ProcessIdentity.describe(
-                region.getLongVolatile(SlotDescriptor.ownerOffset(geometry, wanted))));
+                domainName + "' is held by " + ProcessIdentity.describe(slots.owner(wanted)));
         }
         throw new FabricException(Errno.FI_ENOSPC, "fi_endpoint: all " + geometry.slotCount() +
             " endpoint slots of domain '" + domainName + "' are held (raise jfabric.shm.ep.count)");
-    }
-
-    private void releaseSlot(final int s)
-    {
-        for (int i = 0; i < geometry.slotCount(); i++)
-        {
-            region.putLongOrdered(SlotDescriptor.laneOwnerOffset(geometry, s, i), 0);
-        }
-        region.putIntOrdered(SlotDescriptor.stateOffset(geometry, s), SlotDescriptor.STATE_FREE);
-        region.putLongOrdered(SlotDescriptor.heartbeatOffset(geometry, s), System.currentTimeMillis());
-        region.compareAndSetLong(SlotDescriptor.ownerOffset(geometry, s), ProcessIdentity.self(), 0);
     }
 
     // ------------------------------------------------------------------ control path
@@ -424,11 +393,11 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
             region.putLongOrdered(SlotDescriptor.statOffset(geometry, slot, stat), 0);
         }
         tx = new TxContext(region, geometry, slot, incarnation, av, registrar, txCq, selectiveTx, sendCntr,
-            rendezvousMin, (int)Math.min(txSize, 1 << 16), iovLimit(), guards.sendGuard(), guards.progressGuard(),
+            config.rendezvousMin(), (int)Math.min(txSize, 1 << 16), iovLimit(), guards.sendGuard(), guards.progressGuard(),
             claim);
         rx = new RxContext(region, geometry, slot, incarnation, av, rxCq, selectiveRx, recvCntr,
-            shmDomain.remoteMemory(), (int)Math.min(rxSize, 1 << 20), directedRecv, minMultiRecv,
-            guards.receiveGuard());
+            shmDomain.remoteMemory(), (int)Math.min(rxSize, 1 << 20), config.unexpectedCount(),
+            config.unexpectedBytes(), directedRecv, minMultiRecv, guards.receiveGuard());
         region.putLongOrdered(SlotDescriptor.heartbeatOffset(geometry, slot), System.currentTimeMillis());
         region.putIntOrdered(SlotDescriptor.stateOffset(geometry, slot), SlotDescriptor.STATE_ACTIVE);
         if (txCq != null)
@@ -518,7 +487,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         }
         final int old = slot;
         slot = claimSlot(a.slot());
-        releaseSlot(old);
+        slots.release(old);
     }
 
     @Override
@@ -599,7 +568,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
             tx.close();
             rx.close();
         }
-        releaseSlot(slot);
+        slots.release(slot);
         if (txCq != null)
         {
             txCq.detach(this);

@@ -4,6 +4,7 @@ import io.jfabric.Addresses;
 import io.jfabric.Errno;
 import io.jfabric.Flags;
 import io.jfabric.Msg;
+import io.jfabric.shm.BrokenVariant;
 import io.jfabric.shm.av.ShmAddressVector;
 import io.jfabric.shm.cntr.ShmCounter;
 import io.jfabric.shm.cq.ShmCompletionQueue;
@@ -50,6 +51,7 @@ import static io.jfabric.shm.ep.LaneRecordDescriptor.*;
 final class TxContext
 {
     private static final int READ_LIMIT = 64;
+    private static final boolean BROKEN_EARLY_COMMIT = BrokenVariant.active("lane.commit-before-payload");
 
     private final AtomicBuffer region;
     private final RegionGeometry geometry;
@@ -238,6 +240,10 @@ final class TxContext
         }
         final RingBuffer lane = lanes[peer];
         final AtomicBuffer b = lane.buffer();
+        if (BROKEN_EARLY_COMMIT)
+        {
+            lane.commit(index);
+        }
         if (msg == null)
         {
             if (len > 0)
@@ -249,7 +255,10 @@ final class TxContext
         {
             copyIov(b, index + PAYLOAD_OFFSET, msg);
         }
-        lane.commit(index);
+        if (!BROKEN_EARLY_COMMIT)
+        {
+            lane.commit(index);
+        }
         count(statInline);
         completed(completion, context, recordFlags);
         return 0;

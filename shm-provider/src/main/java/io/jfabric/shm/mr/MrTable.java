@@ -2,6 +2,7 @@ package io.jfabric.shm.mr;
 
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
+import io.jfabric.shm.BrokenVariant;
 import io.jfabric.shm.ProcessIdentity;
 import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RegionGeometry;
@@ -36,6 +37,8 @@ import static io.jfabric.shm.mr.MrTableDescriptor.*;
  */
 public final class MrTable
 {
+    private static final boolean BROKEN_FREE = BrokenVariant.active("mr.free-keeps-generation");
+
     /** Where the provider key sequence starts: far from the small keys applications tend to request. */
     public static final long PROVIDER_KEY_BASE = Long.MIN_VALUE;
 
@@ -136,7 +139,8 @@ public final class MrTable
                     if (ProcessIdentity.isGone(owner))
                     {
                         // Left by a process that died: withdraw it and reuse the entry.
-                        region.putLongVolatile(offset + CONTROL_OFFSET, MrTableDescriptor.control(generation(control) + 1, STATE_FREE));
+                        region.putLongVolatile(offset + CONTROL_OFFSET,
+                            MrTableDescriptor.control(generation(control) + 1, STATE_FREE));
                         reusable = reusable < 0 ? index : reusable;
                         continue;
                     }
@@ -267,7 +271,8 @@ public final class MrTable
         {
             final int offset = offset(index);
             final long control = region.getLongVolatile(offset + CONTROL_OFFSET);
-            region.putLongVolatile(offset + CONTROL_OFFSET, MrTableDescriptor.control(generation(control) + 1, STATE_FREE));
+            region.putLongVolatile(offset + CONTROL_OFFSET,
+                MrTableDescriptor.control(generation(control) + (BROKEN_FREE ? 0 : 1), STATE_FREE));
         }
         finally
         {

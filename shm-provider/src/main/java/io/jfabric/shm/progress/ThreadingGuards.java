@@ -1,6 +1,7 @@
 package io.jfabric.shm.progress;
 
 import io.jfabric.Threading;
+import io.jfabric.shm.BrokenVariant;
 
 /**
  * The one place that decides, per threading model of fi_domain(3) and data progress mode, which of the data path's
@@ -28,6 +29,10 @@ import io.jfabric.Threading;
  * group, so nothing is locked and a CQ has one writer at a time (which lets a read take completions straight into
  * its array).
  * <p>
+ * The campaign's {@link BrokenVariant}s drop one guard of one model: {@code guard.send.M},
+ * {@code guard.progress.M}, {@code guard.receive.M}, {@code guard.cqread.M}, {@code cq.writers.M} (one writer
+ * assumed), M a model's name.
+ * <p>
  * Immutable; any thread. Each {@code *Guard()} call returns a new guard, one per object that needs it.
  */
 public final class ThreadingGuards
@@ -35,13 +40,20 @@ public final class ThreadingGuards
     private final boolean concurrentSenders;
     private final boolean concurrentProgress;
     private final boolean concurrentReaders;
+    private final boolean concurrentReceives;
+
+    private final boolean concurrentWriters;
 
     private ThreadingGuards(final Threading model, final boolean autoProgress)
     {
-        concurrentSenders = model == Threading.SAFE || model == Threading.UNSPEC;
-        concurrentProgress = concurrentSenders || model == Threading.FID || model == Threading.ENDPOINT ||
-            autoProgress;
-        concurrentReaders = concurrentSenders;
+        final Threading m = model == Threading.UNSPEC ? Threading.SAFE : model;
+        final boolean safe = m == Threading.SAFE;
+        final boolean progressFromManyThreads = safe || m == Threading.FID || m == Threading.ENDPOINT || autoProgress;
+        concurrentSenders = safe && !BrokenVariant.active("guard.send." + m);
+        concurrentProgress = progressFromManyThreads && !BrokenVariant.active("guard.progress." + m);
+        concurrentReceives = progressFromManyThreads && !BrokenVariant.active("guard.receive." + m);
+        concurrentReaders = safe && !BrokenVariant.active("guard.cqread." + m);
+        concurrentWriters = progressFromManyThreads && !BrokenVariant.active("cq.writers." + m);
     }
 
     /**
@@ -69,7 +81,7 @@ public final class ThreadingGuards
     /** @return a guard between an endpoint's receive posts and its receive progress. */
     public SpinGuard receiveGuard()
     {
-        return concurrentProgress ? SpinGuard.spin() : SpinGuard.NONE;
+        return concurrentReceives ? SpinGuard.spin() : SpinGuard.NONE;
     }
 
     /** @return a guard for a CQ's reads: several threads may read one CQ at once. */
@@ -81,6 +93,6 @@ public final class ThreadingGuards
     /** @return whether several threads may write one CQ at once (its ring must then take many producers). */
     public boolean concurrentCqWriters()
     {
-        return concurrentProgress;
+        return concurrentWriters;
     }
 }

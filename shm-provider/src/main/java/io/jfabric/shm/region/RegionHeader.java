@@ -2,6 +2,7 @@ package io.jfabric.shm.region;
 
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
+import io.jfabric.shm.BrokenVariant;
 import org.agrona.concurrent.AtomicBuffer;
 
 import java.nio.charset.StandardCharsets;
@@ -27,6 +28,8 @@ import static io.jfabric.shm.region.RegionDescriptor.*;
  */
 public final class RegionHeader
 {
+    private static final boolean BROKEN_READY_FIRST = BrokenVariant.active("region.ready-first");
+
     private AtomicBuffer buffer;
 
     /**
@@ -69,6 +72,10 @@ public final class RegionHeader
         final long creatorStartTime,
         final long creationTime)
     {
+        if (BROKEN_READY_FIRST)
+        {
+            buffer.putIntRelease(READY_OFFSET, READY_VALUE);
+        }
         final byte[] name = domainName.getBytes(StandardCharsets.US_ASCII);
         if (name.length > NAME_CAPACITY)
         {

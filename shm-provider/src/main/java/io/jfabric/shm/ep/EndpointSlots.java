@@ -1,0 +1,109 @@
+package io.jfabric.shm.ep;
+
+import io.jfabric.shm.BrokenVariant;
+import io.jfabric.shm.ProcessIdentity;
+import io.jfabric.shm.region.RegionGeometry;
+import org.agrona.concurrent.AtomicBuffer;
+
+/**
+ * The endpoint slots of a domain region, as every process that maps it shares them: a slot is claimed by a CAS of
+ * its owner word ({@link SlotDescriptor}) from 0, or from the identity of a process that is gone, to this
+ * process's identity; the claimer then moves the slot's incarnation on and marks it CLAIMED, and gives it back with
+ * {@link #release}. A slot is never held by two processes: the CAS decides.
+ * <p>
+ * Any thread; stateless apart from the region. The JCStress campaign claims slots through this class from two
+ * mappings of one region, as two processes do.
+ */
+public final class EndpointSlots
+{
+    private static final boolean BROKEN_CLAIM = BrokenVariant.active("slot.claim-plain");
+
+    private final AtomicBuffer region;
+    private final RegionGeometry geometry;
+
+    /**
+     * @param region   a domain region (a mapping of its file).
+     * @param geometry its geometry.
+     */
+    public EndpointSlots(final AtomicBuffer region, final RegionGeometry geometry)
+    {
+        this.region = region;
+        this.geometry = geometry;
+    }
+
+    /**
+     * Claim the lowest free slot, or one given slot.
+     *
+     * @param wanted a slot to claim, or -1 for the lowest free one.
+     * @return the slot claimed (its incarnation moved on, its state CLAIMED), or -1 when none could be.
+     */
+    public int claim(final int wanted)
+    {
+        final long self = ProcessIdentity.self();
+        final int from = wanted < 0 ? 0 : wanted;
+        final int to = wanted < 0 ? geometry.slotCount() : wanted + 1;
+        for (int i = from; i < to; i++)
+        {
+            final int ownerOffset = SlotDescriptor.ownerOffset(geometry, i);
+            final long owner = region.getLongVolatile(ownerOffset);
+            if ((owner == 0 || ProcessIdentity.isGone(owner)) && claimOwner(ownerOffset, owner, self))
+            {
+                final int incOffset = SlotDescriptor.incarnationOffset(geometry, i);
+                int inc = region.getIntVolatile(incOffset) + 1;
+                if (inc <= 0)
+                {
+                    inc = 1;
+                }
+                region.putIntOrdered(incOffset, inc);
+                region.putIntOrdered(SlotDescriptor.stateOffset(geometry, i), SlotDescriptor.STATE_CLAIMED);
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private boolean claimOwner(final int ownerOffset, final long owner, final long self)
+    {
+        if (BROKEN_CLAIM)
+        {
+            region.putLongVolatile(ownerOffset, self);
+            return true;
+        }
+        return region.compareAndSetLong(ownerOffset, owner, self);
+    }
+
+    /**
+     * @param slot a slot.
+     * @return its incarnation (the claimer's, once it holds the slot).
+     */
+    public int incarnation(final int slot)
+    {
+        return region.getIntVolatile(SlotDescriptor.incarnationOffset(geometry, slot));
+    }
+
+    /**
+     * @param slot a slot.
+     * @return its owner word: a process identity, 0 when free.
+     */
+    public long owner(final int slot)
+    {
+        return region.getLongVolatile(SlotDescriptor.ownerOffset(geometry, slot));
+    }
+
+    /**
+     * Give back a slot this process holds: its endpoint's inbound lanes lose their senders, the state goes FREE and
+     * the owner word back to 0 (a CAS from this process's identity, so a slot taken over meanwhile is left alone).
+     *
+     * @param slot the slot.
+     */
+    public void release(final int slot)
+    {
+        for (int i = 0; i < geometry.slotCount(); i++)
+        {
+            region.putLongOrdered(SlotDescriptor.laneOwnerOffset(geometry, slot, i), 0);
+        }
+        region.putIntOrdered(SlotDescriptor.stateOffset(geometry, slot), SlotDescriptor.STATE_FREE);
+        region.putLongOrdered(SlotDescriptor.heartbeatOffset(geometry, slot), System.currentTimeMillis());
+        region.compareAndSetLong(SlotDescriptor.ownerOffset(geometry, slot), ProcessIdentity.self(), 0);
+    }
+}
