@@ -14,26 +14,39 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
 
 /**
- * Runs the build's JCStress campaign and fails unless every expected test ran and passed.
+ * Runs the build's JCStress campaign and fails unless every expected test ran, passed and took enough samples; or,
+ * with {@code --variants}, runs it with each test's broken variant ({@link Catches}) switched on and fails unless
+ * every test then fails.
  * <p>
  * JCStress alone is not enough for a build gate: a test with more actors than the machine has CPUs is silently
- * not scheduled, "No matching tests" and "No JVM configurations" end normally, and a test whose
- * annotation processing did not happen is simply absent. So this runner:
+ * not scheduled, "No matching tests" and "No JVM configurations" end normally, a test whose annotation processing
+ * did not happen is simply absent, and a test that never fails proves nothing. So this runner:
  * <ol>
  *   <li>compares the tests JCStress selects (its compiled test list filtered by {@code -t}) with the list in
- *   {@value #EXPECTED_TESTS_RESOURCE}, both ways, before running anything;</li>
- *   <li>runs JCStress with the given arguments, unchanged;</li>
- *   <li>reads JCStress's own result file back and requires, for every expected test, at least one result and
- *   that every result passed ({@link ReportUtils#statusToPassed}: status normal and every observed outcome
- *   allowed, every required outcome seen).</li>
+ *   {@value #EXPECTED_TESTS_RESOURCE} (those of it that {@code -t} selects), both ways, and requires a
+ *   {@link Catches} on each, before running anything;</li>
+ *   <li>runs JCStress with the given arguments, unchanged, while a watchdog kills any forked JVM that runs longer
+ *   than {@value #FORK_LIMIT_PROPERTY} seconds (default {@value #DEFAULT_FORK_LIMIT_S}): a test that hangs
+ *   becomes an error instead of a stuck build;</li>
+ *   <li>reads JCStress's own result file back. Campaign: every expected test has at least one result, every
+ *   result passed ({@link ReportUtils#statusToPassed}: status normal, every observed outcome allowed, every
+ *   required outcome seen), and the test took at least {@value #MIN_SAMPLES_PROPERTY} samples (default
+ *   {@value #DEFAULT_MIN_SAMPLES}) over its runs. Variants: every expected test has a result that did not pass
+ *   (a forbidden outcome, an error, a timeout, or a fork the watchdog killed, which JCStress reports as a VM
+ *   error).</li>
  * </ol>
  * Exit status 0 when all holds, 1 otherwise, 2 for bad arguments. Main thread only.
  */
@@ -41,18 +54,27 @@ public final class StressCampaign
 {
     /** Classpath resource listing the fully qualified names of the tests the campaign must run, one a line. */
     public static final String EXPECTED_TESTS_RESOURCE = "/jfabric-stress-campaign.txt";
+    /** System property: the fewest samples a test must take over its runs in the campaign. */
+    public static final String MIN_SAMPLES_PROPERTY = "jfabric.stress.minSamples";
+    /** Default of {@link #MIN_SAMPLES_PROPERTY}. */
+    public static final long DEFAULT_MIN_SAMPLES = 2_000;
+    /** System property: seconds a forked JVM may run before the watchdog kills it. */
+    public static final String FORK_LIMIT_PROPERTY = "jfabric.stress.forkLimitSeconds";
+    /** Default of {@link #FORK_LIMIT_PROPERTY}: a fork of the build's campaign lives 2-3 s. */
+    public static final long DEFAULT_FORK_LIMIT_S = 20;
 
     private StressCampaign()
     {
     }
 
     /**
-     * @param args JCStress arguments, such as {@code -m quick -t io\.jfabric\.stress\..*}.
+     * @param args {@code [--variants]} then JCStress arguments, such as {@code -t io\.jfabric\.stress\..*}.
      * @throws Exception when JCStress fails outside its test verdicts.
      */
     public static void main(final String[] args) throws Exception
     {
-        final Options options = new Options(args);
+        final boolean variants = args.length > 0 && "--variants".equals(args[0]);
+        final Options options = new Options(variants ? Arrays.copyOfRange(args, 1, args.length) : args);
         if (!options.parse())
         {
             System.exit(2);
@@ -64,14 +86,18 @@ public final class StressCampaign
         }
 
         final SortedSet<String> expected = expectedTests();
+        final Pattern selected = Pattern.compile(options.getTestFilter());
+        expected.removeIf(name -> !selected.matcher(name).find()); // JCStress's own selection rule for -t
         final JCStress jcstress = new JCStress(options);
         final List<String> problems = compareSelection(expected, jcstress.getTests());
         if (!problems.isEmpty())
         {
-            report(problems);
+            report(variants, problems);
             System.exit(1);
         }
 
+        final Watchdog watchdog = new Watchdog(Long.getLong(FORK_LIMIT_PROPERTY, DEFAULT_FORK_LIMIT_S));
+        watchdog.start();
         final long startNs = System.nanoTime();
         try
         {
@@ -82,12 +108,23 @@ public final class StressCampaign
             // JCStress throws "TEST FAILURES" after printing its reports; the checks below say which.
             System.out.println("JCStress reported failures: " + ex.getMessage());
         }
+        finally
+        {
+            watchdog.interrupt();
+        }
         final long elapsedS = (System.nanoTime() - startNs) / 1_000_000_000L;
 
-        problems.addAll(checkResults(expected, readResults(options.getResultFile())));
+        final List<TestResult> results = readResults(options.getResultFile());
+        problems.addAll(variants ? checkCaught(expected, results) :
+            checkPassed(expected, results, Long.getLong(MIN_SAMPLES_PROPERTY, DEFAULT_MIN_SAMPLES)));
+        for (final String kill : watchdog.kills)
+        {
+            System.out.println("watchdog: " + kill);
+        }
         System.out.println();
-        System.out.println("jfabric stress campaign: " + expected.size() + " expected tests, " + elapsedS + " s");
-        report(problems);
+        System.out.println("jfabric stress campaign" + (variants ? " (broken variants)" : "") + ": " +
+            expected.size() + " expected tests, " + elapsedS + " s");
+        report(variants, problems);
         System.exit(problems.isEmpty() ? 0 : 1);
     }
 
@@ -128,6 +165,10 @@ public final class StressCampaign
                 problems.add(name + " is expected but JCStress does not select it (not compiled by the JCStress " +
                     "annotation processor, or excluded by -t)");
             }
+            else if (variantOf(name) == null)
+            {
+                problems.add(name + " has no @Catches: name the broken variant it is there to catch");
+            }
         }
         for (final String name : selected)
         {
@@ -137,6 +178,20 @@ public final class StressCampaign
             }
         }
         return problems;
+    }
+
+    private static String variantOf(final String testName)
+    {
+        try
+        {
+            final Catches catches = Class.forName(testName, false, StressCampaign.class.getClassLoader())
+                .getAnnotation(Catches.class);
+            return catches == null ? null : catches.value();
+        }
+        catch (final ClassNotFoundException ex)
+        {
+            return null;
+        }
     }
 
     private static List<TestResult> readResults(final String resultFile) throws Exception
@@ -151,17 +206,23 @@ public final class StressCampaign
         return new ArrayList<>(collector.getTestResults());
     }
 
-    private static List<String> checkResults(final SortedSet<String> expected, final List<TestResult> results)
+    private static Map<String, List<TestResult>> byName(final List<TestResult> results)
     {
         final Map<String, List<TestResult>> byName = new TreeMap<>();
         for (final TestResult result : results)
         {
             byName.computeIfAbsent(result.getName(), k -> new ArrayList<>()).add(result);
         }
+        return byName;
+    }
 
+    private static List<String> checkPassed(
+        final SortedSet<String> expected, final List<TestResult> results, final long minSamples)
+    {
+        final Map<String, List<TestResult>> byName = byName(results);
         final List<String> problems = new ArrayList<>();
         System.out.println();
-        System.out.printf("%-70s %6s %14s  %s%n", "test", "runs", "samples", "verdict");
+        System.out.printf("%-66s %5s %11s  %s%n", "test", "runs", "samples", "verdict");
         for (final String name : expected)
         {
             final List<TestResult> runs = byName.getOrDefault(name, List.of());
@@ -181,27 +242,112 @@ public final class StressCampaign
                 problems.add(name + " did not run: JCStress did not schedule it (more actors than CPUs?) or " +
                     "found no usable JVM configuration");
             }
-            else if (0 == samples)
+            else if (samples < minSamples)
             {
-                problems.add(name + " ran " + runs.size() + " times without a single sample");
+                problems.add(name + " took " + samples + " samples in " + runs.size() + " runs, fewer than the " +
+                    minSamples + " the campaign requires (" + MIN_SAMPLES_PROPERTY + ")");
             }
-            final String verdict = runs.isEmpty() ? "NOT RUN" : failed > 0 ? failed + " FAILED" : "OK";
-            System.out.printf("%-70s %6d %14d  %s%n", name, runs.size(), samples, verdict);
+            final String verdict = runs.isEmpty() ? "NOT RUN" : failed > 0 ? failed + " FAILED" :
+                samples < minSamples ? "TOO FEW SAMPLES" : "OK";
+            System.out.printf("%-66s %5d %11d  %s%n", shortName(name), runs.size(), samples, verdict);
         }
         return problems;
     }
 
-    private static void report(final List<String> problems)
+    private static List<String> checkCaught(final SortedSet<String> expected, final List<TestResult> results)
     {
+        final Map<String, List<TestResult>> byName = byName(results);
+        final List<String> problems = new ArrayList<>();
+        System.out.println();
+        System.out.printf("%-52s %-28s %s%n", "test", "broken variant", "verdict");
+        for (final String name : expected)
+        {
+            final List<TestResult> runs = byName.getOrDefault(name, List.of());
+            String caught = null;
+            for (final TestResult run : runs)
+            {
+                if (!ReportUtils.statusToPassed(run))
+                {
+                    caught = ReportUtils.statusToLabel(run);
+                    break;
+                }
+            }
+            if (caught == null)
+            {
+                problems.add(name + " passed with its broken variant " + variantOf(name) + " switched on: it does " +
+                    "not catch it" + (runs.isEmpty() ? " (did not run at all)" : ""));
+            }
+            System.out.printf("%-52s %-28s %s%n", shortName(name), variantOf(name),
+                caught == null ? "NOT CAUGHT" : "caught: " + caught);
+        }
+        return problems;
+    }
+
+    private static String shortName(final String name)
+    {
+        return name.startsWith("io.jfabric.stress.") ? name.substring("io.jfabric.stress.".length()) : name;
+    }
+
+    private static void report(final boolean variants, final List<String> problems)
+    {
+        final String what = "jfabric stress campaign" + (variants ? " (broken variants)" : "");
         if (problems.isEmpty())
         {
-            System.out.println("jfabric stress campaign: PASSED");
+            System.out.println(what + ": PASSED");
             return;
         }
-        System.out.println("jfabric stress campaign: FAILED");
+        System.out.println(what + ": FAILED");
         for (final String problem : problems)
         {
             System.out.println("  - " + problem);
+        }
+    }
+
+    /**
+     * Kills forked JVMs (JCStress's test forks, children of this JVM) that run longer than the limit, so a hung
+     * test ends as an error. JCStress's own probes of the VM live for a moment and are never near the limit.
+     */
+    private static final class Watchdog extends Thread
+    {
+        final List<String> kills = new ArrayList<>();
+        private final Map<Long, Instant> firstSeen = new ConcurrentHashMap<>();
+        private final Duration limit;
+
+        Watchdog(final long limitSeconds)
+        {
+            super("jfabric-stress-watchdog");
+            setDaemon(true);
+            limit = Duration.ofSeconds(limitSeconds);
+        }
+
+        @Override
+        public void run()
+        {
+            while (!isInterrupted())
+            {
+                final Instant now = Instant.now();
+                ProcessHandle.current().children().forEach(child ->
+                {
+                    final Instant since = child.info().startInstant()
+                        .orElseGet(() -> firstSeen.computeIfAbsent(child.pid(), k -> now));
+                    if (Duration.between(since, now).compareTo(limit) > 0 && child.destroyForcibly())
+                    {
+                        synchronized (kills)
+                        {
+                            kills.add("killed fork pid " + child.pid() + " after " + limit.getSeconds() +
+                                " s (a test hung)");
+                        }
+                    }
+                });
+                try
+                {
+                    Thread.sleep(500);
+                }
+                catch (final InterruptedException ex)
+                {
+                    return;
+                }
+            }
         }
     }
 }

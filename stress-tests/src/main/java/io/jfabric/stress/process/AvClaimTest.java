@@ -1,8 +1,10 @@
-package io.jfabric.stress.av;
+package io.jfabric.stress.process;
 
 import io.jfabric.shm.av.AvDescriptor;
 import io.jfabric.shm.av.AvTable;
-import org.agrona.concurrent.UnsafeBuffer;
+import io.jfabric.stress.Catches;
+import io.jfabric.stress.Variants;
+import io.jfabric.stress.fixture.TwoMappings;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Description;
@@ -22,8 +24,12 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * different indices (0 and 1, the two lowest) and each entry must hold its own inserter's address.
  * <p>
  * Called by JCStress's actor threads only, one actor each, then the arbiter.
+ * <p>
+ * Two processes: each actor works through its own mapping of one file (two addresses, one memory). Catches
+ * {@code av.claim-plain}: a claim that checks FREE and then writes itself without a CAS gives both the same index.
  */
 @JCStressTest
+@Catches("av.claim-plain")
 @Description("Two inserters never get the same AV index, and neither entry is lost.")
 @Outcome(id = "0, 1, 1", expect = ACCEPTABLE, desc = "First took 0, second 1, both entries intact.")
 @Outcome(id = "1, 0, 1", expect = ACCEPTABLE, desc = "First took 1, second 0, both entries intact.")
@@ -31,16 +37,19 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class AvClaimTest
 {
+    static
+    {
+        Variants.arm(AvClaimTest.class);
+    }
+
     private static final byte[] A = "fi_shm://h:1/a".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] B = "fi_shm://h:2/bb".getBytes(StandardCharsets.US_ASCII);
 
-    private final AvTable table;
+    private static final TwoMappings FILES = new TwoMappings("av-claim", (int)AvDescriptor.fileLength(4), 64);
 
-    /** An empty table of 4 entries. */
-    public AvClaimTest()
-    {
-        table = AvTable.inMemory(new UnsafeBuffer(new byte[(int)AvDescriptor.fileLength(4)]), 4, "stress");
-    }
+    private final TwoMappings.Slice slice = FILES.take();
+    private final AvTable table = AvTable.inMemory(slice.first, 4, "stress");
+    private final AvTable other = new AvTable(slice.second, 4);
 
     /** @param r receives the index taken in r1. */
     @Actor
@@ -58,11 +67,11 @@ public class AvClaimTest
     @Actor
     public void second(final III_Result r)
     {
-        final int index = table.claim();
+        final int index = other.claim();
         r.r2 = index;
         if (index >= 0)
         {
-            table.publishAddress(index, B, 2, 0, -1, -1, 0);
+            other.publishAddress(index, B, 2, 0, -1, -1, 0);
         }
     }
 
@@ -71,6 +80,7 @@ public class AvClaimTest
     public void check(final III_Result r)
     {
         r.r3 = r.r1 != r.r2 && r.r1 >= 0 && r.r2 >= 0 && holds(r.r1, A) && holds(r.r2, B) ? 1 : 0;
+        slice.release();
     }
 
     private boolean holds(final int index, final byte[] expected)

@@ -1,4 +1,4 @@
-package io.jfabric.stress.cntr;
+package io.jfabric.stress.process;
 
 import io.jfabric.FabricException;
 import io.jfabric.shm.ProcessIdentity;
@@ -6,6 +6,9 @@ import io.jfabric.shm.cntr.CounterTable;
 import io.jfabric.shm.cntr.CounterTableDescriptor;
 import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RegionGeometry;
+import io.jfabric.stress.Catches;
+import io.jfabric.stress.Variants;
+import io.jfabric.stress.fixture.TwoMappings;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
@@ -21,12 +24,14 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 /**
  * Two claimers race for the only counter entry, which is owned by a gone process (an earlier process with this pid),
  * with the real {@link CounterTable} code: exactly one takes it over, the other finds the table full, and the entry
- * ends owned by this process. Checked to fail (both took it) with a broken claim that checks the owner and then
- * stores itself without a CAS.
+ * ends owned by this process.
  * <p>
  * Called by JCStress's actor threads only, one actor each, then the arbiter.
+ * <p>
+ * Each claimer uses its own mapping of one file. Catches {@code cntr.claim-plain}: both take the entry over.
  */
 @JCStressTest
+@Catches("cntr.claim-plain")
 @Description("A counter entry of a gone owner is taken over by exactly one claimer.")
 @Outcome(id = "0, -1, 1", expect = ACCEPTABLE, desc = "First took it over, second found the table full.")
 @Outcome(id = "-1, 0, 1", expect = ACCEPTABLE, desc = "Second took it over, first found the table full.")
@@ -34,12 +39,22 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class CounterTakeoverTest
 {
+    static
+    {
+        Variants.arm(CounterTakeoverTest.class);
+    }
+
     private static final RegionGeometry GEOMETRY = new RegionGeometry(1, 4096, 4096, 4096, 1, 1);
     private static final long SELF = ProcessIdentity.self();
     private static final long GONE = ProcessIdentity.of(ProcessIdentity.pid(SELF), ProcessIdentity.start(SELF) - 1);
 
-    private final UnsafeBuffer region = new UnsafeBuffer(new byte[(int)RegionDescriptor.regionLength(GEOMETRY)]);
-    private final CounterTable table = new CounterTable(region, GEOMETRY);
+    private static final TwoMappings FILES =
+        new TwoMappings("counter", (int)RegionDescriptor.regionLength(GEOMETRY), 64);
+
+    private final TwoMappings.Slice slice = FILES.take();
+    private final UnsafeBuffer region = slice.first;
+    private final CounterTable table = new CounterTable(slice.first, GEOMETRY);
+    private final CounterTable other = new CounterTable(slice.second, GEOMETRY);
 
     /** The one entry, in use by a process that is gone. */
     public CounterTakeoverTest()
@@ -53,14 +68,14 @@ public class CounterTakeoverTest
     @Actor
     public void first(final III_Result r)
     {
-        r.r1 = claim();
+        r.r1 = claim(table);
     }
 
     /** @param r receives the index taken in r2, -1 for none. */
     @Actor
     public void second(final III_Result r)
     {
-        r.r2 = claim();
+        r.r2 = claim(other);
     }
 
     /** @param r r3 = 1 when the entry is owned by this process. */
@@ -68,9 +83,10 @@ public class CounterTakeoverTest
     public void check(final III_Result r)
     {
         r.r3 = table.owner(0) == SELF ? 1 : 0;
+        slice.release();
     }
 
-    private int claim()
+    private static int claim(final CounterTable table)
     {
         try
         {

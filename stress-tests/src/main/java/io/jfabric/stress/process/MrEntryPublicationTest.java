@@ -1,11 +1,15 @@
-package io.jfabric.stress.mr;
+package io.jfabric.stress.process;
 
 import io.jfabric.shm.mr.MrTable;
 import io.jfabric.shm.mr.MrTableDescriptor;
 import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RegionGeometry;
+import io.jfabric.stress.Catches;
+import io.jfabric.stress.Variants;
+import io.jfabric.stress.fixture.TwoMappings;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Description;
 import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
@@ -18,15 +22,20 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 /**
  * A key is registered (published before the actors start), then closed and registered again by its owner (free,
  * claim, which takes the same entry, describe other fields, publish) while a peer accesses the key as
- * {@code RemoteMemory} does: reads every field inside the sequence lock, "copies" (4 KiB), reads the fields again
+ * {@code RemoteMemory} does: reads every field inside the sequence lock, "copies" (64 KiB, a window wide enough for the owner's free and claim to fall inside), reads the fields again
  * and re-checks the control word. The peer must see either registration whole and unchanged across its copy, or be
  * rejected: never a published entry with fields missing (publication) and never a passed re-check over a changed
  * entry (the ABA of a free that does not move the generation on).
  * <p>
  * Checked to fail in the quick campaign mode: outcome 4 with {@code MrTable.free} storing the old generation back
  * (205 hits, all 8 forks failed); outcomes 4 and 5 (10 hits) with an owner that publishes before describing.
+ * <p>
+ * The owner and the peer each use their own mapping of one file. Catches {@code mr.free-keeps-generation}
+ * (outcome 4): a free that does not move the generation on lets the peer's re-check pass over an entry that was
+ * freed and claimed again during its copy.
  */
 @JCStressTest
+@Catches("mr.free-keeps-generation")
 @Description("A key table entry is never seen incomplete, nor passes a re-check after being freed and claimed again.")
 @Outcome(id = "0", expect = ACCEPTABLE, desc = "Rejected before the copy: not found, or changing.")
 @Outcome(id = "1", expect = ACCEPTABLE, desc = "The first registration, whole and unchanged across the copy.")
@@ -37,17 +46,26 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class MrEntryPublicationTest
 {
+    static
+    {
+        Variants.arm(MrEntryPublicationTest.class);
+    }
+
     private static final RegionGeometry GEOMETRY = new RegionGeometry(1, 4096, 4096, 4096, 64, 4);
     private static final long KEY = 0xC0DE;
     private static final long BASE = 0x7F00_0000_1000L;
     private static final long NONCE = 0x5EED_0000_0000_0000L;
     private static final int ACCESS = 0x3000;
-    private static final int COPY_LENGTH = 4096;
+    private static final int COPY_LENGTH = 64 * 1024;
 
-    private final MrTable table = new MrTable(
-        new UnsafeBuffer(new byte[(int)RegionDescriptor.regionLength(GEOMETRY)]), GEOMETRY);
-    private final UnsafeBuffer source = new UnsafeBuffer(new byte[COPY_LENGTH]);
-    private final UnsafeBuffer target = new UnsafeBuffer(new byte[COPY_LENGTH]);
+    private static final TwoMappings FILES = new TwoMappings("mr", (int)RegionDescriptor.regionLength(GEOMETRY), 64);
+
+    private final TwoMappings.Slice slice = FILES.take();
+    private final MrTable table = new MrTable(slice.first, GEOMETRY);
+    private final MrTable peerTable = new MrTable(slice.second, GEOMETRY);
+    /** What the peer "copies": one pair for all states (only the peer actor uses them, one state at a time). */
+    private static final UnsafeBuffer SOURCE = new UnsafeBuffer(new byte[COPY_LENGTH]);
+    private static final UnsafeBuffer TARGET = new UnsafeBuffer(new byte[COPY_LENGTH]);
     private final int first;
 
     /** The first registration, published before the actors start. */
@@ -80,26 +98,26 @@ public class MrEntryPublicationTest
     @Actor
     public void peer(final I_Result r)
     {
-        final int index = table.find(KEY);
+        final int index = peerTable.find(KEY);
         if (index < 0)
         {
             r.r1 = 0;
             return;
         }
-        final long control = table.control(index);
-        final long segment = table.segmentId(index);
-        final boolean whole = table.key(index) == KEY && table.segmentOffset(index) == segment * 4096L &&
-            table.length(index) == segment * 65536L && table.segmentNonce(index) == NONCE + segment && table.baseAddress(index) == BASE + segment &&
-            table.access(index) == ACCESS && table.counter(index) == segment;
-        if (MrTableDescriptor.state(control) != MrTableDescriptor.STATE_PUBLISHED || !table.unchanged(index, control))
+        final long control = peerTable.control(index);
+        final long segment = peerTable.segmentId(index);
+        final boolean whole = peerTable.key(index) == KEY && peerTable.segmentOffset(index) == segment * 4096L &&
+            peerTable.length(index) == segment * 65536L && peerTable.segmentNonce(index) == NONCE + segment && peerTable.baseAddress(index) == BASE + segment &&
+            peerTable.access(index) == ACCESS && peerTable.counter(index) == segment;
+        if (MrTableDescriptor.state(control) != MrTableDescriptor.STATE_PUBLISHED || !peerTable.unchanged(index, control))
         {
             r.r1 = 0;
             return;
         }
-        target.putBytes(0, source, 0, COPY_LENGTH);
-        final long segmentAfter = table.segmentId(index);
-        final int counterAfter = table.counter(index);
-        if (!table.unchanged(index, control))
+        TARGET.putBytes(0, SOURCE, 0, COPY_LENGTH);
+        final long segmentAfter = peerTable.segmentId(index);
+        final int counterAfter = peerTable.counter(index);
+        if (!peerTable.unchanged(index, control))
         {
             r.r1 = 3;
             return;
@@ -110,5 +128,12 @@ public class MrEntryPublicationTest
             return;
         }
         r.r1 = whole && (segment == 1 || segment == 2) ? (int)segment : 5;
+    }
+
+    /** Give the file slice back. */
+    @Arbiter
+    public void release()
+    {
+        slice.release();
     }
 }

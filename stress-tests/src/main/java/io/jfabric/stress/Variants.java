@@ -1,0 +1,36 @@
+package io.jfabric.stress;
+
+/**
+ * Switches on, in a JCStress fork, the broken variant its test {@link Catches}: the campaign's variant run starts
+ * every fork with {@code -Djfabric.stress.variant=@catches}, and each test calls {@link #arm} first thing in its
+ * static initializer, before any provider class reads the property ({@code io.jfabric.shm.BrokenVariant} reads it
+ * once, when it loads). A fork runs one test, so each test runs with its own variant. In the normal campaign the
+ * property is unset and this does nothing. Called once per fork, from a static initializer.
+ */
+public final class Variants
+{
+    /** The property the provider reads (BrokenVariant.PROPERTY; not referenced, so the provider stays unloaded). */
+    public static final String PROPERTY = "jfabric.stress.variant";
+    /** The value that means "the variant of the test this fork runs". */
+    public static final String OF_THIS_TEST = "@catches";
+
+    private Variants()
+    {
+    }
+
+    /**
+     * @param test the test class this fork runs.
+     */
+    public static void arm(final Class<?> test)
+    {
+        if (OF_THIS_TEST.equals(System.getProperty(PROPERTY)))
+        {
+            final Catches catches = test.getAnnotation(Catches.class);
+            if (catches == null)
+            {
+                throw new IllegalStateException(test.getName() + " has no @Catches");
+            }
+            System.setProperty(PROPERTY, catches.value());
+        }
+    }
+}

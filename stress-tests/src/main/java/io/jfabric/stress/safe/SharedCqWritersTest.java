@@ -1,0 +1,61 @@
+package io.jfabric.stress.safe;
+
+import io.jfabric.Threading;
+import io.jfabric.stress.Catches;
+import io.jfabric.stress.Variants;
+import io.jfabric.stress.fixture.StressDomain;
+import io.jfabric.stress.scenario.SharedCqWriters;
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Arbiter;
+import org.openjdk.jcstress.annotations.Description;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.II_Result;
+
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
+import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
+
+/**
+ * FI_THREAD_SAFE: two endpoints that share their transmit CQ send on two threads at once (each endpoint is its
+ * own object), so both write the CQ at once ({@link SharedCqWriters}). Catches {@code cq.writers.SAFE}: a CQ
+ * built for one writer (a one-to-one ring, plain counts) loses or garbles one of the two entries.
+ */
+@JCStressTest
+@Catches("cq.writers.SAFE")
+@Description("SAFE: two endpoints writing one CQ at once lose no completion.")
+@Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "Both completions once, both messages arrived.")
+@Outcome(expect = FORBIDDEN, desc = "A completion lost, duplicated or garbled.")
+@State
+public class SharedCqWritersTest
+{
+    static
+    {
+        Variants.arm(SharedCqWritersTest.class);
+    }
+
+    private static final StressDomain DOMAIN = StressDomain.of(Threading.SAFE);
+
+    private final SharedCqWriters scenario = new SharedCqWriters(DOMAIN);
+
+    /** The first endpoint's thread. */
+    @Actor
+    public void first()
+    {
+        scenario.sendFirst();
+    }
+
+    /** The second endpoint's thread. */
+    @Actor
+    public void second()
+    {
+        scenario.sendSecond();
+    }
+
+    /** @param r r1 both completions once, r2 both messages arrived. */
+    @Arbiter
+    public void check(final II_Result r)
+    {
+        scenario.check(r);
+    }
+}
