@@ -60,8 +60,11 @@ public class DataPathBenchmark
     @Param({"64", "4096"})
     public int size;
 
-    /** Threading model: DOMAIN (the application serializes, no guards) or SAFE (every call guarded). */
-    @Param({"DOMAIN", "SAFE"})
+    /**
+     * Threading model: DOMAIN (the application serializes everything: no guard, one CQ writer), FID and ENDPOINT
+     * (transmit progress and receive guarded, many CQ writers), SAFE (every call guarded). See docs/THREADING.md.
+     */
+    @Param({"DOMAIN", "FID", "ENDPOINT", "SAFE"})
     public String threading;
 
     private BenchDomain bench;
