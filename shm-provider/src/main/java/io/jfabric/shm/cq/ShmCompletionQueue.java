@@ -59,6 +59,7 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
 {
     private static final boolean BROKEN_RING_CLAIM = BrokenVariant.active("cq.claim-plain");
     private static final boolean BROKEN_EARLY_COMMIT = BrokenVariant.active("cq.commit-before-fields");
+    private static final boolean BROKEN_CLOSE = BrokenVariant.active("cq.close-while-read");
     private static final int SPINS = 200;
     private static final int YIELDS = 100;
 
@@ -86,6 +87,7 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
     private int directCount;
     private int directLimit;
     private volatile boolean signalled;
+    private volatile boolean closing;
     private volatile Thread waiter;
 
     /**
@@ -508,6 +510,10 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
         }
         try
         {
+            if (closing)
+            {
+                return -Errno.FI_EBADF; // closed while this read waited for the guard: the ring may be another's
+            }
             if (progressOnRead)
             {
                 if (!concurrentWriters && produced == consumed)
@@ -591,6 +597,10 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
         readGuard.lock();
         try
         {
+            if (closing)
+            {
+                return -Errno.FI_EBADF;
+            }
             final ErrorReader r = errorReader;
             r.entry = entry;
             r.found = false;
@@ -716,8 +726,14 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
     @Override
     protected void doClose()
     {
-        readGuard.lock(); // under FI_THREAD_SAFE a read may be inside: let it leave before the ring is given up
-        readGuard.unlock();
+        if (!BROKEN_CLOSE)
+        {
+            // under FI_THREAD_SAFE a read may be inside, or waiting for the guard: let it leave (a waiting one then
+            // sees closing and returns -FI_EBADF) before the ring is given up and another CQ may claim and clear it
+            closing = true;
+            readGuard.lock();
+            readGuard.unlock();
+        }
         region.compareAndSetLong(ownerOffset, ProcessIdentity.self(), 0);
         resources.release(DomainResources.Kind.CQ);
         domain.release();
