@@ -2,9 +2,9 @@ package io.jfabric.shm.ep;
 
 import org.agrona.BitUtil;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * The sends a transmit context has accepted but not yet written whole into their peers' lanes (messages larger
@@ -73,13 +73,29 @@ final class PendingSends
     private final long[] queuedTo;
     private long reclaimed;
 
-    // ---- the handoffs
+    // ---- the handoffs (counts read and written through VarHandles: release stores, acquire loads)
+    private static final VarHandle COUNT;
+    private static final VarHandle ELEMENT = MethodHandles.arrayElementVarHandle(long[].class);
+
+    static
+    {
+        try
+        {
+            COUNT = MethodHandles.lookup().findVarHandle(PendingSends.class, "submittedCount", long.class);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
+
     private final int mask;
     private final int[] submitted;
-    private final AtomicLong submittedCount = new AtomicLong();
+    private long submittedCount;
     private final int[] released;
-    private final AtomicLong releasedCount = new AtomicLong();
-    private final AtomicLongArray writtenTo;
+    /** [0]: operations released by progress. */
+    private final long[] releasedCount = new long[1];
+    private final long[] writtenTo;
 
     /**
      * @param capacity  operations (tx_attr.size).
@@ -122,7 +138,7 @@ final class PendingSends
         mask = ring - 1;
         submitted = new int[ring];
         released = new int[ring];
-        writtenTo = new AtomicLongArray(slotCount);
+        writtenTo = new long[slotCount];
     }
 
     // ------------------------------------------------------------------ sending side
@@ -141,7 +157,7 @@ final class PendingSends
      */
     boolean hasPendingFor(final int peerSlot)
     {
-        return queuedTo[peerSlot] != writtenTo.getAcquire(peerSlot);
+        return queuedTo[peerSlot] != (long)ELEMENT.getAcquire(writtenTo, peerSlot);
     }
 
     /**
@@ -164,14 +180,14 @@ final class PendingSends
     void submit(final int op)
     {
         queuedTo[peer[op]]++;
-        final long n = submittedCount.get();
+        final long n = submittedCount;
         submitted[(int)n & mask] = op;
-        submittedCount.setRelease(n + 1);
+        COUNT.setRelease(this, n + 1);
     }
 
     private int reclaim()
     {
-        final long end = releasedCount.getAcquire();
+        final long end = (long)ELEMENT.getAcquire(releasedCount, 0);
         int n = 0;
         for (long i = reclaimed; i < end; i++)
         {
@@ -192,7 +208,7 @@ final class PendingSends
      */
     boolean idle()
     {
-        return submittedCount.getAcquire() == accepted && inFlight == 0;
+        return (long)COUNT.getAcquire(this) == accepted && inFlight == 0;
     }
 
     /** Progress: @return operations in flight (accepted, not yet released). */
@@ -204,7 +220,7 @@ final class PendingSends
     /** Progress: append what the sending side submitted to the in-flight list, in submission order. */
     void accept()
     {
-        final long end = submittedCount.getAcquire();
+        final long end = (long)COUNT.getAcquire(this);
         for (long i = accepted; i < end; i++)
         {
             final int op = submitted[(int)i & mask];
@@ -250,7 +266,7 @@ final class PendingSends
         {
             whole[op] = true;
             final int p = peer[op];
-            writtenTo.setRelease(p, writtenTo.get(p) + 1);
+            ELEMENT.setRelease(writtenTo, p, writtenTo[p] + 1);
         }
     }
 
@@ -312,9 +328,9 @@ final class PendingSends
             iov[i] = null;
         }
         inFlight--;
-        final long n = releasedCount.get();
+        final long n = releasedCount[0];
         released[(int)n & mask] = op;
-        releasedCount.setRelease(n + 1);
+        ELEMENT.setRelease(releasedCount, 0, n + 1);
         return after;
     }
 

@@ -393,8 +393,8 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
             region.putLongOrdered(SlotDescriptor.statOffset(geometry, slot, stat), 0);
         }
         tx = new TxContext(region, geometry, slot, incarnation, av, registrar, txCq, selectiveTx, sendCntr,
-            config.rendezvousMin(), (int)Math.min(txSize, 1 << 16), iovLimit(), guards.sendGuard(), guards.progressGuard(),
-            claim);
+            config.rendezvousMin(), (int)Math.min(txSize, 1 << 16), iovLimit(), guards.sendGuard(),
+            guards.progressGuard(), claim);
         rx = new RxContext(region, geometry, slot, incarnation, av, rxCq, selectiveRx, recvCntr,
             shmDomain.remoteMemory(), (int)Math.min(rxSize, 1 << 20), config.unexpectedCount(),
             config.unexpectedBytes(), directedRecv, minMultiRecv, guards.receiveGuard());
