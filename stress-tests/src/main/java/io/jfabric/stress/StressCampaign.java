@@ -81,7 +81,8 @@ public final class StressCampaign
         }
         if (options.shouldList() || options.shouldParse())
         {
-            System.err.println("StressCampaign runs and checks a campaign; use org.openjdk.jcstress.Main to list or parse");
+            System.err.println(
+                "StressCampaign runs and checks a campaign; use org.openjdk.jcstress.Main to list or parse");
             System.exit(2);
         }
 

@@ -22,7 +22,8 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 /**
  * A key is registered (published before the actors start), then closed and registered again by its owner (free,
  * claim, which takes the same entry, describe other fields, publish) while a peer accesses the key as
- * {@code RemoteMemory} does: reads every field inside the sequence lock, "copies" (64 KiB, a window wide enough for the owner's free and claim to fall inside), reads the fields again
+ * {@code RemoteMemory} does: reads every field inside the sequence lock, "copies" (64 KiB, a window wide enough
+ * for the owner's free and claim to fall inside), reads the fields again
  * and re-checks the control word. The peer must see either registration whole and unchanged across its copy, or be
  * rejected: never a published entry with fields missing (publication) and never a passed re-check over a changed
  * entry (the ABA of a free that does not move the generation on).
@@ -107,9 +108,11 @@ public class MrEntryPublicationTest
         final long control = peerTable.control(index);
         final long segment = peerTable.segmentId(index);
         final boolean whole = peerTable.key(index) == KEY && peerTable.segmentOffset(index) == segment * 4096L &&
-            peerTable.length(index) == segment * 65536L && peerTable.segmentNonce(index) == NONCE + segment && peerTable.baseAddress(index) == BASE + segment &&
+            peerTable.length(index) == segment * 65536L && peerTable.segmentNonce(index) == NONCE + segment &&
+            peerTable.baseAddress(index) == BASE + segment &&
             peerTable.access(index) == ACCESS && peerTable.counter(index) == segment;
-        if (MrTableDescriptor.state(control) != MrTableDescriptor.STATE_PUBLISHED || !peerTable.unchanged(index, control))
+        if (MrTableDescriptor.state(control) != MrTableDescriptor.STATE_PUBLISHED ||
+            !peerTable.unchanged(index, control))
         {
             r.r1 = 0;
             return;
