@@ -2,9 +2,12 @@ package io.jfabric.stress;
 
 import org.openjdk.jcstress.JCStress;
 import org.openjdk.jcstress.Options;
+import org.openjdk.jcstress.annotations.Expect;
+import org.openjdk.jcstress.infra.Status;
 import org.openjdk.jcstress.infra.collectors.DiskReadCollector;
 import org.openjdk.jcstress.infra.collectors.InProcessCollector;
 import org.openjdk.jcstress.infra.collectors.TestResult;
+import org.openjdk.jcstress.infra.grading.GradingResult;
 import org.openjdk.jcstress.infra.grading.ReportUtils;
 
 import java.io.BufferedReader;
@@ -57,7 +60,7 @@ public final class StressCampaign
     /** System property: the fewest samples a test must take over its runs in the campaign. */
     public static final String MIN_SAMPLES_PROPERTY = "jfabric.stress.minSamples";
     /** Default of {@link #MIN_SAMPLES_PROPERTY}. */
-    public static final long DEFAULT_MIN_SAMPLES = 2_000;
+    public static final long DEFAULT_MIN_SAMPLES = 1_000;
     /** System property: seconds a forked JVM may run before the watchdog kills it. */
     public static final String FORK_LIMIT_PROPERTY = "jfabric.stress.forkLimitSeconds";
     /** Default of {@link #FORK_LIMIT_PROPERTY}: a fork of the build's campaign lives 2-3 s. */
@@ -260,25 +263,38 @@ public final class StressCampaign
         final Map<String, List<TestResult>> byName = byName(results);
         final List<String> problems = new ArrayList<>();
         System.out.println();
-        System.out.printf("%-52s %-28s %s%n", "test", "broken variant", "verdict");
+        System.out.printf("%-46s %-26s %s%n", "test", "broken variant", "verdict");
         for (final String name : expected)
         {
             final List<TestResult> runs = byName.getOrDefault(name, List.of());
             String caught = null;
+            long forbidden = 0;
+            long samples = 0;
             for (final TestResult run : runs)
             {
-                if (!ReportUtils.statusToPassed(run))
+                if (!ReportUtils.statusToPassed(run) && caught == null)
                 {
                     caught = ReportUtils.statusToLabel(run);
-                    break;
                 }
+                if (run.status() == Status.NORMAL)
+                {
+                    samples += run.getTotalCount();
+                    for (final GradingResult g : run.grading().gradingResults.values())
+                    {
+                        forbidden += g.expect == Expect.FORBIDDEN ? g.count : 0;
+                    }
+                }
+            }
+            if (caught != null && samples > 0)
+            {
+                caught += " (" + forbidden + " of " + samples + " samples forbidden)";
             }
             if (caught == null)
             {
                 problems.add(name + " passed with its broken variant " + variantOf(name) + " switched on: it does " +
                     "not catch it" + (runs.isEmpty() ? " (did not run at all)" : ""));
             }
-            System.out.printf("%-52s %-28s %s%n", shortName(name), variantOf(name),
+            System.out.printf("%-46s %-26s %s%n", shortName(name), variantOf(name),
                 caught == null ? "NOT CAUGHT" : "caught: " + caught);
         }
         return problems;

@@ -8,7 +8,8 @@ import io.jfabric.shm.ProcessIdentity;
  * kernel ({@link ProcessIdentity#isGone}, a read of /proc) costs microseconds and allocates, so the answer per slot
  * and owner is kept for {@link #RECHECK_NS}. A dead owner is therefore noticed within that time.
  * <p>
- * Not thread safe: one per endpoint, used under its guards.
+ * Not thread safe: one per role that asks (a transmit context's sending side, a receive context), each used by one
+ * thread at a time.
  */
 final class OwnerLiveness
 {

@@ -188,15 +188,7 @@ final class MessageStream implements AutoCloseable
     static int reapSends(final CompletionQueue cq, final MessageStream... streams)
     {
         final CqEntries e = ENTRIES.get();
-        final int n = cq.read(e, e.capacity());
-        if (n == -Errno.FI_EAGAIN)
-        {
-            return 0;
-        }
-        if (n < 0)
-        {
-            throw new AssertionError("sender CQ read returned " + n + " (" + Errno.name(-n) + ")" + errorOf(cq));
-        }
+        final int n = readBatch(cq, e, "sender");
         for (int k = 0; k < n; k++)
         {
             streamOf(streams, e.opContext[k]).sendCompleted(e.opContext[k], e.flags[k]);
@@ -214,6 +206,17 @@ final class MessageStream implements AutoCloseable
     static int reapReceives(final CompletionQueue cq, final MessageStream... streams)
     {
         final CqEntries e = ENTRIES.get();
+        final int n = readBatch(cq, e, "receiver");
+        for (int k = 0; k < n; k++)
+        {
+            streamOf(streams, e.opContext[k]).received(e.opContext[k], e.len[k], e.tag[k]);
+        }
+        return n;
+    }
+
+    /** @return entries read: 0 for FI_EAGAIN; an error (FI_EAVAIL included) fails the test with the entry. */
+    private static int readBatch(final CompletionQueue cq, final CqEntries e, final String whose)
+    {
         final int n = cq.read(e, e.capacity());
         if (n == -Errno.FI_EAGAIN)
         {
@@ -221,11 +224,7 @@ final class MessageStream implements AutoCloseable
         }
         if (n < 0)
         {
-            throw new AssertionError("receiver CQ read returned " + n + " (" + Errno.name(-n) + ")" + errorOf(cq));
-        }
-        for (int k = 0; k < n; k++)
-        {
-            streamOf(streams, e.opContext[k]).received(e.opContext[k], e.len[k], e.tag[k]);
+            throw new AssertionError(whose + " CQ read returned " + n + " (" + Errno.name(-n) + ")" + errorOf(cq));
         }
         return n;
     }

@@ -14,7 +14,7 @@ import org.openjdk.jcstress.annotations.Description;
 import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
-import org.openjdk.jcstress.infra.results.II_Result;
+import org.openjdk.jcstress.infra.results.III_Result;
 
 import java.nio.ByteBuffer;
 
@@ -22,19 +22,24 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
- * FI_THREAD_FID: a send writes its completion into the CQ while another thread reads that CQ. A read that counts
- * the entry must see every field of it (context, flags) as written: the writer fills the entry, then commits it.
+ * FI_THREAD_FID: a thread sends four messages, each of which writes its completion into the CQ, while another
+ * thread reads that CQ again and again. Every entry a read counts must have every field (context, flags) as
+ * written: the writer fills the entry, then commits it.
  * <p>
  * Catches {@code cq.commit-before-fields}: an entry committed before its fields are written is read with a zero
- * context and zero flags. That is an order of the writer's own program, so it fails on x86 too; the release store of
- * the commit (against a plain one) is not tested here and could only fail on weaker hardware.
+ * context and zero flags. That is an order of the writer's own program, so it fails on x86 too (the window is a
+ * few stores wide, so each state gives the reader four entries to race and many reads); the release store of the
+ * commit against a plain one is not tested here and could only fail on weaker hardware.
  */
 @JCStressTest
 @Catches("cq.commit-before-fields")
 @Description("FID: a CQ read never counts an entry whose fields it cannot see.")
-@Outcome(id = "0, 1", expect = ACCEPTABLE, desc = "The read came first; the completion was read later, whole.")
-@Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "The read took the completion, whole.")
-@Outcome(expect = FORBIDDEN, desc = "An entry read with fields missing, or the completion lost or repeated.")
+@Outcome(id = "0, 1, 1", expect = ACCEPTABLE, desc = "The reads found nothing yet; all four read later, whole.")
+@Outcome(id = "1, 1, 1", expect = ACCEPTABLE, desc = "The reads took one entry, whole; the rest later.")
+@Outcome(id = "2, 1, 1", expect = ACCEPTABLE, desc = "The reads took two entries, whole; the rest later.")
+@Outcome(id = "3, 1, 1", expect = ACCEPTABLE, desc = "The reads took three entries, whole; the rest later.")
+@Outcome(id = "4, 1, 1", expect = ACCEPTABLE, desc = "The reads took all four, whole.")
+@Outcome(expect = FORBIDDEN, desc = "An entry read with fields missing, or a completion lost or repeated.")
 @State
 public class CqEntryPublicationTest
 {
@@ -45,36 +50,61 @@ public class CqEntryPublicationTest
 
     private static final StressDomain DOMAIN = StressDomain.of(Threading.FID);
     private static final long SENT = Flags.FI_SEND | Flags.FI_MSG;
+    private static final int SENDS = 4;
 
     private final Peer a = DOMAIN.open();
     private final Peer b = DOMAIN.open();
     private final CqEntries entries = new CqEntries(1);
+    private final int[] seen = new int[SENDS + 1];
 
-    /** The sending thread. */
+    /** The sending thread: four sends, contexts 1 to 4. */
     @Actor
     public void sender()
     {
-        a.ep.send(Payload.MESSAGE, 0, StressDomain.INLINE_SIZE, 0, b.addr, 42);
-    }
-
-    /** @param r r1 0 nothing read, 1 the entry whole, 2 an entry with fields missing. */
-    @Actor
-    public void reader(final II_Result r)
-    {
-        if (a.cq.read(entries, 1) == 1)
+        for (int i = 1; i <= SENDS; i++)
         {
-            r.r1 = entries.opContext[0] == 42 && entries.flags[0] == SENT ? 1 : 2;
+            a.ep.send(Payload.MESSAGE, 0, StressDomain.INLINE_SIZE, 0, b.addr, i);
         }
     }
 
-    /** @param r r2 completions of the send over the read and what is left. */
-    @Arbiter
-    public void check(final II_Result r)
+    /** @param r r1 entries the reads took, r2 1 when each was whole. */
+    @Actor
+    public void reader(final III_Result r)
     {
-        final int[] seen = new int[43];
-        final int left = r.r1 == 0 ? a.collect(a.cq, 1, seen) : 0;
-        r.r2 = (r.r1 == 0 ? seen[42] : left + 1) + Math.max(0, a.count(a.cq));
-        b.receive(ByteBuffer.allocateDirect(StressDomain.INLINE_SIZE));
+        int took = 0;
+        boolean whole = true;
+        for (int i = 0; i < 64 && took < SENDS; i++)
+        {
+            if (a.cq.read(entries, 1) == 1)
+            {
+                final long context = entries.opContext[0];
+                whole &= context >= 1 && context <= SENDS && entries.flags[0] == SENT;
+                seen[context >= 1 && context <= SENDS ? (int)context : 0]++;
+                took++;
+            }
+        }
+        r.r1 = took;
+        r.r2 = whole ? 1 : 0;
+    }
+
+    /** @param r r3 1 when each send completed exactly once over the reads and what is left. */
+    @Arbiter
+    public void check(final III_Result r)
+    {
+        a.collect(a.cq, SENDS - r.r1, seen);
+        final int extra = a.count(a.cq);
+        boolean once = seen[0] == 0 && extra == 0;
+        for (int i = 1; i <= SENDS; i++)
+        {
+            once &= seen[i] == 1;
+        }
+        r.r3 = once ? 1 : 0;
+        final ByteBuffer[] into = new ByteBuffer[SENDS];
+        for (int i = 0; i < SENDS; i++)
+        {
+            into[i] = ByteBuffer.allocateDirect(StressDomain.INLINE_SIZE);
+        }
+        b.receive(into);
         a.close();
         b.close();
     }
