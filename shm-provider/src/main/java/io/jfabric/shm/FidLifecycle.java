@@ -110,6 +110,14 @@ public abstract class FidLifecycle implements Fid
     }
 
     /**
+     * @return a short description for messages, such as {@code "domain 'orders'"}; any thread.
+     */
+    public final String description()
+    {
+        return describe();
+    }
+
+    /**
      * @return a short description for messages, such as {@code "domain 'orders'"}.
      */
     protected String describe()

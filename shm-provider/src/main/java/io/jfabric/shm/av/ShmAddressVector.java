@@ -281,6 +281,12 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
         return path;
     }
 
+    /** @return the domain this AV was opened from. */
+    public FidLifecycle domain()
+    {
+        return domain;
+    }
+
     /** @return the map_addr in use: the base of this AV's fi_addr_t values. */
     public long mapAddr()
     {

@@ -242,6 +242,12 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
         return attr.format();
     }
 
+    /** @return the domain this queue was opened from. */
+    public FidLifecycle domain()
+    {
+        return domain;
+    }
+
     /** @return the completion ring this queue uses (its slot number in the region). */
     public int ringNumber()
     {

@@ -248,6 +248,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         {
             throw new FabricException(Errno.FI_EINVAL, "fi_ep_bind: fid is null");
         }
+        requireSameDomain(fid);
         if (fid instanceof ShmAddressVector)
         {
             if (flags != 0)
@@ -285,6 +286,24 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         {
             throw new FabricException(Errno.FI_EINVAL, "fi_ep_bind: cannot bind a " + fid.fidClass() +
                 " of another provider or kind to an shm endpoint");
+        }
+    }
+
+    /**
+     * An AV, CQ or counter of another domain would route this endpoint's sends and completions through another
+     * region's slots and rings: refused, naming both domains.
+     */
+    private void requireSameDomain(final Fid fid)
+    {
+        final FidLifecycle other = fid instanceof ShmAddressVector ? ((ShmAddressVector)fid).domain() :
+            fid instanceof ShmCompletionQueue ? ((ShmCompletionQueue)fid).domain() :
+            fid instanceof ShmCounter ? ((ShmCounter)fid).domain() : domain;
+        if (other != domain)
+        {
+            throw new FabricException(Errno.FI_EINVAL, "fi_ep_bind: the " + fid.fidClass() + " belongs to " +
+                other.description() + ", this endpoint to " + domain.description() +
+                (other.description().equals(domain.description()) ? " (another fi_domain of the same name)" : "") +
+                "; bind objects of the endpoint's own domain");
         }
     }
 

@@ -162,6 +162,36 @@ class EndpointControlPathTest
     }
 
     @Test
+    void shouldRefuseBindingAnAvCqOrCounterOfAnotherDomainWithEinvalNamingBothDomains()
+    {
+        open();
+        final Info hints = new Info();
+        hints.domainAttr().name("elsewhere");
+        final Info otherInfo = root.provider(key -> null).getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints)
+            .get(0);
+        final Domain other = keep(fabric.domain(otherInfo, 0));
+        final AddressVector foreignAv = keep(other.avOpen(new AvAttr(), 0));
+        final CompletionQueue foreignCq = keep(other.cqOpen(new CqAttr().format(CqFormat.MSG), 0));
+        final Counter foreignCntr = keep(other.cntrOpen(new io.jfabric.CntrAttr(), 0));
+        final Endpoint ep = endpoint();
+        for (final Executable bind : new Executable[] {
+            () -> ep.bind(foreignAv, 0), () -> ep.bind(foreignCq, FI_TRANSMIT | FI_RECV),
+            () -> ep.bind(foreignCntr, FI_SEND) })
+        {
+            final FabricException ex = assertThrows(FabricException.class, bind);
+            assertEquals(Errno.FI_EINVAL, ex.errno(), ex.getMessage());
+            assertTrue(ex.getMessage().contains("domain 'elsewhere'") && ex.getMessage().contains("domain 'control'"),
+                ex.getMessage());
+        }
+        ep.bind(av(), 0); // its own domain's objects still bind, and nothing of the refused ones was kept
+        ep.bind(cq(), FI_TRANSMIT | FI_RECV);
+        ep.enable();
+        foreignAv.close();
+        foreignCq.close();
+        foreignCntr.close();
+    }
+
+    @Test
     void shouldRefuseSetnameAfterEnableWithEopbadstate()
     {
         open();
