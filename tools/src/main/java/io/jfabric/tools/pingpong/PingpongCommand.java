@@ -40,8 +40,9 @@ public final class PingpongCommand implements Callable<Integer>
     private CommandSpec spec;
 
     @Option(names = "-S", paramLabel = "size|list|all",
-        description = "message size in bytes, a comma list, or 'all' (fi_pingpong's all sizes: 0, 1, 2, 3, 4, 6, " +
-            "8, 12, ... 6m); default " + SizeList.DEFAULT_SIZES_TEXT)
+        description = "message size in bytes (k, m, g: KiB, MiB, GiB, as 4k), a comma list, or 'all' " +
+            "(fi_pingpong's all sizes: 0, 1, 2, 3, 4, 6, 8, 12, ... 6m); default " + SizeList.DEFAULT_SIZES_TEXT +
+            "; a size above max_msg_size is refused")
     private String sizes;
 
     @Option(names = "-I", paramLabel = "number",
@@ -99,11 +100,11 @@ public final class PingpongCommand implements Callable<Integer>
     {
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
-        final PingpongOptions options = options();
-        final Role side = side();
         try
         {
             final ShmConfig config = ShmConfig.load();
+            final PingpongOptions options = options(config.maxMsgSize());
+            final Role side = side();
             if (self)
             {
                 return runSelf(config, options, out, err);
@@ -176,7 +177,7 @@ public final class PingpongCommand implements Callable<Integer>
         }
     }
 
-    private PingpongOptions options()
+    private PingpongOptions options(final long maxMsgSize)
     {
         if (iterations < 1)
         {
@@ -197,7 +198,7 @@ public final class PingpongCommand implements Callable<Integer>
         final SizeList sizeList;
         try
         {
-            sizeList = SizeList.parse(sizes);
+            sizeList = SizeList.parse(sizes, maxMsgSize);
         }
         catch (final IllegalArgumentException ex)
         {

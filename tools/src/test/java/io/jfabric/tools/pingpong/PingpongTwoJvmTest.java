@@ -83,6 +83,16 @@ class PingpongTwoJvmTest
     }
 
     @Test
+    void shouldTakeSizesWithKAndMSuffixesOnBothSides() throws IOException
+    {
+        final Run run = runCleanly("-S", "1k,64K,1m", "-I", "20", "-W", "2", "-c");
+        final List<String> rows = run.out.lines().filter(line -> line.contains("=20 ")).toList();
+        assertEquals(3, rows.size(), run::toString);
+        assertTrue(rows.get(0).startsWith("1k ") && rows.get(1).startsWith("64k ") && rows.get(2).startsWith("1m "),
+            run::toString);
+    }
+
+    @Test
     void shouldSegmentLargeMessagesFromUnregisteredMemory() throws IOException
     {
         final Run run = runCleanly("--unregistered", "-S", "65536,1048576", "-I", "20", "-W", "2", "-c");
