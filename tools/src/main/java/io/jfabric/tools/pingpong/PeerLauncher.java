@@ -113,6 +113,10 @@ final class PeerLauncher
         {
             command.add("--unregistered");
         }
+        if (options.keep())
+        {
+            command.add("--keep");
+        }
         command.add("--timeout");
         command.add(Integer.toString(options.timeoutSeconds()));
         return command;

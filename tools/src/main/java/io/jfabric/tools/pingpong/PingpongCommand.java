@@ -25,7 +25,9 @@ import java.util.concurrent.TimeUnit;
  * {@link PingpongRun} for the protocol and {@link PingpongEndpoint} for the libfabric calls.
  * <p>
  * Exit status: 0; 1 for a usage error; otherwise the errno of what failed (110, FI_ETIMEDOUT, when the peer does
- * not show up or stops answering), with the reason on stderr. Runs on the command line's thread.
+ * not show up or stops answering), with the reason on stderr. However it ends (done, failed, timed out, or the JVM
+ * stopped by Ctrl-C or SIGTERM), each side removes the files it created and {@code --self} stops its server JVM
+ * ({@link ExitCleanup}). Runs on the command line's thread.
  */
 @Command(
     name = "pingpong",
@@ -78,7 +80,7 @@ public final class PingpongCommand implements Callable<Integer>
         description = "do not register the send buffer: large messages are segmented instead of going by rendezvous")
     private boolean unregistered;
 
-    @Option(names = "--keep", description = "keep the domain's region file at the end (default: delete it)")
+    @Option(names = "--keep", description = "keep the domain's region file at the end (default: delete it, however the run ends)")
     private boolean keep;
 
     @Option(names = "--timeout", paramLabel = "SECONDS",
@@ -105,12 +107,15 @@ public final class PingpongCommand implements Callable<Integer>
             final ShmConfig config = ShmConfig.load();
             final PingpongOptions options = options(config.maxMsgSize());
             final Role side = side();
-            if (self)
+            try (ExitCleanup cleanup = ExitCleanup.install())
             {
-                return runSelf(config, options, out, err);
+                if (self)
+                {
+                    return runSelf(config, options, cleanup, out, err);
+                }
+                new PingpongRun(config, options, side, quiet, cleanup, out).run();
+                return 0;
             }
-            new PingpongRun(config, options, side, quiet, keep, out).run();
-            return 0;
         }
         catch (final PingpongException ex)
         {
@@ -134,7 +139,8 @@ public final class PingpongCommand implements Callable<Integer>
         }
     }
 
-    private int runSelf(final ShmConfig config, final PingpongOptions options, final PrintWriter out,
+    private int runSelf(
+        final ShmConfig config, final PingpongOptions options, final ExitCleanup cleanup, final PrintWriter out,
         final PrintWriter err)
     {
         final Process server;
@@ -147,9 +153,10 @@ public final class PingpongCommand implements Callable<Integer>
             err.print("pingpong: cannot start the server JVM: " + ex + "\n");
             return Errno.FI_EIO;
         }
+        cleanup.stop(server);
         try
         {
-            new PingpongRun(config, options, Role.CLIENT, quiet, keep, out).run();
+            new PingpongRun(config, options, Role.CLIENT, quiet, cleanup, out).run();
             if (!server.waitFor(options.timeoutSeconds(), TimeUnit.SECONDS))
             {
                 err.print("pingpong: the server JVM (pid " + server.pid() + ") did not exit within " +
@@ -167,13 +174,6 @@ public final class PingpongCommand implements Callable<Integer>
         {
             Thread.currentThread().interrupt();
             return Errno.FI_EINTR;
-        }
-        finally
-        {
-            if (server.isAlive())
-            {
-                server.destroyForcibly();
-            }
         }
     }
 
@@ -214,7 +214,8 @@ public final class PingpongCommand implements Callable<Integer>
             throw new ParameterException(spec.commandLine(), "--domain: " + ex.getMessage());
         }
         final TransferMode mode = tagged ? TransferMode.TAGGED : claim ? TransferMode.CLAIM : TransferMode.MSG;
-        return new PingpongOptions(sizeList, iterations, warmup, name, mode, verify, timeoutSeconds, !unregistered);
+        return new PingpongOptions(
+            sizeList, iterations, warmup, name, mode, verify, timeoutSeconds, !unregistered, keep);
     }
 
     private Role side()

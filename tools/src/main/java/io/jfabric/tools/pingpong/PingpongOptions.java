@@ -2,7 +2,8 @@ package io.jfabric.tools.pingpong;
 
 /**
  * One pingpong run's settings, as both sides must agree on them (fi_pingpong's rule: -S and -I the same on both
- * sides; here also -W and the transfer mode, which the client's hello carries and the server checks). Immutable.
+ * sides; here also -W and the transfer mode, which the client's hello carries and the server checks), plus this
+ * side's own ({@link #registered()}, {@link #keep()}). Immutable.
  */
 public final class PingpongOptions
 {
@@ -21,6 +22,7 @@ public final class PingpongOptions
     private final boolean verify;
     private final int timeoutSeconds;
     private final boolean registered;
+    private final boolean keep;
 
     /**
      * @param sizes          the sizes to test.
@@ -31,6 +33,7 @@ public final class PingpongOptions
      * @param verify         check every received byte ({@code -c}).
      * @param timeoutSeconds how long to wait for the peer.
      * @param registered     register the transmit buffer (large sends by rendezvous), this side only.
+     * @param keep           keep the domain's region file at the end ({@code --keep}), this side only.
      */
     public PingpongOptions(
         final SizeList sizes,
@@ -40,7 +43,8 @@ public final class PingpongOptions
         final TransferMode mode,
         final boolean verify,
         final int timeoutSeconds,
-        final boolean registered)
+        final boolean registered,
+        final boolean keep)
     {
         this.sizes = sizes;
         this.iterations = iterations;
@@ -50,6 +54,7 @@ public final class PingpongOptions
         this.verify = verify;
         this.timeoutSeconds = timeoutSeconds;
         this.registered = registered;
+        this.keep = keep;
     }
 
     /** @return the sizes to test. */
@@ -98,6 +103,12 @@ public final class PingpongOptions
     public boolean registered()
     {
         return registered;
+    }
+
+    /** @return true to keep the domain's region file at the end, whoever created it. */
+    public boolean keep()
+    {
+        return keep;
     }
 
     /**

@@ -5,9 +5,8 @@ import io.jfabric.shm.ShmConfig;
 import io.jfabric.shm.region.RegionFile;
 import org.HdrHistogram.Histogram;
 
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
+import java.nio.file.Path;
 
 /**
  * One side of a pingpong from start to end: open the endpoint, exchange addresses through the {@link Rendezvous},
@@ -18,8 +17,10 @@ import java.nio.file.Files;
  * from an HdrHistogram of the second pass's round trips; the server prints fi_pingpong's rows for the first pass it
  * echoed (nothing when quiet).
  * <p>
- * The client, which finishes last (it waits for the server to exit after its fin), deletes the domain's region
- * file unless asked to keep it. Runs on the calling thread.
+ * Every file this side creates is handed to the {@link ExitCleanup} as soon as it exists, so it goes however the
+ * run ends: the rendezvous file, the shareable-memory segments, and the domain's region file when this side created
+ * it. The client, which finishes last (it waits for the server to exit after its fin), also hands over the region
+ * whoever created it. With {@link PingpongOptions#keep()} the region stays. Runs on the calling thread.
  */
 final class PingpongRun
 {
@@ -34,7 +35,8 @@ final class PingpongRun
     private final PingpongOptions options;
     private final Role role;
     private final boolean quiet;
-    private final boolean keep;
+    private final ExitCleanup cleanup;
+    private final Path regionFile;
     private final PrintWriter out;
     private final Histogram rtt = new Histogram(1, HISTOGRAM_MAX_NANOS, 3);
     /**
@@ -48,7 +50,7 @@ final class PingpongRun
      * @param options the run's settings.
      * @param role    this side.
      * @param quiet   print nothing but errors (the peer --self starts).
-     * @param keep    keep the domain's region file.
+     * @param cleanup what removes this side's files at the end.
      * @param out     where results go.
      */
     PingpongRun(
@@ -56,14 +58,15 @@ final class PingpongRun
         final PingpongOptions options,
         final Role role,
         final boolean quiet,
-        final boolean keep,
+        final ExitCleanup cleanup,
         final PrintWriter out)
     {
         this.config = config;
         this.options = options;
         this.role = role;
         this.quiet = quiet;
-        this.keep = keep;
+        this.cleanup = cleanup;
+        this.regionFile = RegionFile.regionPath(config.rootDir(), options.domain());
         this.out = out;
     }
 
@@ -75,10 +78,15 @@ final class PingpongRun
     void run()
     {
         final Rendezvous rendezvous = new Rendezvous(config.rootDir(), options.domain());
-        try (PingpongEndpoint endpoint = PingpongEndpoint.open(config, options))
+        try (PingpongEndpoint endpoint = PingpongEndpoint.open(config, options, this::created))
         {
+            if (role == Role.CLIENT && !options.keep())
+            {
+                cleanup.delete(regionFile);
+            }
             check(endpoint, endpoint.postRecv(), "posting the first receive");
             rendezvous.publish(role, endpoint.address());
+            cleanup.delete(rendezvous.file(role));
             endpoint.insertPeer(rendezvous.await(role.peer(), options.timeoutSeconds()));
             final int[] sizes = options.sizes().within(endpoint.maxMsgSize()).sizes();
             if (role == Role.CLIENT)
@@ -103,13 +111,14 @@ final class PingpongRun
                 awaitText(endpoint, FIN);
             }
         }
-        finally
+    }
+
+    /** A file the endpoint created: the region stays with {@code --keep}; everything else goes. */
+    private void created(final Path file)
+    {
+        if (!options.keep() || !file.equals(regionFile))
         {
-            rendezvous.withdraw(role);
-            if (role == Role.CLIENT && !keep)
-            {
-                deleteRegion();
-            }
+            cleanup.delete(file);
         }
     }
 
@@ -277,18 +286,6 @@ final class PingpongRun
         {
             throw new PingpongException((int)-rc, "pingpong " + role.cliName() + ": " + endpoint.failure() + " (" +
                 phase + ")");
-        }
-    }
-
-    private void deleteRegion()
-    {
-        try
-        {
-            Files.deleteIfExists(RegionFile.regionPath(config.rootDir(), options.domain()));
-        }
-        catch (final IOException ex)
-        {
-            throw new PingpongException(Errno.FI_EIO, "pingpong: cannot delete the domain's region file: " + ex);
         }
     }
 }

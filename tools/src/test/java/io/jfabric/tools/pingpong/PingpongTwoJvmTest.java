@@ -128,7 +128,7 @@ class PingpongTwoJvmTest
     void shouldRefuseAServerRunningOtherSettings() throws Exception
     {
         final PingpongOptions serverOptions = new PingpongOptions(
-            SizeList.parse("64"), 100, 10, "mismatch", TransferMode.MSG, false, 20, true);
+            SizeList.parse("64"), 100, 10, "mismatch", TransferMode.MSG, false, 20, true, false);
         final Process server = new ProcessBuilder(PeerLauncher.command(serverOptions))
             .redirectErrorStream(true).start();
         final Run run = run("pingpong", "--role", "client", "--domain", "mismatch", "-S", "64", "-I", "200",
@@ -147,6 +147,70 @@ class PingpongTwoJvmTest
         final Run run = run("pingpong", "--role", "client", "--domain", "alone", "-S", "64", "--timeout", "1");
         assertEquals(Errno.FI_ETIMEDOUT, run.status, run::toString);
         assertTrue(run.err.contains("--role server --domain alone"), run::toString);
+    }
+
+    @Test
+    void shouldRemoveEveryFileTheServerCreatedWhenNoClientShowsUp() throws IOException
+    {
+        final Run run = run("pingpong", "--role", "server", "--domain", "lonely", "-S", "64", "--timeout", "1");
+        assertEquals(Errno.FI_ETIMEDOUT, run.status, run::toString);
+        assertTrue(run.err.contains("--role client --domain lonely"), run::toString);
+        assertNoFilesLeft();
+    }
+
+    @Test
+    void shouldRemoveEveryFileTheClientCreatedWhenNoServerShowsUp() throws IOException
+    {
+        final Run run = run("pingpong", "--role", "client", "--domain", "alone", "-S", "64", "--timeout", "1");
+        assertEquals(Errno.FI_ETIMEDOUT, run.status, run::toString);
+        assertNoFilesLeft();
+    }
+
+    @Test
+    void shouldRemoveEveryFileTheServerCreatedWhenStoppedWithCtrlC() throws Exception
+    {
+        final PingpongOptions options = new PingpongOptions(
+            SizeList.parse("64"), 10, 10, "interrupted", TransferMode.MSG, false, 30, true, false);
+        final Process server = new ProcessBuilder(PeerLauncher.command(options)).redirectErrorStream(true).start();
+        try
+        {
+            final Path published = root.resolve("interrupted.pingpong-server");
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (!Files.exists(published))
+            {
+                assertTrue(System.nanoTime() - deadline < 0, "the server did not publish its address in 20 s");
+                assertTrue(server.isAlive(), () -> "the server exited: " + output(server));
+                Thread.sleep(10);
+            }
+            assertTrue(Files.exists(root.resolve("interrupted.domain")), "the server created the domain");
+            assertEquals(0, new ProcessBuilder("kill", "-INT", Long.toString(server.pid())).start().waitFor());
+            assertTrue(server.waitFor(20, TimeUnit.SECONDS), "the server did not stop on SIGINT");
+            assertEquals(130, server.exitValue(), () -> output(server));
+            assertNoFilesLeft();
+        }
+        finally
+        {
+            server.destroyForcibly();
+        }
+    }
+
+    @Test
+    void shouldRemoveEveryFileOfBothSidesWhenTheyDisagree() throws Exception
+    {
+        shouldRefuseAServerRunningOtherSettings();
+        assertNoFilesLeft();
+    }
+
+    private static String output(final Process process)
+    {
+        try
+        {
+            return new String(process.getInputStream().readAllBytes());
+        }
+        catch (final IOException ex)
+        {
+            return ex.toString();
+        }
     }
 
     /** Run {@code pingpong --self} with {@code args}, which must succeed and leave no file in the root. */
