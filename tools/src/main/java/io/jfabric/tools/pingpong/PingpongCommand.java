@@ -52,9 +52,10 @@ public final class PingpongCommand implements Callable<Integer>
     private int iterations = PingpongOptions.DEFAULT_ITERATIONS;
 
     @Option(names = "-W", paramLabel = "number",
-        description = "unmeasured warm-up iterations per size (default: ${DEFAULT-VALUE}, as fabtests; use " +
-            "100000 or more for steady JIT-compiled figures)")
-    private int warmup = PingpongOptions.DEFAULT_WARMUP;
+        description = "unmeasured warm-up round trips before each size's measured ones (default: " +
+            Warmup.DEFAULT_ROUND_TRIPS + ", or as many as carry 1 GiB each way if fewer: enough for HotSpot to " +
+            "have compiled the data path before the timed pass; fabtests' default is 10)")
+    private Integer warmup;
 
     @Option(names = "-c", description = "check every received byte (slows the run, as in fi_pingpong)")
     private boolean verify;
@@ -183,10 +184,6 @@ public final class PingpongCommand implements Callable<Integer>
         {
             throw new ParameterException(spec.commandLine(), "-I must be at least 1, was " + iterations);
         }
-        if (warmup < 0)
-        {
-            throw new ParameterException(spec.commandLine(), "-W must not be negative, was " + warmup);
-        }
         if (timeoutSeconds < 1)
         {
             throw new ParameterException(spec.commandLine(), "--timeout must be at least 1, was " + timeoutSeconds);
@@ -196,9 +193,11 @@ public final class PingpongCommand implements Callable<Integer>
             throw new ParameterException(spec.commandLine(), "--tagged and --claim exclude each other");
         }
         final SizeList sizeList;
+        final Warmup warmupRule;
         try
         {
             sizeList = SizeList.parse(sizes, maxMsgSize);
+            warmupRule = warmup == null ? Warmup.byDefault() : Warmup.of(warmup);
         }
         catch (final IllegalArgumentException ex)
         {
@@ -215,7 +214,7 @@ public final class PingpongCommand implements Callable<Integer>
         }
         final TransferMode mode = tagged ? TransferMode.TAGGED : claim ? TransferMode.CLAIM : TransferMode.MSG;
         return new PingpongOptions(
-            sizeList, iterations, warmup, name, mode, verify, timeoutSeconds, !unregistered, keep);
+            sizeList, iterations, warmupRule, name, mode, verify, timeoutSeconds, !unregistered, keep);
     }
 
     private Role side()

@@ -9,14 +9,12 @@ public final class PingpongOptions
 {
     /** fi_pingpong's default iterations ({@code -I}). */
     public static final int DEFAULT_ITERATIONS = 10;
-    /** Default warm-up iterations per size ({@code -W}): fabtests' default of 10. */
-    public static final int DEFAULT_WARMUP = 10;
     /** Default seconds to wait for the peer (its address, or a completion) before giving up. */
     public static final int DEFAULT_TIMEOUT_SECONDS = 30;
 
     private final SizeList sizes;
     private final int iterations;
-    private final int warmup;
+    private final Warmup warmup;
     private final String domain;
     private final TransferMode mode;
     private final boolean verify;
@@ -27,7 +25,7 @@ public final class PingpongOptions
     /**
      * @param sizes          the sizes to test.
      * @param iterations     measured iterations per size.
-     * @param warmup         unmeasured iterations before them.
+     * @param warmup         unmeasured round trips before them.
      * @param domain         the named domain both sides open.
      * @param mode           the transfer calls.
      * @param verify         check every received byte ({@code -c}).
@@ -38,7 +36,7 @@ public final class PingpongOptions
     public PingpongOptions(
         final SizeList sizes,
         final int iterations,
-        final int warmup,
+        final Warmup warmup,
         final String domain,
         final TransferMode mode,
         final boolean verify,
@@ -69,8 +67,8 @@ public final class PingpongOptions
         return iterations;
     }
 
-    /** @return unmeasured warm-up iterations per size. */
-    public int warmup()
+    /** @return the unmeasured warm-up round trips before each size's measured ones. */
+    public Warmup warmup()
     {
         return warmup;
     }
@@ -117,7 +115,7 @@ public final class PingpongOptions
      */
     public String agreement()
     {
-        return "jfabric-pingpong/1 " + sizes.digest() + " I=" + iterations + " W=" + warmup + " mode=" +
+        return "jfabric-pingpong/1 " + sizes.digest() + " I=" + iterations + " " + warmup.agreement() + " mode=" +
             mode.name().toLowerCase(java.util.Locale.ROOT) + " verify=" + verify;
     }
 }

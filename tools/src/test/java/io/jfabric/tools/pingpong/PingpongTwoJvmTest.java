@@ -59,19 +59,30 @@ class PingpongTwoJvmTest
     {
         final Run run = runCleanly("--domain", "pp", "-S", "0,64,4096,70000", "-I", "200", "-W", "20", "-c");
         final List<String> lines = run.out.lines().toList();
-        assertEquals(PerfFormat.header().trim(), lines.get(0).trim(), run::toString);
-        assertEquals(1 + 4 * 2, lines.size(), run::toString);
+        assertEquals("# warm-up, not counted: the first 20 round trips of each size (-W)", lines.get(0), run::toString);
+        assertEquals(PerfFormat.header().trim(), lines.get(1).trim(), run::toString);
+        assertEquals(2 + 4 * 2, lines.size(), run::toString);
         final String[] sizes = {"0", "64", "4k", "68k"};
         for (int i = 0; i < sizes.length; i++)
         {
-            final String[] row = lines.get(1 + 2 * i).trim().split(" +");
+            final String[] row = lines.get(2 + 2 * i).trim().split(" +");
             assertEquals(sizes[i], row[0], run::toString);
             assertEquals("200", row[1], run::toString);
             assertEquals("=200", row[2], run::toString);
             assertTrue(Double.parseDouble(row[6]) > 0, run::toString);
-            final String rtt = lines.get(2 + 2 * i);
+            final String rtt = lines.get(3 + 2 * i);
             assertTrue(rtt.matches("rtt_ns p50=\\d+ p90=\\d+ p99=\\d+ p99\\.9=\\d+ max=\\d+ rounds=200"), rtt);
         }
+    }
+
+    @Test
+    void shouldWarmUpLargeSizesByAtMostOneGibibyteByDefaultAndSaySo() throws IOException
+    {
+        final Run run = runCleanly("-S", "1m", "-I", "10"); // 1024 warm-up round trips: 1 GiB each way
+        assertTrue(run.out.startsWith("# warm-up, not counted: the first " + Warmup.DEFAULT_ROUND_TRIPS +
+            " round trips of each size, or as many as carry 1g each way if fewer (-W)\n" + PerfFormat.header()),
+            run::toString);
+        assertTrue(run.out.contains("\n1m      10      =10 "), run::toString);
     }
 
     @Test
@@ -128,7 +139,7 @@ class PingpongTwoJvmTest
     void shouldRefuseAServerRunningOtherSettings() throws Exception
     {
         final PingpongOptions serverOptions = new PingpongOptions(
-            SizeList.parse("64"), 100, 10, "mismatch", TransferMode.MSG, false, 20, true, false);
+            SizeList.parse("64"), 100, Warmup.of(10), "mismatch", TransferMode.MSG, false, 20, true, false);
         final Process server = new ProcessBuilder(PeerLauncher.command(serverOptions))
             .redirectErrorStream(true).start();
         final Run run = run("pingpong", "--role", "client", "--domain", "mismatch", "-S", "64", "-I", "200",
@@ -170,7 +181,7 @@ class PingpongTwoJvmTest
     void shouldRemoveEveryFileTheServerCreatedWhenStoppedWithCtrlC() throws Exception
     {
         final PingpongOptions options = new PingpongOptions(
-            SizeList.parse("64"), 10, 10, "interrupted", TransferMode.MSG, false, 30, true, false);
+            SizeList.parse("64"), 10, Warmup.of(10), "interrupted", TransferMode.MSG, false, 30, true, false);
         final Process server = new ProcessBuilder(PeerLauncher.command(options)).redirectErrorStream(true).start();
         try
         {
