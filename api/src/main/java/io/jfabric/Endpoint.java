@@ -10,10 +10,12 @@ import java.nio.ByteBuffer;
  * {@link #close()}) throws {@link FabricException}. Data path (send, inject, recv, their variants, cancel, claim)
  * returns 0 on success or a negated errno, never throws, never allocates: {@code -FI_EAGAIN} when a queue that must
  * take the operation has no room (the caller progresses, for instance by reading its CQ, and retries);
- * {@code -FI_EINVAL} for bad arguments; {@code -FI_EOPBADSTATE} before {@link #enable}; {@code -FI_EBADF} after
- * close; {@code -FI_ENOSYS} for an operation the endpoint was not opened with the capability for. Buffers are
- * {@link ByteBuffer}s (direct or heap) addressed by an absolute index and a length; their position and limit are
- * ignored. A posted receive's buffer belongs to the provider until its completion.
+ * {@code -FI_EINVAL} for bad arguments; {@code -FI_EMSGSIZE} for a message above max_msg_size, or an inject (the
+ * inject calls, or FI_INJECT in a *msg call's flags) above inject_size; {@code -FI_EOPBADSTATE} before
+ * {@link #enable}; {@code -FI_EBADF} after close; {@code -FI_ENOSYS} for an operation the endpoint was not opened
+ * with the capability for. Buffers are {@link ByteBuffer}s (direct or heap) addressed by an absolute index and a
+ * length; their position and limit are ignored. A posted receive's buffer belongs to the provider until its
+ * completion.
  * <p>
  * Which threads may call what is the domain's threading model (fi_domain(3)): under {@link Threading#SAFE} any
  * thread may call anything; under the others the application serializes as the model says.
@@ -132,7 +134,7 @@ public interface Endpoint extends Fid
     /**
      * {@code fi_inject}: the buffer may be reused at return; no completion.
      *
-     * @return 0 or a negated errno ({@code -FI_EINVAL} above inject_size).
+     * @return 0 or a negated errno ({@code -FI_EMSGSIZE} above inject_size).
      */
     long inject(ByteBuffer buf, int offset, int len, long destAddr);
 
@@ -215,7 +217,7 @@ public interface Endpoint extends Fid
      * {@link #messageClaim()}, then commit. Completes like an inject (no local completion).
      *
      * @param destAddr destination.
-     * @param length   message bytes, at most inject_size.
+     * @param length   message bytes, at most inject_size ({@code -FI_EINVAL} above it, unlike an inject).
      * @param tag      tag, when {@code flags} has FI_TAGGED.
      * @param data     remote CQ data, when {@code flags} has FI_REMOTE_CQ_DATA.
      * @param flags    0, FI_TAGGED, FI_REMOTE_CQ_DATA.

@@ -3,6 +3,7 @@ package io.jfabric.tools;
 import io.jfabric.Errno;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -14,9 +15,12 @@ import java.util.regex.Pattern;
 
 /**
  * {@code jfabric strerror}: the text {@code fi_strerror} gives for error numbers or names, one line each
- * ({@code jfabric strerror 11}, {@code -11}, {@code FI_EAGAIN}, {@code eagain}). Numbers libfabric has no text
- * for print as {@code fi_strerror} prints them ("Unspecified error" past FI_ERRNO_MAX). A name libfabric does not
- * define, or a number out of range for an int, prints nothing but an error and exits with 22 (FI_EINVAL).
+ * ({@code jfabric strerror 11}, {@code -11}, {@code 0xb}, {@code 013}, {@code FI_EAGAIN}, {@code eagain}). Numbers
+ * are read as C's {@code strtol(arg, &end, 0)} reads them, the whole argument taken: decimal, {@code 0x}/{@code 0X}
+ * hexadecimal or, with a leading 0, octal, with an optional sign. Numbers libfabric has no text for print as
+ * {@code fi_strerror} prints them ("Unspecified error" past FI_ERRNO_MAX). When any argument is neither a number
+ * that fits an int nor a name libfabric defines, nothing is printed on stdout: each such argument is named on
+ * stderr, then the usage, and the exit status is 1 (a usage error, as for the other commands).
  * Runs on the command line's thread.
  */
 @Command(
@@ -27,50 +31,52 @@ import java.util.regex.Pattern;
     description = "Print fi_strerror's text for libfabric error numbers or names.")
 final class StrerrorCommand implements Callable<Integer>
 {
-    private static final Pattern NUMBER = Pattern.compile("[+-]?[0-9]+");
+    /** What {@code strtol(s, &end, 0)} reads to the end of {@code s}: decimal, 0x hexadecimal, 0 octal. */
+    private static final Pattern NUMBER = Pattern.compile("[+-]?(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)");
 
     @Spec
     private CommandSpec spec;
 
     @Parameters(arity = "1..*", paramLabel = "ERRNO",
-        description = "an error number (11, -11) or name (FI_EAGAIN, EAGAIN), any case")
+        description = "an error number, read as C's strtol(ERRNO, &end, 0) reads it (decimal 61, 0x hex 0x3d, " +
+            "0 octal 075, signed or not), or a name (FI_EAGAIN, EAGAIN, -FI_EAGAIN), any case")
     private List<String> errors;
 
     @Override
     public Integer call()
     {
-        final PrintWriter out = spec.commandLine().getOut();
-        final PrintWriter err = spec.commandLine().getErr();
         final List<String> texts = new ArrayList<>(errors.size());
-        boolean bad = false;
+        final StringBuilder bad = new StringBuilder();
         for (final String error : errors)
         {
             final Integer errno = parse(error);
             if (errno == null)
             {
-                err.print("jfabric strerror: not a libfabric error number or name: '" + error + "'\n");
-                bad = true;
+                bad.append(bad.length() == 0 ? "" : "\n")
+                    .append("jfabric strerror: not a libfabric error number or name: '").append(error).append('\'');
             }
             else
             {
                 texts.add(Errno.strerror(errno));
             }
         }
-        if (!bad)
+        if (bad.length() > 0)
         {
-            for (final String text : texts)
-            {
-                out.print(text + "\n");
-            }
+            throw new ParameterException(spec.commandLine(), bad.toString());
+        }
+        final PrintWriter out = spec.commandLine().getOut();
+        for (final String text : texts)
+        {
+            out.print(text + "\n");
         }
         out.flush();
-        err.flush();
-        return bad ? Errno.FI_EINVAL : 0;
+        return 0;
     }
 
     /**
-     * @param error a number, possibly negated, or a name with or without FI_ and a leading '-'.
-     * @return the error number, or null when it is neither.
+     * @param error a number as {@code strtol(error, &end, 0)} reads it with {@code *end == '\0'} after the
+     *              surrounding blanks are trimmed, or a name with or without FI_ and a leading '-'.
+     * @return the error number, or null when it is neither or the number does not fit an int.
      */
     static Integer parse(final String error)
     {
@@ -79,7 +85,7 @@ final class StrerrorCommand implements Callable<Integer>
         {
             try
             {
-                return Integer.parseInt(s);
+                return Integer.decode(s);
             }
             catch (final NumberFormatException ex)
             {

@@ -62,23 +62,42 @@ class StrerrorCommandTest
     }
 
     @Test
-    void shouldRejectWhatIsNeitherANumberNorAName()
+    void shouldReadHexAndOctalNumbersAsStrtolWithBaseZeroDoes()
     {
-        for (final String bad : new String[] {"FI_ENOPE", "eleven", "99999999999", "", "0x0b"})
+        final String noData = "No data available\n"; // 61
+        for (final String arg : new String[] {"0x3d", "0X3D", "075", "-0x3d", "+075", "61", "-61"})
+        {
+            final CommandRun run = CommandRun.run("strerror", arg);
+            assertEquals(0, run.status, run::toString);
+            assertEquals(noData, run.out, arg);
+        }
+        assertEquals("Bad file descriptor\n", CommandRun.run("strerror", "011").out, "011 is octal 9, not 11");
+        assertEquals(Errno.strerror(0) + "\n", CommandRun.run("strerror", "0").out);
+        assertEquals(Errno.strerror(0) + "\n", CommandRun.run("strerror", "0x0").out);
+    }
+
+    @Test
+    void shouldRefuseWhatIsNeitherANumberNorANameWithAUsageError()
+    {
+        for (final String bad : new String[] {"FI_ENOPE", "eleven", "99999999999", "", "0x", "08", "0x1g", "#b",
+            "0x-5", "1e3", "0x80000000", "11abc"})
         {
             final CommandRun run = CommandRun.run("strerror", bad);
-            assertEquals(Errno.FI_EINVAL, run.status, run::toString);
+            assertEquals(1, run.status, run::toString);
             assertEquals("", run.out);
-            assertEquals("jfabric strerror: not a libfabric error number or name: '" + bad + "'\n", run.err);
+            assertTrue(run.err.startsWith("jfabric strerror: not a libfabric error number or name: '" + bad + "'\n"),
+                run::toString);
+            assertTrue(run.err.contains("0x hex"), "the usage says which numbers are read: " + run);
         }
     }
 
     @Test
     void shouldPrintNothingWhenAnyArgumentIsBad()
     {
-        final CommandRun run = CommandRun.run("strerror", "11", "nope");
-        assertEquals(Errno.FI_EINVAL, run.status);
+        final CommandRun run = CommandRun.run("strerror", "11", "nope", "0xzz");
+        assertEquals(1, run.status);
         assertEquals("", run.out);
+        assertTrue(run.err.contains("'nope'") && run.err.contains("'0xzz'"), "every bad argument is named: " + run);
     }
 
     @Test

@@ -99,8 +99,11 @@ final class PeerLauncher
         }
         command.add("-I");
         command.add(Integer.toString(options.iterations()));
-        command.add("-W");
-        command.add(Integer.toString(options.warmup()));
+        if (options.warmup().option() != null)
+        {
+            command.add("-W");
+            command.add(Integer.toString(options.warmup().option()));
+        }
         if (options.mode() != TransferMode.MSG)
         {
             command.add(options.mode().option());
@@ -112,6 +115,10 @@ final class PeerLauncher
         if (!options.registered())
         {
             command.add("--unregistered");
+        }
+        if (options.keep())
+        {
+            command.add("--keep");
         }
         command.add("--timeout");
         command.add(Integer.toString(options.timeoutSeconds()));

@@ -25,7 +25,9 @@ import java.util.concurrent.TimeUnit;
  * {@link PingpongRun} for the protocol and {@link PingpongEndpoint} for the libfabric calls.
  * <p>
  * Exit status: 0; 1 for a usage error; otherwise the errno of what failed (110, FI_ETIMEDOUT, when the peer does
- * not show up or stops answering), with the reason on stderr. Runs on the command line's thread.
+ * not show up or stops answering), with the reason on stderr. However it ends (done, failed, timed out, or the JVM
+ * stopped by Ctrl-C or SIGTERM), each side removes the files it created and {@code --self} stops its server JVM
+ * ({@link ExitCleanup}). Runs on the command line's thread.
  */
 @Command(
     name = "pingpong",
@@ -40,8 +42,9 @@ public final class PingpongCommand implements Callable<Integer>
     private CommandSpec spec;
 
     @Option(names = "-S", paramLabel = "size|list|all",
-        description = "message size in bytes, a comma list, or 'all' (fi_pingpong's all sizes: 0, 1, 2, 3, 4, 6, " +
-            "8, 12, ... 6m); default " + SizeList.DEFAULT_SIZES_TEXT)
+        description = "message size in bytes (k, m, g: KiB, MiB, GiB, as 4k), a comma list, or 'all' " +
+            "(fi_pingpong's all sizes: 0, 1, 2, 3, 4, 6, 8, 12, ... 6m); default " + SizeList.DEFAULT_SIZES_TEXT +
+            "; a size above max_msg_size is refused")
     private String sizes;
 
     @Option(names = "-I", paramLabel = "number",
@@ -49,9 +52,10 @@ public final class PingpongCommand implements Callable<Integer>
     private int iterations = PingpongOptions.DEFAULT_ITERATIONS;
 
     @Option(names = "-W", paramLabel = "number",
-        description = "unmeasured warm-up iterations per size (default: ${DEFAULT-VALUE}, as fabtests; use " +
-            "100000 or more for steady JIT-compiled figures)")
-    private int warmup = PingpongOptions.DEFAULT_WARMUP;
+        description = "unmeasured warm-up round trips before each size's measured ones (default: " +
+            Warmup.DEFAULT_ROUND_TRIPS + ", or as many as carry 1 GiB each way if fewer: enough for HotSpot to " +
+            "have compiled the data path before the timed pass; fabtests' default is 10)")
+    private Integer warmup;
 
     @Option(names = "-c", description = "check every received byte (slows the run, as in fi_pingpong)")
     private boolean verify;
@@ -77,7 +81,7 @@ public final class PingpongCommand implements Callable<Integer>
         description = "do not register the send buffer: large messages are segmented instead of going by rendezvous")
     private boolean unregistered;
 
-    @Option(names = "--keep", description = "keep the domain's region file at the end (default: delete it)")
+    @Option(names = "--keep", description = "keep the domain's region file at the end (default: delete it, however the run ends)")
     private boolean keep;
 
     @Option(names = "--timeout", paramLabel = "SECONDS",
@@ -99,17 +103,20 @@ public final class PingpongCommand implements Callable<Integer>
     {
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
-        final PingpongOptions options = options();
-        final Role side = side();
         try
         {
             final ShmConfig config = ShmConfig.load();
-            if (self)
+            final PingpongOptions options = options(config.maxMsgSize());
+            final Role side = side();
+            try (ExitCleanup cleanup = ExitCleanup.install())
             {
-                return runSelf(config, options, out, err);
+                if (self)
+                {
+                    return runSelf(config, options, cleanup, out, err);
+                }
+                new PingpongRun(config, options, side, quiet, cleanup, out).run();
+                return 0;
             }
-            new PingpongRun(config, options, side, quiet, keep, out).run();
-            return 0;
         }
         catch (final PingpongException ex)
         {
@@ -133,7 +140,8 @@ public final class PingpongCommand implements Callable<Integer>
         }
     }
 
-    private int runSelf(final ShmConfig config, final PingpongOptions options, final PrintWriter out,
+    private int runSelf(
+        final ShmConfig config, final PingpongOptions options, final ExitCleanup cleanup, final PrintWriter out,
         final PrintWriter err)
     {
         final Process server;
@@ -146,9 +154,10 @@ public final class PingpongCommand implements Callable<Integer>
             err.print("pingpong: cannot start the server JVM: " + ex + "\n");
             return Errno.FI_EIO;
         }
+        cleanup.stop(server);
         try
         {
-            new PingpongRun(config, options, Role.CLIENT, quiet, keep, out).run();
+            new PingpongRun(config, options, Role.CLIENT, quiet, cleanup, out).run();
             if (!server.waitFor(options.timeoutSeconds(), TimeUnit.SECONDS))
             {
                 err.print("pingpong: the server JVM (pid " + server.pid() + ") did not exit within " +
@@ -167,24 +176,13 @@ public final class PingpongCommand implements Callable<Integer>
             Thread.currentThread().interrupt();
             return Errno.FI_EINTR;
         }
-        finally
-        {
-            if (server.isAlive())
-            {
-                server.destroyForcibly();
-            }
-        }
     }
 
-    private PingpongOptions options()
+    private PingpongOptions options(final long maxMsgSize)
     {
         if (iterations < 1)
         {
             throw new ParameterException(spec.commandLine(), "-I must be at least 1, was " + iterations);
-        }
-        if (warmup < 0)
-        {
-            throw new ParameterException(spec.commandLine(), "-W must not be negative, was " + warmup);
         }
         if (timeoutSeconds < 1)
         {
@@ -195,9 +193,11 @@ public final class PingpongCommand implements Callable<Integer>
             throw new ParameterException(spec.commandLine(), "--tagged and --claim exclude each other");
         }
         final SizeList sizeList;
+        final Warmup warmupRule;
         try
         {
-            sizeList = SizeList.parse(sizes);
+            sizeList = SizeList.parse(sizes, maxMsgSize);
+            warmupRule = warmup == null ? Warmup.byDefault() : Warmup.of(warmup);
         }
         catch (final IllegalArgumentException ex)
         {
@@ -213,7 +213,8 @@ public final class PingpongCommand implements Callable<Integer>
             throw new ParameterException(spec.commandLine(), "--domain: " + ex.getMessage());
         }
         final TransferMode mode = tagged ? TransferMode.TAGGED : claim ? TransferMode.CLAIM : TransferMode.MSG;
-        return new PingpongOptions(sizeList, iterations, warmup, name, mode, verify, timeoutSeconds, !unregistered);
+        return new PingpongOptions(
+            sizeList, iterations, warmupRule, name, mode, verify, timeoutSeconds, !unregistered, keep);
     }
 
     private Role side()

@@ -28,10 +28,15 @@ import io.jfabric.tools.SpinPatience;
 import io.jfabric.Versions;
 import io.jfabric.WaitObj;
 import io.jfabric.shm.ShmConfig;
+import io.jfabric.shm.ShmDomain;
 import io.jfabric.shm.ShmProvider;
+import io.jfabric.shm.mr.ShmShareableMemory;
+import io.jfabric.shm.region.RegionFile;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.function.Consumer;
 
 /**
  * One side's libfabric objects for a pingpong, opened as a libfabric application opens them: fi_getinfo with hints
@@ -58,6 +63,7 @@ final class PingpongEndpoint implements AutoCloseable
 
     private final PingpongOptions options;
     private final ShmConfig config;
+    private final Consumer<Path> created;
     private final SpinPatience patience;
     private final CqEntries entries = new CqEntries(8);
     private final CqErrEntry errEntry = new CqErrEntry();
@@ -87,10 +93,11 @@ final class PingpongEndpoint implements AutoCloseable
     private boolean repostDue;
     private String failure;
 
-    private PingpongEndpoint(final ShmConfig config, final PingpongOptions options)
+    private PingpongEndpoint(final ShmConfig config, final PingpongOptions options, final Consumer<Path> created)
     {
         this.config = config;
         this.options = options;
+        this.created = created;
         this.patience = new SpinPatience(options.timeoutSeconds() * 1_000_000_000L);
     }
 
@@ -99,12 +106,14 @@ final class PingpongEndpoint implements AutoCloseable
      *
      * @param config  the provider settings (root directory, sizes) both sides run with.
      * @param options the run's settings.
+     * @param created told of every file this open creates, as soon as it exists (before a later step can fail): the
+     *                domain's region file when this open created it, and the two shareable-memory segments.
      * @return the endpoint, enabled, with no receive posted yet.
      * @throws FabricException from the control calls, everything opened so far closed again.
      */
-    static PingpongEndpoint open(final ShmConfig config, final PingpongOptions options)
+    static PingpongEndpoint open(final ShmConfig config, final PingpongOptions options, final Consumer<Path> created)
     {
-        final PingpongEndpoint endpoint = new PingpongEndpoint(config, options);
+        final PingpongEndpoint endpoint = new PingpongEndpoint(config, options, created);
         try
         {
             endpoint.openAll();
@@ -139,6 +148,11 @@ final class PingpongEndpoint implements AutoCloseable
         maxMsgSize = info.epAttr().maxMsgSize();
         fabric = provider.fabric(info.fabricAttr(), 0);
         domain = fabric.domain(info, 0);
+        final RegionFile region = ((ShmDomain)domain).region();
+        if (region.created())
+        {
+            created.accept(region.path());
+        }
         av = domain.avOpen(new AvAttr().type(AvType.TABLE).count(4), 0);
         cq = domain.cqOpen(new CqAttr().format(CqFormat.MSG).waitObj(WaitObj.NONE), 0);
         ep = domain.endpoint(info, 0);
@@ -150,7 +164,9 @@ final class PingpongEndpoint implements AutoCloseable
         final long largest = Math.min(options.sizes().within(maxMsgSize).max(), maxMsgSize);
         final int bytes = (int)Math.max(largest, CTRL_BYTES);
         txMemory = domain.allocShareable(bytes);
+        created.accept(((ShmShareableMemory)txMemory).segment().path());
         rxMemory = domain.allocShareable(bytes);
+        created.accept(((ShmShareableMemory)rxMemory).segment().path());
         if (options.registered())
         {
             txRegion = domain.mrRegv(new MrIov[]{MrIov.of(txMemory, 0, bytes)}, Flags.FI_SEND, 0, 0, 0, 0);

@@ -2,45 +2,47 @@ package io.jfabric.tools.pingpong;
 
 /**
  * One pingpong run's settings, as both sides must agree on them (fi_pingpong's rule: -S and -I the same on both
- * sides; here also -W and the transfer mode, which the client's hello carries and the server checks). Immutable.
+ * sides; here also -W and the transfer mode, which the client's hello carries and the server checks), plus this
+ * side's own ({@link #registered()}, {@link #keep()}). Immutable.
  */
 public final class PingpongOptions
 {
     /** fi_pingpong's default iterations ({@code -I}). */
     public static final int DEFAULT_ITERATIONS = 10;
-    /** Default warm-up iterations per size ({@code -W}): fabtests' default of 10. */
-    public static final int DEFAULT_WARMUP = 10;
     /** Default seconds to wait for the peer (its address, or a completion) before giving up. */
     public static final int DEFAULT_TIMEOUT_SECONDS = 30;
 
     private final SizeList sizes;
     private final int iterations;
-    private final int warmup;
+    private final Warmup warmup;
     private final String domain;
     private final TransferMode mode;
     private final boolean verify;
     private final int timeoutSeconds;
     private final boolean registered;
+    private final boolean keep;
 
     /**
      * @param sizes          the sizes to test.
      * @param iterations     measured iterations per size.
-     * @param warmup         unmeasured iterations before them.
+     * @param warmup         unmeasured round trips before them.
      * @param domain         the named domain both sides open.
      * @param mode           the transfer calls.
      * @param verify         check every received byte ({@code -c}).
      * @param timeoutSeconds how long to wait for the peer.
      * @param registered     register the transmit buffer (large sends by rendezvous), this side only.
+     * @param keep           keep the domain's region file at the end ({@code --keep}), this side only.
      */
     public PingpongOptions(
         final SizeList sizes,
         final int iterations,
-        final int warmup,
+        final Warmup warmup,
         final String domain,
         final TransferMode mode,
         final boolean verify,
         final int timeoutSeconds,
-        final boolean registered)
+        final boolean registered,
+        final boolean keep)
     {
         this.sizes = sizes;
         this.iterations = iterations;
@@ -50,6 +52,7 @@ public final class PingpongOptions
         this.verify = verify;
         this.timeoutSeconds = timeoutSeconds;
         this.registered = registered;
+        this.keep = keep;
     }
 
     /** @return the sizes to test. */
@@ -64,8 +67,8 @@ public final class PingpongOptions
         return iterations;
     }
 
-    /** @return unmeasured warm-up iterations per size. */
-    public int warmup()
+    /** @return the unmeasured warm-up round trips before each size's measured ones. */
+    public Warmup warmup()
     {
         return warmup;
     }
@@ -100,13 +103,19 @@ public final class PingpongOptions
         return registered;
     }
 
+    /** @return true to keep the domain's region file at the end, whoever created it. */
+    public boolean keep()
+    {
+        return keep;
+    }
+
     /**
      * @return the text the client's hello carries and the server compares with its own: every setting both sides
      * must share, short enough for one control message.
      */
     public String agreement()
     {
-        return "jfabric-pingpong/1 " + sizes.digest() + " I=" + iterations + " W=" + warmup + " mode=" +
+        return "jfabric-pingpong/1 " + sizes.digest() + " I=" + iterations + " " + warmup.agreement() + " mode=" +
             mode.name().toLowerCase(java.util.Locale.ROOT) + " verify=" + verify;
     }
 }

@@ -5,21 +5,22 @@ import io.jfabric.shm.ShmConfig;
 import io.jfabric.shm.region.RegionFile;
 import org.HdrHistogram.Histogram;
 
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
+import java.nio.file.Path;
 
 /**
  * One side of a pingpong from start to end: open the endpoint, exchange addresses through the {@link Rendezvous},
  * agree on the settings (the client's hello carries {@link PingpongOptions#agreement()}, the server answers
- * {@code ok} or why not), then per size {@code W} unmeasured and {@code I} measured iterations in lockstep, timed
- * as a whole as fi_pingpong times them, then {@code I} more, each timed on its own, and a final {@code fin} from the
- * client. The client prints fi_pingpong's header and rows (from the first pass) and, per size, the round-trip line
- * from an HdrHistogram of the second pass's round trips; the server prints fi_pingpong's rows for the first pass it
- * echoed (nothing when quiet).
+ * {@code ok} or why not), then per size {@code W} unmeasured round trips ({@link Warmup}) and {@code I} measured
+ * ones in lockstep, timed as a whole as fi_pingpong times them, then {@code I} more, each timed on its own, and a
+ * final {@code fin} from the client. The client prints a line saying what the warm-up was, fi_pingpong's header and
+ * rows (from the first pass) and, per size, the round-trip line from an HdrHistogram of the second pass's round
+ * trips; the server prints the same lines but the round trips' for the passes it echoed (nothing when quiet).
  * <p>
- * The client, which finishes last (it waits for the server to exit after its fin), deletes the domain's region
- * file unless asked to keep it. Runs on the calling thread.
+ * Every file this side creates is handed to the {@link ExitCleanup} as soon as it exists, so it goes however the
+ * run ends: the rendezvous file, the shareable-memory segments, and the domain's region file when this side created
+ * it. The client, which finishes last (it waits for the server to exit after its fin), also hands over the region
+ * whoever created it. With {@link PingpongOptions#keep()} the region stays. Runs on the calling thread.
  */
 final class PingpongRun
 {
@@ -27,6 +28,8 @@ final class PingpongRun
     static final String OK = "ok";
     /** The client's last message. */
     static final String FIN = "fin";
+    /** Round trips per call of a measured loop during the warm-up ({@link #warmUp}). */
+    static final int WARMUP_CHUNK = 2;
     /** Largest round trip the histogram tracks (longer ones count as this): 60 s. */
     static final long HISTOGRAM_MAX_NANOS = 60_000_000_000L;
 
@@ -34,7 +37,8 @@ final class PingpongRun
     private final PingpongOptions options;
     private final Role role;
     private final boolean quiet;
-    private final boolean keep;
+    private final ExitCleanup cleanup;
+    private final Path regionFile;
     private final PrintWriter out;
     private final Histogram rtt = new Histogram(1, HISTOGRAM_MAX_NANOS, 3);
     /**
@@ -48,7 +52,7 @@ final class PingpongRun
      * @param options the run's settings.
      * @param role    this side.
      * @param quiet   print nothing but errors (the peer --self starts).
-     * @param keep    keep the domain's region file.
+     * @param cleanup what removes this side's files at the end.
      * @param out     where results go.
      */
     PingpongRun(
@@ -56,14 +60,15 @@ final class PingpongRun
         final PingpongOptions options,
         final Role role,
         final boolean quiet,
-        final boolean keep,
+        final ExitCleanup cleanup,
         final PrintWriter out)
     {
         this.config = config;
         this.options = options;
         this.role = role;
         this.quiet = quiet;
-        this.keep = keep;
+        this.cleanup = cleanup;
+        this.regionFile = RegionFile.regionPath(config.rootDir(), options.domain());
         this.out = out;
     }
 
@@ -75,41 +80,48 @@ final class PingpongRun
     void run()
     {
         final Rendezvous rendezvous = new Rendezvous(config.rootDir(), options.domain());
-        try (PingpongEndpoint endpoint = PingpongEndpoint.open(config, options))
+        try (PingpongEndpoint endpoint = PingpongEndpoint.open(config, options, this::created))
         {
+            if (role == Role.CLIENT && !options.keep())
+            {
+                cleanup.delete(regionFile);
+            }
             check(endpoint, endpoint.postRecv(), "posting the first receive");
             rendezvous.publish(role, endpoint.address());
+            cleanup.delete(rendezvous.file(role));
             endpoint.insertPeer(rendezvous.await(role.peer(), options.timeoutSeconds()));
             final int[] sizes = options.sizes().within(endpoint.maxMsgSize()).sizes();
             if (role == Role.CLIENT)
             {
                 hello(endpoint);
-                printHeader();
-                for (final int size : sizes)
-                {
-                    client(endpoint, size);
-                }
+            }
+            else
+            {
+                answerHello(endpoint);
+            }
+            printHeader();
+            for (final int size : sizes)
+            {
+                measure(endpoint, size);
+            }
+            if (role == Role.CLIENT)
+            {
                 check(endpoint, endpoint.sendText(FIN), "sending fin");
                 awaitServerExit(endpoint, rendezvous);
             }
             else
             {
-                answerHello(endpoint);
-                printHeader();
-                for (final int size : sizes)
-                {
-                    server(endpoint, size);
-                }
                 awaitText(endpoint, FIN);
             }
         }
-        finally
+    }
+
+    /** A file the endpoint created: the region stays with {@code --keep}; everything else goes. */
+    private void created(final Path file)
+    {
+        if (!options.keep() || !file.equals(regionFile))
         {
-            rendezvous.withdraw(role);
-            if (role == Role.CLIENT && !keep)
-            {
-                deleteRegion();
-            }
+            cleanup.delete(file);
         }
     }
 
@@ -171,28 +183,90 @@ final class PingpongRun
     }
 
     /**
-     * The client's share of one size: first {@code W} unmeasured and {@code I} measured round trips timed as
+     * One size: first {@code W} unmeasured round trips ({@link #warmUp}), then {@code I} measured ones timed as
      * fi_pingpong times them (one clock read where the measured ones start and one at the end, so the columns carry no
-     * clock cost of ours), then {@code I} more round trips, each timed on its own, for the round-trip line. A clock
+     * clock cost of ours), then {@code I} more, which the client times one by one for the round-trip line. A clock
      * read costs 25-30 ns here (kvm-clock); two per round trip in the first pass made usec/xfer about 5% longer than
-     * fi_pingpong's way of counting.
+     * fi_pingpong's way of counting. The client sends and waits for the echo; the server echoes. Both print
+     * fi_pingpong's row for the first {@code I} (-I >= 1), the client also the round-trip line.
      */
-    private void client(final PingpongEndpoint endpoint, final int size)
+    private void measure(final PingpongEndpoint endpoint, final int size)
     {
-        final int warmup = options.warmup();
+        final boolean client = role == Role.CLIENT;
         final int iterations = options.iterations();
-        long start = System.nanoTime();
-        for (int i = 0; i < warmup + iterations; i++)
-        {
-            if (i == warmup)
-            {
-                start = System.nanoTime();
-            }
-            roundTrip(endpoint, size, i);
-        }
+        int next = warmUp(endpoint, size);
+        final long start = System.nanoTime();
+        next = client ? roundTrips(endpoint, size, next, iterations) : echoes(endpoint, size, next, iterations);
         final long end = System.nanoTime();
-        rtt.reset();
-        for (int i = warmup + iterations; i < warmup + 2 * iterations; i++)
+        if (client)
+        {
+            rtt.reset();
+            timedRoundTrips(endpoint, size, next, iterations);
+        }
+        else
+        {
+            echoes(endpoint, size, next, iterations);
+        }
+        if (!quiet)
+        {
+            out.print(PerfFormat.row(size, iterations, iterations, end - start));
+            if (client)
+            {
+                out.print(PerfFormat.rttLine(rtt));
+            }
+            out.flush();
+        }
+    }
+
+    /**
+     * The {@code W} warm-up round trips of a size, run through the same methods as the measured ones: the client's
+     * {@link #roundTrips} and {@link #timedRoundTrips} by turns, the server's {@link #echoes}, each called for
+     * {@link #WARMUP_CHUNK} round trips at a time. Called many times, each loop is compiled as a whole method with its
+     * exit profiled; the measured pass then runs in that compiled code. (With one loop over warm-up and measured
+     * round trips, the branch where the timing starts had never been taken when HotSpot compiled the loop: taking it
+     * deoptimized the loop, and the measured pass began in the interpreter.)
+     *
+     * @return the index of the first measured round trip, {@code W}.
+     */
+    private int warmUp(final PingpongEndpoint endpoint, final int size)
+    {
+        final int warmup = options.warmup().roundTrips(size);
+        int next = 0;
+        boolean timed = false;
+        while (next < warmup)
+        {
+            final int count = Math.min(WARMUP_CHUNK, warmup - next);
+            if (role == Role.SERVER)
+            {
+                next = echoes(endpoint, size, next, count);
+            }
+            else
+            {
+                next = timed ? timedRoundTrips(endpoint, size, next, count) : roundTrips(endpoint, size, next, count);
+                timed = !timed;
+            }
+        }
+        return next;
+    }
+
+    /** @return the index after the last of the {@code count} round trips from {@code first}, untimed. */
+    private int roundTrips(final PingpongEndpoint endpoint, final int size, final int first, final int count)
+    {
+        final int end = first + count;
+        for (int i = first; i < end; i++)
+        {
+            check(endpoint, endpoint.send(size), size, i);
+            check(endpoint, endpoint.awaitRx(++expectedRx), size, i);
+            afterReply(endpoint, size, i);
+        }
+        return end;
+    }
+
+    /** @return the index after the last of the {@code count} round trips from {@code first}, each one recorded. */
+    private int timedRoundTrips(final PingpongEndpoint endpoint, final int size, final int first, final int count)
+    {
+        final int end = first + count;
+        for (int i = first; i < end; i++)
         {
             final long t0 = System.nanoTime();
             check(endpoint, endpoint.send(size), size, i);
@@ -200,19 +274,20 @@ final class PingpongRun
             rtt.recordValue(Math.min(System.nanoTime() - t0, HISTOGRAM_MAX_NANOS));
             afterReply(endpoint, size, i);
         }
-        if (!quiet)
-        {
-            out.print(PerfFormat.row(size, iterations, iterations, end - start));
-            out.print(PerfFormat.rttLine(rtt));
-            out.flush();
-        }
+        return end;
     }
 
-    private void roundTrip(final PingpongEndpoint endpoint, final int size, final int i)
+    /** @return the index after the last of the {@code count} messages from {@code first} the server echoed. */
+    private int echoes(final PingpongEndpoint endpoint, final int size, final int first, final int count)
     {
-        check(endpoint, endpoint.send(size), size, i);
-        check(endpoint, endpoint.awaitRx(++expectedRx), size, i);
-        afterReply(endpoint, size, i);
+        final int end = first + count;
+        for (int i = first; i < end; i++)
+        {
+            check(endpoint, endpoint.awaitRx(++expectedRx), size, i);
+            afterReply(endpoint, size, i);
+            check(endpoint, endpoint.send(size), size, i);
+        }
+        return end;
     }
 
     private void afterReply(final PingpongEndpoint endpoint, final int size, final int i)
@@ -224,38 +299,11 @@ final class PingpongRun
         endpoint.repostLater();
     }
 
-    /** The server's share of one size: it echoes the client's two passes; its row covers the first (-I >= 1). */
-    private void server(final PingpongEndpoint endpoint, final int size)
-    {
-        final int warmup = options.warmup();
-        final int iterations = options.iterations();
-        long start = System.nanoTime();
-        long end = start;
-        for (int i = 0; i < warmup + 2 * iterations; i++)
-        {
-            if (i == warmup)
-            {
-                start = System.nanoTime();
-            }
-            else if (i == warmup + iterations)
-            {
-                end = System.nanoTime();
-            }
-            check(endpoint, endpoint.awaitRx(++expectedRx), size, i);
-            afterReply(endpoint, size, i);
-            check(endpoint, endpoint.send(size), size, i);
-        }
-        if (!quiet)
-        {
-            out.print(PerfFormat.row(size, iterations, iterations, end - start));
-            out.flush();
-        }
-    }
-
     private void printHeader()
     {
         if (!quiet)
         {
+            out.print(options.warmup().headerLine());
             out.print(PerfFormat.header());
             out.flush();
         }
@@ -267,7 +315,8 @@ final class PingpongRun
         {
             throw new PingpongException((int)-rc, "pingpong " + role.cliName() + ": " + endpoint.failure() +
                 " (size " + size + ", round trip " + (iteration + 1) + " of " +
-                (options.warmup() + 2 * options.iterations()) + ": warm-up, measured, then timed one by one)");
+                (options.warmup().roundTrips(size) + 2 * options.iterations()) +
+                ": warm-up, measured, then timed one by one)");
         }
     }
 
@@ -277,18 +326,6 @@ final class PingpongRun
         {
             throw new PingpongException((int)-rc, "pingpong " + role.cliName() + ": " + endpoint.failure() + " (" +
                 phase + ")");
-        }
-    }
-
-    private void deleteRegion()
-    {
-        try
-        {
-            Files.deleteIfExists(RegionFile.regionPath(config.rootDir(), options.domain()));
-        }
-        catch (final IOException ex)
-        {
-            throw new PingpongException(Errno.FI_EIO, "pingpong: cannot delete the domain's region file: " + ex);
         }
     }
 }

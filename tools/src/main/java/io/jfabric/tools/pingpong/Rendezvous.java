@@ -15,7 +15,8 @@ import java.nio.file.StandardCopyOption;
  * over a TCP socket): each side publishes {@code pid=<pid> addr=<fi_getname text>} in
  * {@code <root>/<domain>.pingpong-<role>}, next to the domain's region file, and reads the other side's. A file
  * is written to a temporary name and renamed, so a reader never sees half of one; a file whose pid is no longer
- * alive (left by a killed run) is ignored. Each side deletes its own file when it finishes. Setup thread only.
+ * alive (left by a killed run) is ignored. Each side deletes its own file when it finishes (see
+ * {@link ExitCleanup}). Setup thread only.
  */
 final class Rendezvous
 {
@@ -61,6 +62,14 @@ final class Rendezvous
         }
         catch (final IOException ex)
         {
+            try
+            {
+                Files.deleteIfExists(temp);
+            }
+            catch (final IOException ignore)
+            {
+                // What made the publish fail makes this fail too; the error below says what it was.
+            }
             throw new UncheckedIOException("pingpong: cannot publish this side's address in " + target, ex);
         }
     }
@@ -102,23 +111,6 @@ final class Rendezvous
     {
         final Published published = read(file(role));
         return published == null || !ProcessHandle.of(published.pid).map(ProcessHandle::isAlive).orElse(false);
-    }
-
-    /**
-     * Delete {@code role}'s file.
-     *
-     * @param role this side.
-     */
-    void withdraw(final Role role)
-    {
-        try
-        {
-            Files.deleteIfExists(file(role));
-        }
-        catch (final IOException ignore)
-        {
-            // Best effort at exit: a stale file names a dead pid, which readers ignore.
-        }
     }
 
     private static Published read(final Path path)

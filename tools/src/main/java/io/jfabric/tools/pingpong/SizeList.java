@@ -1,5 +1,7 @@
 package io.jfabric.tools.pingpong;
 
+import org.agrona.SystemUtil;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -13,9 +15,13 @@ import java.util.zip.CRC32;
  *   <li>{@code all} (any case): fi_pingpong's {@code -S all} list, 0 and 1, then every power of two from 2 with
  *       its "half up" (2, 3, 4, 6, 8, 12, 16, 24, ...) up to {@link #ALL_LIMIT} (6 MiB, fi_pingpong's largest
  *       buffer);</li>
- *   <li>a number, or numbers separated by commas, in the order given.</li>
+ *   <li>a size, or sizes separated by commas, in the order given: a number of bytes, or with a {@code k},
+ *       {@code m} or {@code g} suffix (any case) for KiB, MiB or GiB, as Agrona's {@link SystemUtil#parseSize}
+ *       reads it ({@code 4k} is 4096).</li>
  * </ul>
- * As fi_pingpong does, sizes above the endpoint's max_msg_size are dropped ({@link #within}). Immutable; any thread.
+ * A size given above the provider's max_msg_size, or above {@link #MAX_BUFFER_SIZE}, is refused when the list is
+ * read, before anything runs; the default and {@code all} lists drop theirs, as fi_pingpong drops the sizes above
+ * max_msg_size ({@link #within}). Immutable; any thread.
  */
 public final class SizeList
 {
@@ -28,6 +34,9 @@ public final class SizeList
     /** fi_pingpong's largest message, (1 << 22) + (1 << 21): the end of the {@code all} list. */
     static final int ALL_LIMIT = (1 << 22) + (1 << 21);
 
+    /** The largest message a Java buffer holds, and so the largest size pingpong tests, whatever max_msg_size is. */
+    static final long MAX_BUFFER_SIZE = Integer.MAX_VALUE;
+
     private final int[] sizes;
     private final String spec;
 
@@ -39,24 +48,37 @@ public final class SizeList
 
     /**
      * @param spec the {@code -S} value, or null when the option was not given.
-     * @return the sizes.
-     * @throws IllegalArgumentException naming the value that is not a size.
+     * @return the sizes, with no other limit than {@link #MAX_BUFFER_SIZE}.
+     * @throws IllegalArgumentException naming the value that is not a size, or is above that.
      */
     public static SizeList parse(final String spec)
     {
+        return parse(spec, MAX_BUFFER_SIZE);
+    }
+
+    /**
+     * @param spec       the {@code -S} value, or null when the option was not given.
+     * @param maxMsgSize the provider's max_msg_size: a size given above it is refused; the default and {@code all}
+     *                   lists leave theirs out.
+     * @return the sizes.
+     * @throws IllegalArgumentException naming the value that is not a size, or the size that is above the limit and
+     *                                  the limit.
+     */
+    public static SizeList parse(final String spec, final long maxMsgSize)
+    {
         if (spec == null)
         {
-            return new SizeList(DEFAULT_SIZES.clone(), null);
+            return new SizeList(Arrays.stream(DEFAULT_SIZES).filter(size -> size <= maxMsgSize).toArray(), null);
         }
         if ("all".equals(spec.toLowerCase(Locale.ROOT)))
         {
-            return new SizeList(allSizes(ALL_LIMIT), spec);
+            return new SizeList(allSizes(Math.min(ALL_LIMIT, maxMsgSize)), spec);
         }
         final String[] parts = spec.split(",", -1);
         final int[] sizes = new int[parts.length];
         for (int i = 0; i < parts.length; i++)
         {
-            sizes[i] = parseSize(parts[i], spec);
+            sizes[i] = parseSize(parts[i], spec, maxMsgSize);
         }
         return new SizeList(sizes, spec);
     }
@@ -94,23 +116,31 @@ public final class SizeList
         return sizes.stream().mapToInt(Integer::intValue).toArray();
     }
 
-    private static int parseSize(final String text, final String spec)
+    private static int parseSize(final String text, final String spec, final long maxMsgSize)
     {
-        final int size;
+        final String trimmed = text.trim();
+        final long size;
         try
         {
-            size = Integer.parseInt(text.trim());
+            size = SystemUtil.parseSize("-S", trimmed);
         }
         catch (final NumberFormatException ex)
         {
-            throw new IllegalArgumentException(
-                "-S: '" + text + "' in '" + spec + "' is not a size (a number of bytes, a comma list, or all)");
+            throw new IllegalArgumentException("-S: '" + text + "' in '" + spec + "' is not a size (bytes, or " +
+                "with k, m or g for KiB, MiB or GiB, such as 4k; a comma list; or all)");
         }
-        if (size < 0)
+        final String given = trimmed.equals(Long.toString(size)) ? trimmed : trimmed + " (" + size + ")";
+        if (size > MAX_BUFFER_SIZE && maxMsgSize >= MAX_BUFFER_SIZE)
         {
-            throw new IllegalArgumentException("-S: size " + size + " in '" + spec + "' is negative");
+            throw new IllegalArgumentException("-S: size " + given + " is above " + MAX_BUFFER_SIZE +
+                ", the largest message a Java buffer holds");
         }
-        return size;
+        if (size > maxMsgSize)
+        {
+            throw new IllegalArgumentException("-S: size " + given + " is above the shm provider's max_msg_size, " +
+                maxMsgSize + " (" + PerfFormat.sizeStr(maxMsgSize) + "; set by jfabric.shm.max.msg.size)");
+        }
+        return (int)size;
     }
 
     /**

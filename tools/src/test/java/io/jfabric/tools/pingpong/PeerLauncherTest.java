@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class PeerLauncherTest
 {
     private static final PingpongOptions OPTIONS = new PingpongOptions(
-        SizeList.parse("64,4096"), 1000, 50, "pp-7", TransferMode.TAGGED, true, 12, true);
+        SizeList.parse("64,4096"), 1000, Warmup.of(50), "pp-7", TransferMode.TAGGED, true, 12, true, false);
 
     @Test
     void shouldRunTheQuietServerWithTheSameSettingsInTheSameJvmAndClassPath()
@@ -39,6 +39,7 @@ class PeerLauncherTest
         assertFalse(command.contains("-Duser.home=/home/u"), command::toString);
         assertFalse(command.stream().anyMatch(arg -> arg.contains("jdwp")), command::toString);
         assertFalse(command.contains("--unregistered"), command::toString);
+        assertFalse(command.contains("--keep"), command::toString);
 
         final int cp = command.indexOf("-cp");
         assertEquals(List.of("-cp", "/a.jar:/b.jar", JfabricMain.class.getName(), "pingpong",
@@ -50,12 +51,15 @@ class PeerLauncherTest
     void shouldAddTheAgronaExportWhenThisJvmWasStartedWithoutIt()
     {
         final List<String> command = PeerLauncher.command("java", List.of(), "cp", new Properties(),
-            new PingpongOptions(SizeList.parse(null), 10, 10, "pp", TransferMode.MSG, false, 30, false));
+            new PingpongOptions(SizeList.parse(null), 10, Warmup.byDefault(), "pp", TransferMode.MSG, false, 30, false,
+                true));
         assertEquals(PeerLauncher.AGRONA_EXPORT, command.get(1));
         assertFalse(command.contains("-S"), "the default sizes need no -S: " + command);
+        assertFalse(command.contains("-W"), "the default warm-up, bounded per size, needs no -W: " + command);
         assertFalse(command.contains("--msg"), command::toString);
         assertFalse(command.contains("-c"), command::toString);
         assertTrue(command.contains("--unregistered"), command::toString);
+        assertTrue(command.contains("--keep"), "a server that created the region keeps it too: " + command);
     }
 
     @Test

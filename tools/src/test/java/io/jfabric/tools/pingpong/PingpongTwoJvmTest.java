@@ -59,19 +59,30 @@ class PingpongTwoJvmTest
     {
         final Run run = runCleanly("--domain", "pp", "-S", "0,64,4096,70000", "-I", "200", "-W", "20", "-c");
         final List<String> lines = run.out.lines().toList();
-        assertEquals(PerfFormat.header().trim(), lines.get(0).trim(), run::toString);
-        assertEquals(1 + 4 * 2, lines.size(), run::toString);
+        assertEquals("# warm-up, not counted: the first 20 round trips of each size (-W)", lines.get(0), run::toString);
+        assertEquals(PerfFormat.header().trim(), lines.get(1).trim(), run::toString);
+        assertEquals(2 + 4 * 2, lines.size(), run::toString);
         final String[] sizes = {"0", "64", "4k", "68k"};
         for (int i = 0; i < sizes.length; i++)
         {
-            final String[] row = lines.get(1 + 2 * i).trim().split(" +");
+            final String[] row = lines.get(2 + 2 * i).trim().split(" +");
             assertEquals(sizes[i], row[0], run::toString);
             assertEquals("200", row[1], run::toString);
             assertEquals("=200", row[2], run::toString);
             assertTrue(Double.parseDouble(row[6]) > 0, run::toString);
-            final String rtt = lines.get(2 + 2 * i);
+            final String rtt = lines.get(3 + 2 * i);
             assertTrue(rtt.matches("rtt_ns p50=\\d+ p90=\\d+ p99=\\d+ p99\\.9=\\d+ max=\\d+ rounds=200"), rtt);
         }
+    }
+
+    @Test
+    void shouldWarmUpLargeSizesByAtMostOneGibibyteByDefaultAndSaySo() throws IOException
+    {
+        final Run run = runCleanly("-S", "1m", "-I", "10"); // 1024 warm-up round trips: 1 GiB each way
+        assertTrue(run.out.startsWith("# warm-up, not counted: the first " + Warmup.DEFAULT_ROUND_TRIPS +
+            " round trips of each size, or as many as carry 1g each way if fewer (-W)\n" + PerfFormat.header()),
+            run::toString);
+        assertTrue(run.out.contains("\n1m      10      =10 "), run::toString);
     }
 
     @Test
@@ -80,6 +91,16 @@ class PingpongTwoJvmTest
         final Run run = runCleanly("-S", "all", "-I", "10", "-W", "1", "-c");
         assertEquals(46, run.rttLines(), run::toString);
         assertTrue(run.out.contains("\n6m      10      =10 "), run::toString);
+    }
+
+    @Test
+    void shouldTakeSizesWithKAndMSuffixesOnBothSides() throws IOException
+    {
+        final Run run = runCleanly("-S", "1k,64K,1m", "-I", "20", "-W", "2", "-c");
+        final List<String> rows = run.out.lines().filter(line -> line.contains("=20 ")).toList();
+        assertEquals(3, rows.size(), run::toString);
+        assertTrue(rows.get(0).startsWith("1k ") && rows.get(1).startsWith("64k ") && rows.get(2).startsWith("1m "),
+            run::toString);
     }
 
     @Test
@@ -118,7 +139,7 @@ class PingpongTwoJvmTest
     void shouldRefuseAServerRunningOtherSettings() throws Exception
     {
         final PingpongOptions serverOptions = new PingpongOptions(
-            SizeList.parse("64"), 100, 10, "mismatch", TransferMode.MSG, false, 20, true);
+            SizeList.parse("64"), 100, Warmup.of(10), "mismatch", TransferMode.MSG, false, 20, true, false);
         final Process server = new ProcessBuilder(PeerLauncher.command(serverOptions))
             .redirectErrorStream(true).start();
         final Run run = run("pingpong", "--role", "client", "--domain", "mismatch", "-S", "64", "-I", "200",
@@ -137,6 +158,70 @@ class PingpongTwoJvmTest
         final Run run = run("pingpong", "--role", "client", "--domain", "alone", "-S", "64", "--timeout", "1");
         assertEquals(Errno.FI_ETIMEDOUT, run.status, run::toString);
         assertTrue(run.err.contains("--role server --domain alone"), run::toString);
+    }
+
+    @Test
+    void shouldRemoveEveryFileTheServerCreatedWhenNoClientShowsUp() throws IOException
+    {
+        final Run run = run("pingpong", "--role", "server", "--domain", "lonely", "-S", "64", "--timeout", "1");
+        assertEquals(Errno.FI_ETIMEDOUT, run.status, run::toString);
+        assertTrue(run.err.contains("--role client --domain lonely"), run::toString);
+        assertNoFilesLeft();
+    }
+
+    @Test
+    void shouldRemoveEveryFileTheClientCreatedWhenNoServerShowsUp() throws IOException
+    {
+        final Run run = run("pingpong", "--role", "client", "--domain", "alone", "-S", "64", "--timeout", "1");
+        assertEquals(Errno.FI_ETIMEDOUT, run.status, run::toString);
+        assertNoFilesLeft();
+    }
+
+    @Test
+    void shouldRemoveEveryFileTheServerCreatedWhenStoppedWithCtrlC() throws Exception
+    {
+        final PingpongOptions options = new PingpongOptions(
+            SizeList.parse("64"), 10, Warmup.of(10), "interrupted", TransferMode.MSG, false, 30, true, false);
+        final Process server = new ProcessBuilder(PeerLauncher.command(options)).redirectErrorStream(true).start();
+        try
+        {
+            final Path published = root.resolve("interrupted.pingpong-server");
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (!Files.exists(published))
+            {
+                assertTrue(System.nanoTime() - deadline < 0, "the server did not publish its address in 20 s");
+                assertTrue(server.isAlive(), () -> "the server exited: " + output(server));
+                Thread.sleep(10);
+            }
+            assertTrue(Files.exists(root.resolve("interrupted.domain")), "the server created the domain");
+            assertEquals(0, new ProcessBuilder("kill", "-INT", Long.toString(server.pid())).start().waitFor());
+            assertTrue(server.waitFor(20, TimeUnit.SECONDS), "the server did not stop on SIGINT");
+            assertEquals(130, server.exitValue(), () -> output(server));
+            assertNoFilesLeft();
+        }
+        finally
+        {
+            server.destroyForcibly();
+        }
+    }
+
+    @Test
+    void shouldRemoveEveryFileOfBothSidesWhenTheyDisagree() throws Exception
+    {
+        shouldRefuseAServerRunningOtherSettings();
+        assertNoFilesLeft();
+    }
+
+    private static String output(final Process process)
+    {
+        try
+        {
+            return new String(process.getInputStream().readAllBytes());
+        }
+        catch (final IOException ex)
+        {
+            return ex.toString();
+        }
     }
 
     /** Run {@code pingpong --self} with {@code args}, which must succeed and leave no file in the root. */

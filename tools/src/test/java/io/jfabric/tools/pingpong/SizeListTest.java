@@ -71,6 +71,44 @@ class SizeListTest
     }
 
     @Test
+    void shouldReadKMAndGSuffixesAsPowersOf1024AsAgronasParseSizeDoes()
+    {
+        assertArrayEquals(new int[]{4096, 4096, 65536, 1048576, 0, 64}, SizeList.parse("4k,4K,64k,1m,0,64").sizes());
+        assertArrayEquals(new int[]{1 << 30}, SizeList.parse("1g", 1L << 30).sizes());
+        assertEquals("4k,1m", SizeList.parse("4k,1m").spec(), "the server is given -S as the client got it");
+    }
+
+    @Test
+    void shouldRefuseAGivenSizeAboveMaxMsgSizeNamingTheSizeAndTheLimit()
+    {
+        final IllegalArgumentException above = assertThrows(IllegalArgumentException.class,
+            () -> SizeList.parse("64,2000000000", 1L << 30));
+        assertTrue(above.getMessage().contains("2000000000") && above.getMessage().contains("1073741824") &&
+            above.getMessage().contains("max_msg_size"), above.getMessage());
+        final IllegalArgumentException suffixed = assertThrows(IllegalArgumentException.class,
+            () -> SizeList.parse("8k", 4096));
+        assertTrue(suffixed.getMessage().contains("8k (8192)") && suffixed.getMessage().contains("4096"),
+            suffixed.getMessage());
+        assertArrayEquals(new int[]{4096}, SizeList.parse("4k", 4096).sizes(), "the limit itself is allowed");
+    }
+
+    @Test
+    void shouldRefuseASizeBeyondAJavaBufferWhateverMaxMsgSizeSays()
+    {
+        final IllegalArgumentException beyond = assertThrows(IllegalArgumentException.class,
+            () -> SizeList.parse("2g", Long.MAX_VALUE));
+        assertTrue(beyond.getMessage().contains("2g (2147483648)") &&
+            beyond.getMessage().contains(Integer.toString(Integer.MAX_VALUE)), beyond.getMessage());
+    }
+
+    @Test
+    void shouldDropDefaultAndAllSizesAboveMaxMsgSizeAsFiPingpongDoes()
+    {
+        assertArrayEquals(new int[]{64, 256, 1024, 4096}, SizeList.parse(null, 4096).sizes());
+        assertArrayEquals(SizeList.allSizes(12), SizeList.parse("all", 12).sizes());
+    }
+
+    @Test
     void shouldRefuseWhatIsNotASize()
     {
         final IllegalArgumentException word = assertThrows(IllegalArgumentException.class,
@@ -79,5 +117,12 @@ class SizeListTest
         assertThrows(IllegalArgumentException.class, () -> SizeList.parse("-1"));
         assertThrows(IllegalArgumentException.class, () -> SizeList.parse("64,,128"));
         assertThrows(IllegalArgumentException.class, () -> SizeList.parse("4294967296"));
+        for (final String bad : new String[]{"4kb", "1t", "4.5k", "k", "0x10", " ", "+5"})
+        {
+            final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
+                () -> SizeList.parse(bad), bad);
+            assertTrue(ex.getMessage().contains("'" + bad + "'") && ex.getMessage().contains("k, m or g"),
+                ex.getMessage());
+        }
     }
 }
