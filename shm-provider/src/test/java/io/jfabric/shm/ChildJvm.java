@@ -38,6 +38,25 @@ public final class ChildJvm
     }
 
     /**
+     * Start {@code mainClass} as {@link #start} does but without the Agrona export flag, as a user who forgot it
+     * would.
+     *
+     * @param mainClass  class with a main method on the test class path.
+     * @param properties "key=value" system properties.
+     * @param args       program arguments.
+     * @return the running child.
+     * @throws IOException when the JVM cannot be started.
+     */
+    public static ChildJvm startWithoutAgronaExports(
+        final Class<?> mainClass, final List<String> properties, final String... args) throws IOException
+    {
+        final List<String> command = command(mainClass, properties, args);
+        final int flag = command.indexOf("--add-exports");
+        command.subList(flag, flag + 2).clear();
+        return new ChildJvm(new ProcessBuilder(command).redirectErrorStream(true).start());
+    }
+
+    /**
      * The command line that runs {@code mainClass} in a child JVM: this JVM's java binary and class path, the Agrona
      * export, and flags for a quick start.
      *

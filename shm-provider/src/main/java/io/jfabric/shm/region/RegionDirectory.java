@@ -97,11 +97,13 @@ public final class RegionDirectory
      * @return the checked directory.
      * @throws FabricException {@link Errno#FI_EACCES} when the directory is not safe to use,
      *                         {@link Errno#FI_EINVAL} when the path is not a directory, {@link Errno#FI_EIO} on any
-     *                         other I/O failure.
+     *                         other I/O failure, {@link Errno#FI_ENOSYS} before anything is created when the JVM
+     *                         lacks the flag Agrona needs ({@link AgronaAccess}).
      */
     public static RegionDirectory open(final Path rootDir, final boolean groupAccess)
     {
         Objects.requireNonNull(rootDir, "rootDir");
+        AgronaAccess.check();
         try
         {
             Map<String, Object> attributes = readAttributes(rootDir);

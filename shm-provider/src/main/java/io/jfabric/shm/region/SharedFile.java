@@ -354,11 +354,31 @@ public final class SharedFile
         }
         finally
         {
+            // The temporary file first: deleting it needs nothing that can fail the way the mapping code can.
+            deleteQuietly(temp);
             if (null != mapped)
             {
-                IoUtil.unmap(mapped);
+                unmapQuietly(mapped);
             }
-            deleteQuietly(temp);
+        }
+    }
+
+    /**
+     * Unmap a mapping now, or leave it to the garbage collector when Agrona cannot (its classes failed to
+     * initialise); never throws, so it may run in a {@code finally} that has more to clean up.
+     *
+     * @param mapped the mapping.
+     */
+    static void unmapQuietly(final MappedByteBuffer mapped)
+    {
+        try
+        {
+            IoUtil.unmap(mapped);
+        }
+        catch (final LinkageError ignore)
+        {
+            // Agrona's classes did not initialise (the JVM lacks the flag AgronaAccess names): the mapping goes
+            // when the buffer is garbage collected.
         }
     }
 
