@@ -83,8 +83,8 @@ final class AvFile
                     " does not exist: no process has created AV '" + attr.name() + "' of domain '" + domainName + "'");
             }
             final AvFormat created = new AvFormat(domainName, attr.name(), entries, attr.mapAddr());
-            final SharedFile.Mapped made = SharedFile.tryCreate(root, path, ".av." + attr.name() + ".",
-                WHAT, created, config.groupAccess(), "lower the AV count");
+            final SharedFile.Mapped made =
+                SharedFile.tryCreate(root, path, WHAT, created, config.groupAccess(), "lower the AV count");
             if (made != null)
             {
                 return attach(made, created, false);

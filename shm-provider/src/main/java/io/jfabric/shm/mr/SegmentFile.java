@@ -2,6 +2,7 @@ package io.jfabric.shm.mr;
 
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
+import io.jfabric.shm.region.OwnedFiles;
 import io.jfabric.shm.region.RegionDirectory;
 import io.jfabric.shm.region.SharedFile;
 import org.agrona.IoUtil;
@@ -59,7 +60,8 @@ public final class SegmentFile implements AutoCloseable
      * Create and map a new segment with a fresh random nonce. A file already under its name can only be left by an
      * earlier process with this pid (segment ids never repeat within a process), which is gone since this process
      * holds its pid: the file is deleted (peers that map it keep their mapping, and the new nonce tells the two
-     * apart) and the name taken once more.
+     * apart) and the name taken once more. The file is listed in {@link OwnedFiles} until {@link #close(boolean)}
+     * deletes it, so JVM shutdown deletes a segment that was never freed.
      *
      * @param directory   the checked root directory.
      * @param domainName  the domain.
@@ -92,14 +94,15 @@ public final class SegmentFile implements AutoCloseable
             {
                 SharedFile.deleteQuietly(path); // Left by an earlier process with this pid, which is gone.
             }
-            created = SharedFile.tryCreate(directory, path, "." + domainName + NAME_INFIX,
-                "shareable memory segment", format, groupAccess, "allocate less shareable memory");
+            created = SharedFile.tryCreate(directory, path, "shareable memory segment", format, groupAccess,
+                "allocate less shareable memory");
         }
         if (null == created)
         {
             throw new FabricException(Errno.FI_EBUSY, "allocShareable: segment file " + path + " was left by an " +
                 "earlier process with this pid and could not be deleted; check the root directory's permissions");
         }
+        OwnedFiles.add(path); // Deleted at JVM shutdown unless freed first.
         return new SegmentFile(path, ownerPid, segmentId, nonce, dataLength, created.buffer());
     }
 
@@ -301,7 +304,7 @@ public final class SegmentFile implements AutoCloseable
         closed = true;
         if (delete)
         {
-            SharedFile.deleteQuietly(path);
+            OwnedFiles.delete(path);
         }
         buffer.wrap(new byte[0]);
         IoUtil.unmap(mapped);

@@ -45,9 +45,9 @@ import java.util.Set;
  * user owns (which group, proven how), deliberately left out until it is designed.
  * <p>
  * Who "this process's user" is: the uid the kernel puts on a file this process creates in the root directory,
- * read from a probe file that is created there (exclusively, mode 0600, named {@code ..uid-probe.*.tmp}, which no
- * region or temporary region name can be) and deleted again. That is exactly what ownership means here: the owner
- * a region file gets when this process creates it. It needs no native code, no optional module and no user name
+ * read from a probe file that is created there (exclusively, mode 0600, a {@link TempFiles temporary file} for
+ * {@code uid-probe}, which no published name can be) and deleted again. That is exactly what ownership means here:
+ * the owner a region file gets when this process creates it. It needs no native code, no optional module and no user name
  * lookup; the alternatives each fall short: {@code com.sun.security.auth.module.UnixSystem} lives in the optional
  * {@code jdk.security.auth} module (absent from trimmed runtime images) and reports the real rather than the
  * effective uid; {@code /proc/self} is Linux only and belongs to root for a non-dumpable process; user names may
@@ -65,8 +65,7 @@ import java.util.Set;
 public final class RegionDirectory
 {
     private static final String ATTRIBUTES = "unix:mode,uid,gid,fileKey,isDirectory,isRegularFile,isSymbolicLink";
-    private static final String PROBE_PREFIX = "..uid-probe.";
-    private static final String PROBE_SUFFIX = ".tmp";
+    private static final String PROBE_TARGET = "uid-probe";
     private static final String SETTING_HINT = "the shm root setting (jfabric.shm.dir or JFABRIC_SHM_DIR)";
 
     private static final int OTHERS_WRITE = 0002;
@@ -278,7 +277,7 @@ public final class RegionDirectory
         final Path probe;
         try
         {
-            probe = Files.createTempFile(rootDir, PROBE_PREFIX, PROBE_SUFFIX,
+            probe = TempFiles.create(rootDir, PROBE_TARGET,
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         }
         catch (final AccessDeniedException ex)
@@ -293,7 +292,7 @@ public final class RegionDirectory
         }
         finally
         {
-            Files.deleteIfExists(probe);
+            OwnedFiles.delete(probe);
         }
     }
 

@@ -196,8 +196,8 @@ public final class RegionFile implements AutoCloseable
             }
 
             final RegionFormat newFormat = new RegionFormat(domainName, geometry, readyTimeoutMs);
-            final SharedFile.Mapped created = SharedFile.tryCreate(directory, path, "." + domainName + ".", WHAT,
-                newFormat, groupAccess, "shrink the shm ring or slot settings");
+            final SharedFile.Mapped created = SharedFile.tryCreate(directory, path, WHAT, newFormat, groupAccess,
+                "shrink the shm ring or slot settings");
             if (created != null)
             {
                 return new RegionFile(path, true, geometry, created.buffer(), newFormat.validated);

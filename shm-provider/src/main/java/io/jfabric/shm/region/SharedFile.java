@@ -275,8 +275,8 @@ public final class SharedFile
      * Create and publish a new file.
      *
      * @param root        from {@link #checkedRoot}.
-     * @param path        the file to publish.
-     * @param tempPrefix  prefix of the temporary file, starting with '.'.
+     * @param path        the file to publish; it is built in a {@link TempFiles temporary file} named for it and for
+     *                    this process.
      * @param what        what it is, for messages.
      * @param format      its format.
      * @param groupAccess create it 0660 rather than 0600.
@@ -286,7 +286,6 @@ public final class SharedFile
     public static Mapped tryCreate(
         final Object root,
         final Path path,
-        final String tempPrefix,
         final String what,
         final Format format,
         final boolean groupAccess,
@@ -311,7 +310,7 @@ public final class SharedFile
                     length + " bytes but " + dir + " has " + usable + " free; " + spaceHint + " or free space");
             }
 
-            temp = Files.createTempFile(dir, tempPrefix, ".tmp", PosixFilePermissions.asFileAttribute(permissions));
+            temp = TempFiles.create(dir, path.getFileName().toString(), PosixFilePermissions.asFileAttribute(permissions));
             Files.setPosixFilePermissions(temp, permissions);
             try (FileChannel channel = FileChannel.open(
                 temp, StandardOpenOption.READ, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS))
@@ -355,7 +354,7 @@ public final class SharedFile
         finally
         {
             // The temporary file first: deleting it needs nothing that can fail the way the mapping code can.
-            deleteQuietly(temp);
+            OwnedFiles.delete(temp);
             if (null != mapped)
             {
                 unmapQuietly(mapped);
@@ -478,7 +477,8 @@ public final class SharedFile
             }
             catch (final IOException ignore)
             {
-                // A leftover ".<name>.*.tmp" file is harmless: it is never opened as a shared file.
+                // A leftover temporary file is harmless (never opened as a shared file), and named for its owner,
+                // so the next opener of the domain or jfabric clean removes it once the owner is gone.
             }
         }
     }
