@@ -200,6 +200,37 @@ public final class SharedFile
     }
 
     /**
+     * Read a file's first {@code length} bytes with {@code read(2)} into a private copy, mapping nothing: what a
+     * cleanup decision reads, which must neither trust the file nor fault on it.
+     *
+     * @param file   the file.
+     * @param length bytes to read.
+     * @return the copy, or null when the file is gone, is not a regular file, or is shorter than {@code length}.
+     * @throws IOException on a read failure.
+     */
+    public static UnsafeBuffer readHeaderCopy(final Path file, final int length) throws IOException
+    {
+        final Map<String, Object> attributes = RegionDirectory.readAttributes(file);
+        if (null == attributes || !(Boolean)attributes.get("isRegularFile"))
+        {
+            return null;
+        }
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS))
+        {
+            final ByteBuffer page = ByteBuffer.allocate(length);
+            while (page.hasRemaining() && channel.read(page, page.position()) >= 0)
+            {
+                // positional reads until the copy is full or the file ends
+            }
+            return page.hasRemaining() ? null : new UnsafeBuffer(page);
+        }
+        catch (final NoSuchFileException ex)
+        {
+            return null;
+        }
+    }
+
+    /**
      * Read the header page into {@code page} with positional reads, never through a mapping.
      *
      * @throws FabricException {@link Errno#FI_EINVAL} when the file ends before the header does.
