@@ -211,6 +211,20 @@ public final class ChildJvm
         awaitExit();
     }
 
+    /**
+     * SIGSTOP the child: it stays alive, holding whatever it holds, and runs no code until {@link #kill()}ed.
+     *
+     * @throws Exception when kill(1) fails.
+     */
+    public void stop() throws Exception
+    {
+        final Process kill = new ProcessBuilder("kill", "-STOP", Long.toString(process.pid())).inheritIO().start();
+        if (!kill.waitFor(30, TimeUnit.SECONDS) || kill.exitValue() != 0)
+        {
+            throw new AssertionError("kill -STOP " + process.pid() + " failed");
+        }
+    }
+
     private void awaitExit() throws InterruptedException
     {
         if (!process.waitFor(30, TimeUnit.SECONDS))

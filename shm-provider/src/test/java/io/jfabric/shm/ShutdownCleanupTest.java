@@ -3,15 +3,15 @@ package io.jfabric.shm;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
+import static io.jfabric.shm.LeftoverFiles.HUGE_RX_RING_BYTES;
+import static io.jfabric.shm.LeftoverFiles.HUGE_SLOTS;
+import static io.jfabric.shm.LeftoverFiles.awaitTemporaryFile;
+import static io.jfabric.shm.LeftoverFiles.names;
+import static io.jfabric.shm.LeftoverFiles.properties;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -22,10 +22,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ShutdownCleanupTest
 {
-    /** A region this large takes long enough to allocate (about 1 GiB of tmpfs pages) to be signalled half-way. */
-    static final String HUGE_SLOTS = "32";
-    static final String HUGE_RX_RING_BYTES = Integer.toString(1 << 20);
-
     private final ShmTestRoot root = new ShmTestRoot();
 
     @AfterEach
@@ -68,51 +64,5 @@ class ShutdownCleanupTest
         child.terminate();
 
         assertEquals(List.of(), names(root.dir()), child.output());
-    }
-
-    /**
-     * @param root the test's root.
-     * @return system properties for a child: the root, and small regions.
-     */
-    static List<String> properties(final ShmTestRoot root)
-    {
-        return List.of("jfabric.shm.dir=" + root.dir(), "jfabric.shm.ep.count=2", "jfabric.shm.rx.ring.bytes=4096",
-            "jfabric.shm.tx.ring.bytes=4096", "jfabric.shm.cq.ring.bytes=4096");
-    }
-
-    /**
-     * Wait until a temporary file of a domain exists (whatever the jfabric version names it, it starts with
-     * {@code .<domain>.}): its creator is allocating it.
-     *
-     * @param dir    the root.
-     * @param domain the domain.
-     * @throws Exception when none appears within 30 s.
-     */
-    static void awaitTemporaryFile(final Path dir, final String domain) throws Exception
-    {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (System.nanoTime() - deadline < 0)
-        {
-            if (Files.isDirectory(dir) &&
-                names(dir).stream().anyMatch(n -> n.startsWith("." + domain + ".") && n.endsWith(".tmp")))
-            {
-                return;
-            }
-            Thread.sleep(1);
-        }
-        throw new AssertionError("no temporary file of domain " + domain + " appeared in " + dir);
-    }
-
-    /**
-     * @param dir a directory.
-     * @return the names in it, sorted.
-     * @throws IOException on failure.
-     */
-    static List<String> names(final Path dir) throws IOException
-    {
-        try (Stream<Path> files = Files.list(dir))
-        {
-            return files.map(p -> p.getFileName().toString()).sorted().collect(Collectors.toList());
-        }
     }
 }
