@@ -16,6 +16,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
@@ -65,6 +66,16 @@ public final class SharedFile
          */
         long validate(UnsafeBuffer copy, HeaderReader reader, String source) throws IOException;
 
+        /**
+         * @param fileLength the validated length of the file.
+         * @return how much of it to map from its start: all of it, unless the format says less (a removal maps the
+         * header only).
+         */
+        default long mapLength(final long fileLength)
+        {
+            return fileLength;
+        }
+
         /** @return the length of a new file. */
         long newFileLength();
 
@@ -92,12 +103,14 @@ public final class SharedFile
         private final Path path;
         private final boolean created;
         private final MappedByteBuffer buffer;
+        private final Object fileKey;
 
-        Mapped(final Path path, final boolean created, final MappedByteBuffer buffer)
+        Mapped(final Path path, final boolean created, final MappedByteBuffer buffer, final Object fileKey)
         {
             this.path = path;
             this.created = created;
             this.buffer = buffer;
+            this.fileKey = fileKey;
         }
 
         /** @return the file. */
@@ -112,10 +125,21 @@ public final class SharedFile
             return created;
         }
 
-        /** @return the whole file, mapped. */
+        /** @return the whole file, mapped (or what {@link Format#mapLength} asked for). */
         public MappedByteBuffer buffer()
         {
             return buffer;
+        }
+
+        /**
+         * @return true while {@link #path()} still names the file that is mapped (it was not removed, nor replaced
+         * by another file of that name).
+         * @throws IOException when the path cannot be looked at.
+         */
+        public boolean isStillLinked() throws IOException
+        {
+            final Map<String, Object> attributes = RegionDirectory.readAttributes(path);
+            return null != attributes && Objects.equals(fileKey, attributes.get("fileKey"));
         }
     }
 
@@ -186,7 +210,8 @@ public final class SharedFile
                 }
 
                 return new Mapped(path, false, channel.map(
-                    readOnly ? FileChannel.MapMode.READ_ONLY : FileChannel.MapMode.READ_WRITE, 0, length));
+                    readOnly ? FileChannel.MapMode.READ_ONLY : FileChannel.MapMode.READ_WRITE, 0,
+                    format.mapLength(length)), before.get("fileKey"));
             }
         }
         catch (final NoSuchFileException ex)
@@ -342,6 +367,7 @@ public final class SharedFile
             }
 
             temp = TempFiles.create(dir, path.getFileName().toString(), PosixFilePermissions.asFileAttribute(permissions));
+            final Object fileKey = Files.readAttributes(temp, BasicFileAttributes.class).fileKey();
             Files.setPosixFilePermissions(temp, permissions);
             try (FileChannel channel = FileChannel.open(
                 temp, StandardOpenOption.READ, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS))
@@ -374,7 +400,7 @@ public final class SharedFile
                 return null;
             }
 
-            final Mapped created = new Mapped(path, true, mapped);
+            final Mapped created = new Mapped(path, true, mapped, fileKey);
             mapped = null;
             return created;
         }
