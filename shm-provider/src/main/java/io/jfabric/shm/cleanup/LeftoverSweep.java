@@ -10,8 +10,10 @@ import java.nio.file.Path;
 
 /**
  * What the next opener of a domain does about files gone processes left: it removes the domain's segment files and
- * temporary files whose owner is gone (see {@link RootEntries} for how an owner is judged). Regions and address
- * vectors, which every process of the domain shares, are left to {@code jfabric clean}.
+ * temporary files whose owner is gone, and its address vector files of earlier regions of the domain, which no
+ * process can open any more (see {@link RootEntries} for how each is judged). The region itself, and the AVs of the
+ * region that exists, are left to {@code jfabric clean}, which removes them once no process that opened the region
+ * is alive.
  * <p>
  * Best effort: a file that cannot be read or removed is left, nothing is thrown, and a domain opens whatever the
  * sweep finds. Files of a live owner are never touched; a removed segment's mappings in other processes stay valid
@@ -26,7 +28,8 @@ public final class LeftoverSweep
     }
 
     /**
-     * Remove the segment and temporary files of {@code domainName} whose owners are gone.
+     * Remove the segment and temporary files of {@code domainName} whose owners are gone, and its AV files of
+     * regions that no longer exist.
      *
      * @param root       the shm root.
      * @param domainName the domain being opened.
@@ -41,8 +44,8 @@ public final class LeftoverSweep
             for (final Path file : files)
             {
                 final RootEntry entry = RootEntries.judge(file);
-                if (entry.state() == State.LEFT_BEHIND &&
-                    (entry.kind() == Kind.SEGMENT || entry.kind() == Kind.TEMPORARY) && Files.deleteIfExists(file))
+                if (entry.state() == State.LEFT_BEHIND && entry.kind() != Kind.REGION && !entry.withRegion() &&
+                    Files.deleteIfExists(file))
                 {
                     removed++;
                 }

@@ -55,14 +55,27 @@ public final class RootEntry
     private final State state;
     private final long process;
     private final String detail;
+    private final boolean withRegion;
 
     RootEntry(final Path path, final Kind kind, final State state, final long process, final String detail)
+    {
+        this(path, kind, state, process, detail, false);
+    }
+
+    RootEntry(
+        final Path path,
+        final Kind kind,
+        final State state,
+        final long process,
+        final String detail,
+        final boolean withRegion)
     {
         this.path = path;
         this.kind = kind;
         this.state = state;
         this.process = process;
         this.detail = detail;
+        this.withRegion = withRegion;
     }
 
     /** @return the file. */
@@ -90,6 +103,15 @@ public final class RootEntry
     public long process()
     {
         return process;
+    }
+
+    /**
+     * @return true for an address vector of the region that exists now, whose users are all gone: it may be removed
+     * only after that region is (until then a process may open the region again, and the AV with it).
+     */
+    public boolean withRegion()
+    {
+        return withRegion;
     }
 
     /** @return why it is in its state, for people. */
