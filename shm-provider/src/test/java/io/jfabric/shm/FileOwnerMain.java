@@ -1,5 +1,6 @@
 package io.jfabric.shm;
 
+import io.jfabric.AvAttr;
 import io.jfabric.Domain;
 import io.jfabric.Fabric;
 import io.jfabric.Fabrics;
@@ -18,9 +19,9 @@ import java.util.List;
  * {@code jfabric.shm.*} settings) and then leaves them behind the way a test asks: it exits without closing, or
  * holds on until the test signals or kills it. Prints {@code result k=v ...} lines.
  * <ul>
- *   <li>{@code segment <domain> exit|hold}: opens the domain through the public API and allocates one page of
- *   shareable memory, prints {@code result pid=<pid> segment=<file name>}, then calls {@code System.exit(0)}
- *   without freeing anything ({@code exit}) or sleeps ({@code hold}).</li>
+ *   <li>{@code segment <domain> exit|hold}: opens the domain through the public API, opens its named AV
+ *   {@code peers} and allocates one page of shareable memory, prints {@code result pid=<pid> segment=<file name>},
+ *   then calls {@code System.exit(0)} without closing anything ({@code exit}) or sleeps ({@code hold}).</li>
  *   <li>{@code region <domain> <slots> <rxRingBytes>}: prints {@code result pid=<pid>}, creates a domain region of
  *   that geometry (large enough to take a while to allocate, so a test can signal it half-way), prints
  *   {@code result created=<bool>} and sleeps.</li>
@@ -45,6 +46,7 @@ public final class FileOwnerMain
             final List<Info> infos = Fabrics.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints);
             final Fabric fabric = Fabrics.fabric(infos.get(0).fabricAttr(), 0);
             final Domain domain = fabric.domain(infos.get(0), 0);
+            domain.avOpen(new AvAttr().name("peers"), 0);
             final ShareableMemory memory = domain.allocShareable(4096);
             report("segment=" + ((ShmShareableMemory)memory).segment().path().getFileName());
             if ("exit".equals(args[2]))
