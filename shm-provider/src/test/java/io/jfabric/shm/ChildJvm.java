@@ -73,6 +73,18 @@ public final class ChildJvm
     }
 
     /**
+     * Start a child from a full command line, such as {@link #command}'s behind a prefix.
+     *
+     * @param command the command.
+     * @return the running child.
+     * @throws IOException when it cannot be started.
+     */
+    public static ChildJvm start(final List<String> command) throws IOException
+    {
+        return new ChildJvm(new ProcessBuilder(command).redirectErrorStream(true).start());
+    }
+
+    /**
      * Start {@code mainClass} as {@link #start} does but without the Agrona export flag, as a user who forgot it
      * would.
      *
@@ -88,7 +100,7 @@ public final class ChildJvm
         final List<String> command = command(mainClass, properties, args);
         final int flag = command.indexOf("--add-exports");
         command.subList(flag, flag + 2).clear();
-        return new ChildJvm(new ProcessBuilder(command).redirectErrorStream(true).start());
+        return start(command);
     }
 
     /**

@@ -368,6 +368,10 @@ public final class SharedFile
 
             temp = TempFiles.create(dir, path.getFileName().toString(), PosixFilePermissions.asFileAttribute(permissions));
             final Object fileKey = Files.readAttributes(temp, BasicFileAttributes.class).fileKey();
+            if (groupAccess)
+            {
+                ((RegionDirectory)root).adoptGroup(temp);
+            }
             Files.setPosixFilePermissions(temp, permissions);
             try (FileChannel channel = FileChannel.open(
                 temp, StandardOpenOption.READ, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS))
