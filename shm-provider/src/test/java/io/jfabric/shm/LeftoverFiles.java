@@ -4,6 +4,8 @@ import io.jfabric.Domain;
 import io.jfabric.Fabric;
 import io.jfabric.Info;
 import io.jfabric.Versions;
+import io.jfabric.shm.mr.SegmentDescriptor;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -91,6 +93,29 @@ public final class LeftoverFiles
             Thread.sleep(1);
         }
         throw new AssertionError("no new temporary file of domain " + domain + " appeared in " + dir);
+    }
+
+    /**
+     * Plant a copy of a live process's segment as an earlier process with the same pid would have left it: the same
+     * pid, a start time one tick earlier, under segment id 1 of the domain.
+     *
+     * @param dir         the root.
+     * @param domain      the segment's domain.
+     * @param liveSegment the live process's segment file name.
+     * @return the planted file's name.
+     * @throws IOException on failure.
+     */
+    public static String plantSegmentOfAnEarlierProcessWithThePidOf(
+        final Path dir, final String domain, final String liveSegment) throws IOException
+    {
+        final byte[] bytes = Files.readAllBytes(dir.resolve(liveSegment));
+        final UnsafeBuffer header = new UnsafeBuffer(bytes);
+        final long live = header.getLong(SegmentDescriptor.OWNER_IDENTITY_OFFSET);
+        final long pid = ProcessIdentity.pid(live);
+        header.putLong(SegmentDescriptor.OWNER_IDENTITY_OFFSET, ProcessIdentity.of(pid, ProcessIdentity.start(live) - 1));
+        final String planted = SegmentDescriptor.fileName(domain, pid, 1);
+        Files.write(dir.resolve(planted), bytes);
+        return planted;
     }
 
     /**

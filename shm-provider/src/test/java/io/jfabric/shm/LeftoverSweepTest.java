@@ -1,8 +1,6 @@
 package io.jfabric.shm;
 
 import io.jfabric.Domain;
-import io.jfabric.shm.mr.SegmentDescriptor;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -16,6 +14,7 @@ import static io.jfabric.shm.LeftoverFiles.HUGE_RX_RING_BYTES;
 import static io.jfabric.shm.LeftoverFiles.HUGE_SLOTS;
 import static io.jfabric.shm.LeftoverFiles.awaitTemporaryFile;
 import static io.jfabric.shm.LeftoverFiles.names;
+import static io.jfabric.shm.LeftoverFiles.plantSegmentOfAnEarlierProcessWithThePidOf;
 import static io.jfabric.shm.LeftoverFiles.properties;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -45,7 +44,9 @@ class LeftoverSweepTest
             final Path deadSegment = root.dir().resolve(dead.awaitResult(60).get("segment"));
             final Path liveSegment = root.dir().resolve(live.awaitResult(60).get("segment"));
             dead.kill();
-            final Path reused = plantSegmentOfAnEarlierProcessWithThePidOf(liveSegment, live.pid());
+            final Path reused = root.dir().resolve(
+                plantSegmentOfAnEarlierProcessWithThePidOf(root.dir(), "orders", liveSegment.getFileName().toString()));
+            assertTrue(reused.getFileName().toString().startsWith("orders.seg." + live.pid() + "."), reused.toString());
 
             try (Domain domain = LeftoverFiles.open(root, "orders"))
             {
@@ -96,21 +97,5 @@ class LeftoverSweepTest
     private List<String> temporaryFiles() throws Exception
     {
         return names(root.dir()).stream().filter(n -> n.endsWith(".tmp")).collect(Collectors.toList());
-    }
-
-    /**
-     * A copy of a live process's segment, named and recorded as an earlier process with the same pid would have left
-     * it: the same pid, a start time one tick earlier.
-     */
-    private Path plantSegmentOfAnEarlierProcessWithThePidOf(final Path liveSegment, final long pid) throws Exception
-    {
-        final byte[] bytes = Files.readAllBytes(liveSegment);
-        final UnsafeBuffer header = new UnsafeBuffer(bytes);
-        final long live = header.getLong(SegmentDescriptor.OWNER_IDENTITY_OFFSET);
-        assertEquals(pid, ProcessIdentity.pid(live));
-        header.putLong(SegmentDescriptor.OWNER_IDENTITY_OFFSET, ProcessIdentity.of(pid, ProcessIdentity.start(live) - 1));
-        final Path planted = root.dir().resolve(SegmentDescriptor.fileName("orders", pid, 1));
-        Files.write(planted, bytes);
-        return planted;
     }
 }

@@ -64,7 +64,7 @@ final class CleanCommand implements Callable<Integer>
             for (final Result result : results)
             {
                 out.print(String.format(Locale.ROOT, "%-12s %s  %s: %s%n", result.action().text(),
-                    result.path().getFileName(), result.kind().text(), result.detail()));
+                    result.entry().path().getFileName(), result.entry().kind().text(), result.detail()));
                 if (result.action() == Action.FAILED && status == 0)
                 {
                     status = result.errno();

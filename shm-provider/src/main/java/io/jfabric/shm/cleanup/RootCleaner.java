@@ -59,37 +59,28 @@ public final class RootCleaner
         }
     }
 
-    /** One file and what was done with it. */
+    /** One file, as it was judged, and what was done with it. */
     public static final class Result
     {
-        private final Path path;
-        private final Kind kind;
+        private final RootEntry entry;
         private final Action action;
         private final String detail;
         private final long bytes;
         private final int errno;
 
-        Result(final Path path, final Kind kind, final Action action, final String detail, final long bytes,
-            final int errno)
+        Result(final RootEntry entry, final Action action, final String detail, final long bytes, final int errno)
         {
-            this.path = path;
-            this.kind = kind;
+            this.entry = entry;
             this.action = action;
             this.detail = detail;
             this.bytes = bytes;
             this.errno = errno;
         }
 
-        /** @return the file. */
-        public Path path()
+        /** @return the file as it was judged: its path and kind. */
+        public RootEntry entry()
         {
-            return path;
-        }
-
-        /** @return its kind. */
-        public Kind kind()
-        {
-            return kind;
+            return entry;
         }
 
         /** @return what was done. */
@@ -119,7 +110,7 @@ public final class RootCleaner
         @Override
         public String toString()
         {
-            return action.text() + " " + path.getFileName() + " (" + kind.text() + "): " + detail;
+            return action.text() + " " + entry.path().getFileName() + " (" + entry.kind().text() + "): " + detail;
         }
     }
 
@@ -169,7 +160,7 @@ public final class RootCleaner
                 results.add(other(dryRun ? judged : RootEntries.judge(judged.path()), dryRun));
             }
         }
-        results.sort(Comparator.comparing(result -> result.path().getFileName().toString()));
+        results.sort(Comparator.comparing(result -> result.entry().path().getFileName().toString()));
         return results;
     }
 
@@ -205,7 +196,7 @@ public final class RootCleaner
         }
         catch (final FabricException ex)
         {
-            return new Result(entry.path(), entry.kind(), Action.FAILED, ex.reason(), 0, ex.errno());
+            return new Result(entry, Action.FAILED, ex.reason(), 0, ex.errno());
         }
     }
 
@@ -228,7 +219,7 @@ public final class RootCleaner
         catch (final IOException ex)
         {
             final FabricException failure = SharedFile.ioFailure("remove " + entry.path(), ex);
-            return new Result(entry.path(), entry.kind(), Action.FAILED, failure.reason(), 0, failure.errno());
+            return new Result(entry, Action.FAILED, failure.reason(), 0, failure.errno());
         }
     }
 
@@ -240,7 +231,7 @@ public final class RootCleaner
 
     private static Result result(final RootEntry entry, final Action action, final String detail, final long bytes)
     {
-        return new Result(entry.path(), entry.kind(), action, detail, bytes, 0);
+        return new Result(entry, action, detail, bytes, 0);
     }
 
     private static long size(final Path file)

@@ -68,7 +68,8 @@ import java.util.concurrent.locks.LockSupport;
  *   live process's removal of the region did not end within the ready timeout.</li>
  *   <li>{@link Errno#FI_ENOSPC} also when the region's user table is full of live processes' opens.</li>
  * </ul>
- * Files are created mode 0600, or 0660 with group access; a missing root directory is created 0700 or 0770.
+ * Files are created mode 0600, or 0660 of the root's group with group access; a missing root directory is created
+ * 0700, or 02770 with group access.
  * <p>
  * Threads: {@link #openOrCreate} from any thread; the getters from any thread while open; {@link #close()} once,
  * from any thread. {@link #close()} unmaps the region at once, so every user of {@link #buffer()} (rings, slots,

@@ -4,13 +4,10 @@ import io.jfabric.Domain;
 import io.jfabric.shm.ChildJvm;
 import io.jfabric.shm.FileOwnerMain;
 import io.jfabric.shm.LeftoverFiles;
-import io.jfabric.shm.ProcessIdentity;
 import io.jfabric.shm.ShmDomain;
 import io.jfabric.shm.ShmTestRoot;
 import io.jfabric.shm.cleanup.RootCleaner.Action;
 import io.jfabric.shm.cleanup.RootCleaner.Result;
-import io.jfabric.shm.mr.SegmentDescriptor;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -24,6 +21,7 @@ import static io.jfabric.shm.LeftoverFiles.HUGE_RX_RING_BYTES;
 import static io.jfabric.shm.LeftoverFiles.HUGE_SLOTS;
 import static io.jfabric.shm.LeftoverFiles.awaitTemporaryFile;
 import static io.jfabric.shm.LeftoverFiles.names;
+import static io.jfabric.shm.LeftoverFiles.plantSegmentOfAnEarlierProcessWithThePidOf;
 import static io.jfabric.shm.LeftoverFiles.properties;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -57,7 +55,7 @@ class RootCleanerTest
             creator.awaitResult(60);
             final String temp = awaitTemporaryFile(root.dir(), "huge");
             creator.kill();
-            final String reused = plantSegmentOfAnEarlierProcessWithThePidOf(liveSegment, live.pid());
+            final String reused = plantSegmentOfAnEarlierProcessWithThePidOf(root.dir(), "orders", liveSegment);
             Files.writeString(root.dir().resolve("notes.txt"), "not jfabric's");
             final List<String> before = names(root.dir());
             final String ordersAv = only(before, "orders.peers.");
@@ -109,19 +107,6 @@ class RootCleanerTest
         return segment;
     }
 
-    /** A copy of a live process's segment as an earlier process with its pid (one tick earlier) left it. */
-    private String plantSegmentOfAnEarlierProcessWithThePidOf(final String liveSegment, final long pid)
-        throws Exception
-    {
-        final byte[] bytes = Files.readAllBytes(root.dir().resolve(liveSegment));
-        final UnsafeBuffer header = new UnsafeBuffer(bytes);
-        final long live = header.getLong(SegmentDescriptor.OWNER_IDENTITY_OFFSET);
-        header.putLong(SegmentDescriptor.OWNER_IDENTITY_OFFSET, ProcessIdentity.of(pid, ProcessIdentity.start(live) - 1));
-        final String name = SegmentDescriptor.fileName("orders", pid, 1);
-        Files.write(root.dir().resolve(name), bytes);
-        return name;
-    }
-
     private static String only(final List<String> names, final String prefix)
     {
         final List<String> found = names.stream().filter(n -> n.startsWith(prefix)).toList();
@@ -132,7 +117,7 @@ class RootCleanerTest
     private static Map<String, Action> actions(final List<Result> results)
     {
         final Map<String, Action> actions = new TreeMap<>();
-        results.forEach(result -> actions.put(result.path().getFileName().toString(), result.action()));
+        results.forEach(result -> actions.put(result.entry().path().getFileName().toString(), result.action()));
         return actions;
     }
 
