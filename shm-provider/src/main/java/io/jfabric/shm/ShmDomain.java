@@ -117,7 +117,7 @@ public final class ShmDomain extends FidLifecycle implements Domain
             }
         }
         region = opened;
-        LeftoverSweep.sweep(config.rootDir(), attr.name());
+        LeftoverSweep.sweep(config.rootDir(), attr.name(), region.regionNonce());
         counterTable = new CounterTable(region.buffer(), region.geometry());
         memory = new MemoryRegistrar(this, config.rootDir(), config.groupAccess());
     }

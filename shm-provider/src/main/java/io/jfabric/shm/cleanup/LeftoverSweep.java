@@ -1,7 +1,10 @@
 package io.jfabric.shm.cleanup;
 
+import io.jfabric.shm.av.AvDescriptor;
 import io.jfabric.shm.cleanup.RootEntry.Kind;
 import io.jfabric.shm.cleanup.RootEntry.State;
+import io.jfabric.shm.region.OwnedFiles;
+import io.jfabric.shm.region.RegionFile;
 
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -29,17 +32,19 @@ public final class LeftoverSweep
 
     /**
      * Remove the segment and temporary files of {@code domainName} whose owners are gone, and its AV files of
-     * regions that no longer exist.
+     * regions that no longer exist. What needs no look inside is skipped by name: regions, the AVs of the region the
+     * opener holds (their nonce is its nonce) and this process's own files ({@link OwnedFiles}).
      *
-     * @param root       the shm root.
-     * @param domainName the domain being opened.
+     * @param root        the shm root.
+     * @param domainName  the domain being opened.
+     * @param regionNonce the nonce of the region the opener has open.
      * @return how many files were removed.
      */
-    public static int sweep(final Path root, final String domainName)
+    public static int sweep(final Path root, final String domainName, final long regionNonce)
     {
         int removed = 0;
-        try (DirectoryStream<Path> files =
-            Files.newDirectoryStream(root, file -> isOfDomain(file.getFileName().toString(), domainName)))
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(root, file -> isCandidate(file, domainName,
+            regionNonce)))
         {
             for (final Path file : files)
             {
@@ -60,10 +65,14 @@ public final class LeftoverSweep
 
     /**
      * @return true for names of the domain's files and temporary files (of the domain and, harmlessly, of any domain
-     * whose name starts with this one and a '.': a gone owner's file may go whatever its domain).
+     * whose name starts with this one and a '.': what is judged left behind may go whatever its domain), but for
+     * regions and the AVs of the opener's region.
      */
-    private static boolean isOfDomain(final String name, final String domainName)
+    private static boolean isCandidate(final Path file, final String domainName, final long regionNonce)
     {
-        return name.startsWith(domainName + ".") || name.startsWith("." + domainName + ".");
+        final String name = file.getFileName().toString();
+        return (name.startsWith(domainName + ".") || name.startsWith("." + domainName + ".")) &&
+            !name.endsWith(RegionFile.FILE_SUFFIX) && AvDescriptor.regionNonceOf(name) != regionNonce &&
+            !OwnedFiles.isListed(file);
     }
 }

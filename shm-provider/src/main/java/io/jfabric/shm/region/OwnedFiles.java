@@ -51,6 +51,15 @@ public final class OwnedFiles
         }
     }
 
+    /**
+     * @param file a file.
+     * @return true while this process lists it: it is this process's, and alive.
+     */
+    public static boolean isListed(final Path file)
+    {
+        return FILES.contains(file);
+    }
+
     private static void deleteAll()
     {
         for (final Path file : FILES)
