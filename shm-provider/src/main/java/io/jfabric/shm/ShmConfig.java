@@ -18,7 +18,8 @@ import java.util.function.UnaryOperator;
  *   <tr><td>jfabric.shm.dir</td><td>JFABRIC_SHM_DIR</td><td>/dev/shm/jfabric-USER</td>
  *       <td>root directory of every shared file (domain regions, AVs, segments); an absolute path</td></tr>
  *   <tr><td>jfabric.shm.group.access</td><td>JFABRIC_SHM_GROUP_ACCESS</td><td>false</td>
- *       <td>create files 0660 instead of 0600</td></tr>
+ *       <td>share the root with its group: files 0660 (given the root's group) instead of 0600, a new root 02770;
+ *       a root another user owns is accepted when only its group may write it (see RegionDirectory)</td></tr>
  *   <tr><td>jfabric.shm.ep.count</td><td>JFABRIC_SHM_EP_COUNT</td><td>16</td>
  *       <td>endpoint slots per domain region: ep_cnt, tx_ctx_cnt and rx_ctx_cnt (each slot has one receive lane per
  *       slot, so the region grows with the square of this)</td></tr>
@@ -183,7 +184,7 @@ public final class ShmConfig
         return rootDir;
     }
 
-    /** @return true when files are created group readable and writable (0660). */
+    /** @return true when the root is shared with its group: files 0660 of the root's group, see the table above. */
     public boolean groupAccess()
     {
         return groupAccess;

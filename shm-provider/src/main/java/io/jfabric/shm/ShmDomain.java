@@ -14,6 +14,7 @@ import io.jfabric.HmemOverrideOps;
 import io.jfabric.Info;
 import io.jfabric.Progress;
 import io.jfabric.shm.av.ShmAddressVector;
+import io.jfabric.shm.cleanup.LeftoverSweep;
 import io.jfabric.shm.cq.ShmCompletionQueue;
 import io.jfabric.shm.ep.EndpointHooks;
 import io.jfabric.shm.ep.ShmEndpoint;
@@ -50,7 +51,8 @@ import java.util.List;
  * {@link Errno#FI_EINVAL} naming the difference. Counts an info lowers (ep_cnt, cq_cnt, cntr_cnt, mr_cnt) are
  * limits on this domain object, enforced by {@link DomainResources}.
  * <p>
- * Region files outlive the processes that use them; see the README for removing them.
+ * Region files outlive the processes that use them; see the README for removing them. Opening a domain removes the
+ * segment and temporary files of the domain that processes now gone left ({@link LeftoverSweep}).
  * <p>
  * Memory registration, shareable memory and one-sided access are {@link MemoryRegistrar}'s (package
  * {@code io.jfabric.shm.mr}); counters are {@link ShmCounter}s over the region's counter table (package
@@ -115,6 +117,7 @@ public final class ShmDomain extends FidLifecycle implements Domain
             }
         }
         region = opened;
+        LeftoverSweep.sweep(config.rootDir(), attr.name(), region.regionNonce());
         counterTable = new CounterTable(region.buffer(), region.geometry());
         memory = new MemoryRegistrar(this, config.rootDir(), config.groupAccess());
     }

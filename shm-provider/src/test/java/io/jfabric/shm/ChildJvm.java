@@ -1,25 +1,60 @@
 package io.jfabric.shm;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Runs a main class of the test class path in a second, real JVM (same java binary, same class path, the Agrona
- * export flag), for tests that need another process on the same region.
+ * export flag), for tests that need another process on the same region. A daemon thread reads the child's output as
+ * it comes, so a test can wait for a line while the child runs on, then kill it.
  */
 public final class ChildJvm
 {
+    private static final String END = "\u0000end";
+
     private final Process process;
+    private final StringBuffer transcript = new StringBuffer();
+    private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+    private final Thread pump;
 
     private ChildJvm(final Process process)
     {
         this.process = process;
+        this.pump = new Thread(this::pump, "child-jvm-" + process.pid());
+        pump.setDaemon(true);
+        pump.start();
+    }
+
+    private void pump()
+    {
+        try (BufferedReader in = new BufferedReader(
+            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)))
+        {
+            String line;
+            while ((line = in.readLine()) != null)
+            {
+                transcript.append(line).append('\n');
+                lines.add(line);
+            }
+        }
+        catch (final IOException ex)
+        {
+            transcript.append("(output unreadable: ").append(ex).append(")\n");
+        }
+        finally
+        {
+            lines.add(END);
+        }
     }
 
     /**
@@ -35,6 +70,37 @@ public final class ChildJvm
         throws IOException
     {
         return new ChildJvm(new ProcessBuilder(command(mainClass, properties, args)).redirectErrorStream(true).start());
+    }
+
+    /**
+     * Start a child from a full command line, such as {@link #command}'s behind a prefix.
+     *
+     * @param command the command.
+     * @return the running child.
+     * @throws IOException when it cannot be started.
+     */
+    public static ChildJvm start(final List<String> command) throws IOException
+    {
+        return new ChildJvm(new ProcessBuilder(command).redirectErrorStream(true).start());
+    }
+
+    /**
+     * Start {@code mainClass} as {@link #start} does but without the Agrona export flag, as a user who forgot it
+     * would.
+     *
+     * @param mainClass  class with a main method on the test class path.
+     * @param properties "key=value" system properties.
+     * @param args       program arguments.
+     * @return the running child.
+     * @throws IOException when the JVM cannot be started.
+     */
+    public static ChildJvm startWithoutAgronaExports(
+        final Class<?> mainClass, final List<String> properties, final String... args) throws IOException
+    {
+        final List<String> command = command(mainClass, properties, args);
+        final int flag = command.indexOf("--add-exports");
+        command.subList(flag, flag + 2).clear();
+        return start(command);
     }
 
     /**
@@ -93,21 +159,99 @@ public final class ChildJvm
      */
     public String awaitSuccess(final long timeoutSeconds) throws Exception
     {
-        final byte[] out;
         if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS))
         {
             process.destroyForcibly();
-            throw new AssertionError("child JVM did not exit within " + timeoutSeconds + " s: " +
-                new String(process.getInputStream().readNBytes(process.getInputStream().available()),
-                StandardCharsets.UTF_8));
+            throw new AssertionError("child JVM did not exit within " + timeoutSeconds + " s: " + transcript);
         }
-        out = process.getInputStream().readAllBytes();
-        final String text = new String(out, StandardCharsets.UTF_8);
+        pump.join(TimeUnit.SECONDS.toMillis(timeoutSeconds));
+        final String text = transcript.toString();
         if (process.exitValue() != 0)
         {
             throw new AssertionError("child JVM exited " + process.exitValue() + ":\n" + text);
         }
         return text;
+    }
+
+    /**
+     * Wait, while the child runs on, for its next {@code result ...} line (other lines are skipped).
+     *
+     * @param timeoutSeconds how long to wait.
+     * @return the line's pairs, as {@link #parseResult} gives them.
+     * @throws InterruptedException when interrupted.
+     * @throws AssertionError when the child ends or prints none in time (the message holds its output).
+     */
+    public Map<String, String> awaitResult(final long timeoutSeconds) throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+        while (true)
+        {
+            final String line = lines.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            if (line == null || END.equals(line))
+            {
+                throw new AssertionError("child JVM printed no result line " + (line == null ?
+                    "within " + timeoutSeconds + " s" : "before its output ended") + ":\n" + transcript);
+            }
+            if (line.startsWith("result "))
+            {
+                return parseResult(line);
+            }
+        }
+    }
+
+    /**
+     * SIGKILL the child, as a crash would end it: nothing of it runs after, no shutdown hook, no finally. Waits
+     * until it is gone.
+     *
+     * @throws InterruptedException when interrupted.
+     */
+    public void kill() throws InterruptedException
+    {
+        process.destroyForcibly();
+        awaitExit();
+    }
+
+    /**
+     * SIGTERM the child, as an operator stopping it would: its JVM shuts down (shutdown hooks run). Waits until it
+     * is gone.
+     *
+     * @throws InterruptedException when interrupted.
+     */
+    public void terminate() throws InterruptedException
+    {
+        process.destroy();
+        awaitExit();
+    }
+
+    /**
+     * SIGSTOP the child: it stays alive, holding whatever it holds, and runs no code until {@link #kill()}ed.
+     *
+     * @throws Exception when kill(1) fails.
+     */
+    public void stop() throws Exception
+    {
+        final Process kill = new ProcessBuilder("kill", "-STOP", Long.toString(process.pid())).inheritIO().start();
+        if (!kill.waitFor(30, TimeUnit.SECONDS) || kill.exitValue() != 0)
+        {
+            throw new AssertionError("kill -STOP " + process.pid() + " failed");
+        }
+    }
+
+    private void awaitExit() throws InterruptedException
+    {
+        if (!process.waitFor(30, TimeUnit.SECONDS))
+        {
+            process.destroyForcibly();
+            throw new AssertionError("child JVM did not end within 30 s of a signal: " + transcript);
+        }
+    }
+
+    /**
+     * @return what the child printed so far.
+     */
+    public String output()
+    {
+        return transcript.toString();
     }
 
     /**

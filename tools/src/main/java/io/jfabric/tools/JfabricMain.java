@@ -12,8 +12,8 @@ import java.io.PrintWriter;
 import java.nio.charset.Charset;
 
 /**
- * The {@code jfabric} command line: {@code info} (libfabric's fi_info), {@code strerror} and {@code pingpong}
- * (libfabric's fi_pingpong). {@link #main} is
+ * The {@code jfabric} command line: {@code info} (libfabric's fi_info), {@code strerror}, {@code pingpong}
+ * (libfabric's fi_pingpong) and {@code clean} (removes the shm files of processes that are gone). {@link #main} is
  * what {@code bin/jfabric} and {@code java -jar jfabric-tools.jar} run; {@link #execute} runs the same in-process
  * with the caller's streams and returns the exit status, for tests and embedding.
  * <p>
@@ -24,7 +24,8 @@ import java.nio.charset.Charset;
     mixinStandardHelpOptions = true,
     exitCodeOnInvalidInput = 1,
     versionProvider = JfabricMain.VersionProvider.class,
-    subcommands = {InfoCommand.class, StrerrorCommand.class, PingpongCommand.class, CommandLine.HelpCommand.class},
+    subcommands = {InfoCommand.class, StrerrorCommand.class, PingpongCommand.class, CleanCommand.class,
+        CommandLine.HelpCommand.class},
     description = "jfabric tools: the libfabric object model on the JVM, with a shared-memory provider.")
 public final class JfabricMain implements Runnable
 {

@@ -3,8 +3,14 @@ package io.jfabric.shm.av;
 import org.agrona.BitUtil;
 
 /**
- * Layout version 3 of an address vector table: the file {@code <rootDir>/<domain>.<av name>.av} of a named AV, and
- * the same bytes in process-private memory for an unnamed one. The only class that computes offsets into it.
+ * Layout version 3 of an address vector table: the file {@code <rootDir>/<domain>.<av name>.<region nonce>.av} of a
+ * named AV ({@link #fileName}), and the same bytes in process-private memory for an unnamed one. The only class that
+ * computes offsets into it.
+ * <p>
+ * The file name carries the nonce of the domain region the AV belongs to, as 16 hex digits: an AV holds addresses
+ * of that region's slots and incarnations, which mean nothing in a later region of the same name, so the processes
+ * of a new region never open (or race to replace) an earlier region's AV; a file whose nonce names no existing region
+ * is left behind for good and is removed by the next opener of the domain and by {@code jfabric clean}.
  * <p>
  * A header, then {@code entryCount} entries of {@link #ENTRY_LENGTH} bytes; the file is exactly
  * {@link #fileLength(int)} bytes:
@@ -245,8 +251,45 @@ public final class AvDescriptor
     /** Most entries a table may have. */
     public static final int MAX_ENTRIES = 1 << 20;
 
+    private static final int NONCE_DIGITS = 16;
+
     private AvDescriptor()
     {
+    }
+
+    /**
+     * @param domainName  the domain.
+     * @param avName      the AV's name.
+     * @param regionNonce the nonce of the domain's region ({@code RegionFile#regionNonce}).
+     * @return the named AV's file name: {@code <domain>.<av name>.<region nonce, 16 hex digits>.av}.
+     */
+    public static String fileName(final String domainName, final String avName, final long regionNonce)
+    {
+        final String nonce = Long.toHexString(regionNonce);
+        return domainName + '.' + avName + '.' + "0".repeat(NONCE_DIGITS - nonce.length()) + nonce +
+            ShmAddressVector.FILE_SUFFIX;
+    }
+
+    /**
+     * @param fileName a file name in the shm root.
+     * @return the region nonce a named AV's {@link #fileName} carries, or 0 when the name is not one.
+     */
+    public static long regionNonceOf(final String fileName)
+    {
+        final int end = fileName.length() - ShmAddressVector.FILE_SUFFIX.length();
+        final int start = end - NONCE_DIGITS;
+        if (!fileName.endsWith(ShmAddressVector.FILE_SUFFIX) || start < 4 || fileName.charAt(start - 1) != '.')
+        {
+            return 0;
+        }
+        for (int i = start; i < end; i++)
+        {
+            if (Character.digit(fileName.charAt(i), 16) < 0)
+            {
+                return 0;
+            }
+        }
+        return Long.parseUnsignedLong(fileName.substring(start, end), 16);
     }
 
     /**

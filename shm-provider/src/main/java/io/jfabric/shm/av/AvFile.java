@@ -14,7 +14,8 @@ import java.nio.MappedByteBuffer;
 import java.nio.file.Path;
 
 /**
- * A named address vector's file, {@code <root>/<domain>.<av name>.av} next to the domain's region, mapped into this
+ * A named address vector's file, {@code <root>/<domain>.<av name>.<region nonce>.av} next to the domain's region
+ * ({@link AvDescriptor#fileName}: only processes of that region open it), mapped into this
  * process: created by exactly one process (its header and empty table published as {@link SharedFile} publishes
  * every shared file), opened by the others after its header copy is validated: magic, version, checksum, lengths,
  * and that it belongs to this domain and AV name. Then every open (except a read-only one) adds one to its attach
@@ -44,14 +45,15 @@ final class AvFile
     }
 
     /**
-     * @param rootDir    the shm root.
-     * @param domainName the domain.
-     * @param avName     the AV's name.
-     * @return the file's path.
+     * @param domain the open domain.
+     * @param avName the AV's name.
+     * @return the file's path: named for the domain's region.
      */
-    static Path path(final Path rootDir, final String domainName, final String avName)
+    static Path path(final ShmDomain domain, final String avName)
     {
-        return rootDir.resolve(domainName + '.' + avName + ShmAddressVector.FILE_SUFFIX);
+        final var config = ((ShmFabric)domain.fabric()).provider().config();
+        return config.rootDir().resolve(
+            AvDescriptor.fileName(domain.attr().name(), avName, domain.region().regionNonce()));
     }
 
     /**
@@ -65,7 +67,7 @@ final class AvFile
     {
         final var config = ((ShmFabric)domain.fabric()).provider().config();
         final String domainName = domain.attr().name();
-        final Path path = path(config.rootDir(), domainName, attr.name());
+        final Path path = path(domain, attr.name());
         final boolean readOnly = (attr.flags() & Flags.FI_READ) != 0;
         final Object root = SharedFile.checkedRoot(config.rootDir(), config.groupAccess());
         final int entries = AvDescriptor.entriesFor(attr.count());
@@ -83,8 +85,8 @@ final class AvFile
                     " does not exist: no process has created AV '" + attr.name() + "' of domain '" + domainName + "'");
             }
             final AvFormat created = new AvFormat(domainName, attr.name(), entries, attr.mapAddr());
-            final SharedFile.Mapped made = SharedFile.tryCreate(root, path, ".av." + attr.name() + ".",
-                WHAT, created, config.groupAccess(), "lower the AV count");
+            final SharedFile.Mapped made =
+                SharedFile.tryCreate(root, path, WHAT, created, config.groupAccess(), "lower the AV count");
             if (made != null)
             {
                 return attach(made, created, false);

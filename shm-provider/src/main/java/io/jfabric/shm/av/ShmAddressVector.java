@@ -389,9 +389,12 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
                 "fi_av_insertsym: service \"" + service + "\" must start with a decimal slot number");
         }
         final long total = (long)nodecnt * svccnt;
-        if (total > Integer.MAX_VALUE)
+        if (total > entries())
         {
-            throw new FabricException(Errno.FI_EINVAL, "fi_av_insertsym: " + nodecnt + " x " + svccnt + " is too many");
+            // Checked before the addresses are made: a count near 2^31 would otherwise allocate gigabytes first.
+            throw new FabricException(Errno.FI_EINVAL, "fi_av_insertsym: " + nodecnt + " nodes x " + svccnt +
+                " services = " + total + " addresses, more than the AV's table holds (" + entries() +
+                " entries); nothing was inserted");
         }
         final String[] addresses = new String[(int)total];
         final String prefix = node.substring(0, node.length() - digits);

@@ -2,11 +2,14 @@ package io.jfabric.shm.mr;
 
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
+import io.jfabric.shm.ProcessIdentity;
+import io.jfabric.shm.region.OwnedFiles;
 import io.jfabric.shm.region.RegionDirectory;
 import io.jfabric.shm.region.SharedFile;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.io.IOException;
 import java.nio.MappedByteBuffer;
 import java.nio.file.Path;
 import java.util.concurrent.ThreadLocalRandom;
@@ -59,11 +62,12 @@ public final class SegmentFile implements AutoCloseable
      * Create and map a new segment with a fresh random nonce. A file already under its name can only be left by an
      * earlier process with this pid (segment ids never repeat within a process), which is gone since this process
      * holds its pid: the file is deleted (peers that map it keep their mapping, and the new nonce tells the two
-     * apart) and the name taken once more.
+     * apart) and the name taken once more. The file is listed in {@link OwnedFiles} until {@link #close(boolean)}
+     * deletes it, so JVM shutdown deletes a segment that was never freed.
      *
      * @param directory   the checked root directory.
      * @param domainName  the domain.
-     * @param ownerPid    this process's pid.
+     * @param ownerPid    this process's pid (the header records this process's {@link ProcessIdentity} too).
      * @param segmentId   this process's number for the segment, unique within the process.
      * @param dataLength  bytes of data, in {@code [1, MAX_DATA_LENGTH]}.
      * @param groupAccess create 0660 rather than 0600.
@@ -82,9 +86,16 @@ public final class SegmentFile implements AutoCloseable
             throw new FabricException(Errno.FI_EINVAL,
                 "allocShareable: length " + dataLength + " not in [1, " + MAX_DATA_LENGTH + "]");
         }
+        final long owner = ProcessIdentity.self();
+        if (ProcessIdentity.pid(owner) != ownerPid)
+        {
+            throw new IllegalArgumentException("owner pid " + ownerPid + " is not this process's, " +
+                ProcessIdentity.pid(owner));
+        }
         final Path path = directory.path().resolve(fileName(domainName, ownerPid, segmentId));
         final long nonce = newNonce();
         final SegmentFormat format = new SegmentFormat(ownerPid, segmentId, nonce, dataLength);
+        format.ownerIdentity = owner;
         SharedFile.Mapped created = null;
         for (int attempt = 0; attempt < 2 && null == created; attempt++)
         {
@@ -92,14 +103,15 @@ public final class SegmentFile implements AutoCloseable
             {
                 SharedFile.deleteQuietly(path); // Left by an earlier process with this pid, which is gone.
             }
-            created = SharedFile.tryCreate(directory, path, "." + domainName + NAME_INFIX,
-                "shareable memory segment", format, groupAccess, "allocate less shareable memory");
+            created = SharedFile.tryCreate(directory, path, "shareable memory segment", format, groupAccess,
+                "allocate less shareable memory");
         }
         if (null == created)
         {
             throw new FabricException(Errno.FI_EBUSY, "allocShareable: segment file " + path + " was left by an " +
                 "earlier process with this pid and could not be deleted; check the root directory's permissions");
         }
+        OwnedFiles.add(path); // Deleted at JVM shutdown unless freed first.
         return new SegmentFile(path, ownerPid, segmentId, nonce, dataLength, created.buffer());
     }
 
@@ -151,6 +163,37 @@ public final class SegmentFile implements AutoCloseable
     }
 
     /**
+     * For cleanup: the process a segment file names as its owner, read from its header page with {@code read(2)}
+     * (nothing is mapped).
+     *
+     * @param file    a file named as a segment.
+     * @param namePid the owner pid its name carries ({@link SegmentDescriptor#ownerPidOf}).
+     * @return the owner's {@link ProcessIdentity} from a finished header of this layout whose owner pid is
+     * {@code namePid}; otherwise (another layout, damaged, gone) an identity of {@code namePid} with an unknown start
+     * time, which {@link ProcessIdentity#isGone} judges by the pid alone; 0 (no owner) for a pid no process can
+     * have.
+     * @throws IOException on a read failure.
+     */
+    public static long recordedOwner(final Path file, final long namePid) throws IOException
+    {
+        if (namePid <= 0 || namePid > ProcessIdentity.PID_MASK)
+        {
+            return 0;
+        }
+        final UnsafeBuffer copy = SharedFile.readHeaderCopy(file, HEADER_LENGTH);
+        if (null != copy && copy.getIntAcquire(READY_OFFSET) == READY_VALUE && copy.getLong(MAGIC_OFFSET) == MAGIC &&
+            copy.getInt(LAYOUT_VERSION_OFFSET) == LAYOUT_VERSION && copy.getLong(OWNER_PID_OFFSET) == namePid)
+        {
+            final long identity = copy.getLong(OWNER_IDENTITY_OFFSET);
+            if (identity != 0 && ProcessIdentity.pid(identity) == namePid)
+            {
+                return identity;
+            }
+        }
+        return ProcessIdentity.of(namePid, 0);
+    }
+
+    /**
      * The segment's {@link SharedFile.Format}: the header of a new segment, and validation of a peer's header copy
      * against the owner and segment id its key table entry recorded. Keeps the data length it wrote or validated.
      */
@@ -161,6 +204,7 @@ public final class SegmentFile implements AutoCloseable
         private final long nonce;
         private long dataLength;
         private long foundNonce;
+        private long ownerIdentity;
 
         SegmentFormat(final long ownerPid, final long segmentId, final long nonce, final long dataLength)
         {
@@ -192,6 +236,7 @@ public final class SegmentFile implements AutoCloseable
             mapped.putLong(OWNER_PID_OFFSET, ownerPid);
             mapped.putLong(SEGMENT_ID_OFFSET, segmentId);
             mapped.putLong(NONCE_OFFSET, nonce);
+            mapped.putLong(OWNER_IDENTITY_OFFSET, ownerIdentity);
             mapped.putIntRelease(READY_OFFSET, READY_VALUE);
         }
 
@@ -221,6 +266,12 @@ public final class SegmentFile implements AutoCloseable
                 throw new FabricException(Errno.FI_EINVAL, source + " records owner " +
                     copy.getLong(OWNER_PID_OFFSET) + " segment " + copy.getLong(SEGMENT_ID_OFFSET) + ", not owner " +
                     ownerPid + " segment " + segmentId);
+            }
+            final long identity = copy.getLong(OWNER_IDENTITY_OFFSET);
+            if (identity == 0 || ProcessIdentity.pid(identity) != ownerPid)
+            {
+                throw new FabricException(Errno.FI_EINVAL, source + " is damaged: its owner identity 0x" +
+                    Long.toHexString(identity) + " does not name its owner pid " + ownerPid);
             }
             final long length = copy.getLong(DATA_LENGTH_OFFSET);
             if (length < 1 || length > MAX_DATA_LENGTH)
@@ -301,7 +352,7 @@ public final class SegmentFile implements AutoCloseable
         closed = true;
         if (delete)
         {
-            SharedFile.deleteQuietly(path);
+            OwnedFiles.delete(path);
         }
         buffer.wrap(new byte[0]);
         IoUtil.unmap(mapped);

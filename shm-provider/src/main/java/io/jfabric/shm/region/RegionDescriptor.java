@@ -4,10 +4,12 @@ import org.agrona.BitUtil;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 
 /**
- * Layout version 2 of a named domain's region file, {@code <rootDir>/<domain name>.domain}: the only class that
+ * Layout version 4 of a named domain's region file, {@code <rootDir>/<domain name>.domain}: the only class that
  * computes offsets into it.
  * <p>
- * Version 3 gave each slot one receive lane per sender slot and a slot header sized for the lane owner words.
+ * Version 4 added the region nonce (named AV files carry it, so a file of an earlier region of the same name is never
+ * opened as this one's), the removal word and the user table (who maps the region now, so {@code jfabric clean}
+ * removes a region only once every process that opened it is gone). Version 3 gave each slot one receive lane per sender slot and a slot header sized for the lane owner words.
  * Version 2 added the MR key table's lock and provider key sequence to the header and gave the key and counter
  * tables their entry layouts ({@code MrTableDescriptor}, {@code CounterTableDescriptor}); a version 1 file (left by
  * an older jfabric) is refused and must be removed.
@@ -70,6 +72,9 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  *   |                  Creation Time (epoch ms)                     |
  *   |                                                               |
  *   +---------------------------------------------------------------+  152
+ *   |   Region Nonce: random, never 0, drawn by the creator; names  |
+ *   |   this region's AV files                                      |
+ *   +---------------------------------------------------------------+  160
  *   |                     Reserved up to 192                       ...
  *   +---------------------------------------------------------------+  192 name
  *   |                  Domain Name Length (bytes)                   |
@@ -97,13 +102,24 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  *   |   Provider Key Sequence: next FI_MR_PROV_KEY key (getAndAdd)  |
  *   |                                                               |
  *   +---------------------------------------------------------------+  712
- *   |                  Reserved up to HEADER_LENGTH                ...
+ *   |                     Reserved up to 768                       ...
+ *   +---------------------------------------------------------------+  768 removal
+ *   |   Remover: 0, or the ProcessIdentity of a process removing    |
+ *   |   the region (jfabric clean); see RegionUsers                 |
+ *   +---------------------------------------------------------------+  776
+ *   |                     Reserved up to 1024                      ...
+ *   +---------------------------------------------------------------+  1024 user table
+ *   |   User 0: 0 free, else the ProcessIdentity of a process with  |
+ *   |   the region open (one entry per open RegionFile)             |
+ *   +---------------------------------------------------------------+  1032
+ *   |   User 1 ... User USER_TABLE_ENTRIES - 1 (8 bytes each)      ...
  *   +---------------------------------------------------------------+  4096
  * </pre>
  * Every field is in the platform's native byte order, as Agrona's rings are; the magic reads back wrong on a host
  * of the other order, so such a file is refused rather than misread. The creator writes everything before the
  * checksum, then the checksum, then the ready field with release semantics; a reader acquire-reads the ready field
- * first and checks magic, version, checksum and lengths before trusting any other field.
+ * first and checks magic, version, checksum, lengths and nonce before trusting any other field. The remover word and
+ * the user table lie outside the checksum: they change while the region is in use, each only by CAS.
  * <p>
  * One slot, {@code slotLength(g)} bytes. Its header's fields are drawn in {@code io.jfabric.shm.ep.SlotDescriptor};
  * then come its receive <em>lanes</em>, one Agrona {@code OneToOneRingBuffer} per possible sender slot, so lane
@@ -141,7 +157,7 @@ public final class RegionDescriptor
     public static final long MAGIC = 0x01_43_49_52_42_41_46_4AL;
 
     /** The layout this class describes. */
-    public static final int LAYOUT_VERSION = 3;
+    public static final int LAYOUT_VERSION = 4;
 
     /** Alignment of every part of the file. */
     public static final int PAGE_LENGTH = 4096;
@@ -194,6 +210,9 @@ public final class RegionDescriptor
     /** Offset of the creation time, epoch ms (long). */
     public static final int CREATION_TIME_OFFSET = CREATOR_PID_OFFSET + 16;
 
+    /** Offset of the region nonce (long): random, never 0, drawn when the region is created. */
+    public static final int REGION_NONCE_OFFSET = CREATOR_PID_OFFSET + 24;
+
     /** Offset of the domain name length in bytes (int). */
     public static final int NAME_LENGTH_OFFSET = 3 * BitUtil.CACHE_LINE_LENGTH;
 
@@ -238,6 +257,21 @@ public final class RegionDescriptor
     /** Offset of the provider key sequence (long), own cache line: the next FI_MR_PROV_KEY key is taken from it. */
     public static final int MR_KEY_SEQUENCE_OFFSET = 11 * BitUtil.CACHE_LINE_LENGTH;
 
+    /**
+     * Offset of the remover word (long), own cache line: 0, or the {@link io.jfabric.shm.ProcessIdentity} of a process
+     * removing the region. Outside the checksum.
+     */
+    public static final int REMOVER_OFFSET = 12 * BitUtil.CACHE_LINE_LENGTH;
+
+    /** Offset of the user table, to the end of the header. Outside the checksum. */
+    public static final int USER_TABLE_OFFSET = 16 * BitUtil.CACHE_LINE_LENGTH;
+
+    /** Length of a user table entry (long): 0 free, else the identity of a process with the region open. */
+    public static final int USER_ENTRY_LENGTH = 8;
+
+    /** Entries of the user table: how many region opens (domain objects, in all processes) it records at once. */
+    public static final int USER_TABLE_ENTRIES = (HEADER_LENGTH - USER_TABLE_OFFSET) / USER_ENTRY_LENGTH;
+
     /** Length of a memory region key table entry. */
     public static final int MR_ENTRY_LENGTH = 64;
 
@@ -246,6 +280,19 @@ public final class RegionDescriptor
 
     private RegionDescriptor()
     {
+    }
+
+    /**
+     * @param index user table entry, in {@code [0, USER_TABLE_ENTRIES)}.
+     * @return its offset.
+     */
+    public static int userEntryOffset(final int index)
+    {
+        if (index < 0 || index >= USER_TABLE_ENTRIES)
+        {
+            throw new IndexOutOfBoundsException("user entry " + index + " not in [0, " + USER_TABLE_ENTRIES + ")");
+        }
+        return USER_TABLE_OFFSET + index * USER_ENTRY_LENGTH;
     }
 
     /**

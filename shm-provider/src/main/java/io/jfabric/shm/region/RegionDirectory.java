@@ -24,30 +24,40 @@ import java.util.Set;
  * Another local user could create it first, writable by all, and plant a region file there that this process would
  * then map read-write. So, reading every attribute without following links:
  * <ul>
- *   <li>a missing root is created 0700, or 0770 with group access (its parents as the umask allows);</li>
+ *   <li>a missing root is created 0700, or 02770 with group access (set-group-ID, so every file made in it has its
+ *   group; its parents as the umask allows);</li>
  *   <li>the root must be a real directory, not a symbolic link (a link could be repointed by whoever owns the
  *   directory it lives in, and the link's own owner says nothing about its target);</li>
  *   <li>it must not be writable by others, nor by its group unless group access is on: whoever can write the
  *   directory can put or swap files in it;</li>
- *   <li>it must be owned by this process's user (below);</li>
- *   <li>read or search permission for others (or for the group without group access) is taken away in place,
- *   keeping the special bits: nobody but the owner could have written the directory, so it is safe to adopt, and
- *   a directory made by {@code mkdir -p} under the usual umask 022 works without manual steps.</li>
+ *   <li>it must be owned by this process's user (below), or, with group access, be a root its group shares: owned by
+ *   another user, writable by its group and by nobody else, and this process must be able to create a file in it
+ *   (the ownership probe below). A process that is not the owner and not root can do so only through the group's
+ *   write permission, so that proves it is a member of the root's group;</li>
+ *   <li>read or search permission for others (or for the group without group access) is taken away in place on this
+ *   user's own root, keeping the special bits: nobody but the owner could have written the directory, so it is safe
+ *   to adopt, and a directory made by {@code mkdir -p} under the usual umask 022 works without manual steps. A shared
+ *   root of another user is left as it is: only its owner may change it, and others can at most list names there
+ *   (files are 0660).</li>
  * </ul>
  * Anything else is refused with {@link Errno#FI_EACCES} naming the directory, its owner and mode, what is wrong
  * and what to do ({@link Errno#FI_EINVAL} for a path that exists but is no directory at all).
  * <p>
  * A file in the root is trusted ({@link #checkFile}) when it is owned by this process's user, or, with group access,
- * when its group is the root directory's group; and it must not be writable by others. (A group member's file
- * gets the directory's group when the directory has the set-group-ID bit, {@code chmod g+s}.) The root itself
- * must be this process's user's even with group access, so a jfabric process of another user refuses it: a root
- * shared by processes of several users is not supported; it would need a rule for trusting a directory another
- * user owns (which group, proven how), deliberately left out until it is designed.
+ * when its group is the root directory's group; and it must not be writable by others. Every file this process
+ * makes there with group access is given the root's group ({@link #adoptGroup}; the set-group-ID bit does the same),
+ * so the other users of the group trust it in turn.
+ * <p>
+ * Sharing a root between the users of a group: create it once with the group, e.g. {@code install -d -m 2770 -g
+ * GROUP /dev/shm/jfabric-GROUP}, and run every process with {@code jfabric.shm.dir} naming it and group access on.
+ * Trusting the root's owner is no wider than trusting the group: a user can give a directory only a group it
+ * belongs to (root aside), and every member can write the root anyway. Without group access a root of another user
+ * is refused, with a message that says how to share it.
  * <p>
  * Who "this process's user" is: the uid the kernel puts on a file this process creates in the root directory,
- * read from a probe file that is created there (exclusively, mode 0600, named {@code ..uid-probe.*.tmp}, which no
- * region or temporary region name can be) and deleted again. That is exactly what ownership means here: the owner
- * a region file gets when this process creates it. It needs no native code, no optional module and no user name
+ * read from a probe file that is created there (exclusively, mode 0600, a {@link TempFiles temporary file} for
+ * {@code uid-probe}, which no published name can be) and deleted again. That is exactly what ownership means here:
+ * the owner a region file gets when this process creates it. It needs no native code, no optional module and no user name
  * lookup; the alternatives each fall short: {@code com.sun.security.auth.module.UnixSystem} lives in the optional
  * {@code jdk.security.auth} module (absent from trimmed runtime images) and reports the real rather than the
  * effective uid; {@code /proc/self} is Linux only and belongs to root for a non-dumpable process; user names may
@@ -65,9 +75,9 @@ import java.util.Set;
 public final class RegionDirectory
 {
     private static final String ATTRIBUTES = "unix:mode,uid,gid,fileKey,isDirectory,isRegularFile,isSymbolicLink";
-    private static final String PROBE_PREFIX = "..uid-probe.";
-    private static final String PROBE_SUFFIX = ".tmp";
+    private static final String PROBE_TARGET = "uid-probe";
     private static final String SETTING_HINT = "the shm root setting (jfabric.shm.dir or JFABRIC_SHM_DIR)";
+    private static final int SET_GROUP_ID = 02000;
 
     private static final int OTHERS_WRITE = 0002;
     private static final int GROUP_WRITE = 0020;
@@ -97,11 +107,13 @@ public final class RegionDirectory
      * @return the checked directory.
      * @throws FabricException {@link Errno#FI_EACCES} when the directory is not safe to use,
      *                         {@link Errno#FI_EINVAL} when the path is not a directory, {@link Errno#FI_EIO} on any
-     *                         other I/O failure.
+     *                         other I/O failure, {@link Errno#FI_ENOSYS} before anything is created when the JVM
+     *                         lacks the flag Agrona needs ({@link AgronaAccess}).
      */
     public static RegionDirectory open(final Path rootDir, final boolean groupAccess)
     {
         Objects.requireNonNull(rootDir, "rootDir");
+        AgronaAccess.check();
         try
         {
             Map<String, Object> attributes = readAttributes(rootDir);
@@ -119,10 +131,10 @@ public final class RegionDirectory
             checkShape(rootDir, attributes);
             checkNotWritableByOthers(rootDir, attributes, groupAccess);
             final int processUid = probeUid(rootDir, attributes);
-            checkOwner(rootDir, attributes, processUid);
+            checkOwner(rootDir, attributes, processUid, groupAccess);
 
             final int excess = mode(attributes) & (groupAccess ? OTHERS_ALL : OTHERS_ALL | GROUP_ALL);
-            if (0 != excess)
+            if (0 != excess && (Integer)attributes.get("uid") == processUid)
             {
                 attributes = takeAway(rootDir, attributes, excess, groupAccess, processUid);
             }
@@ -202,6 +214,29 @@ public final class RegionDirectory
         }
     }
 
+    /**
+     * Give a file this process made in the root the root's group, as the set-group-ID bit would: with group access,
+     * so the other users of the group trust it ({@link #checkFile}).
+     *
+     * @param file a new file in the root.
+     * @throws FabricException {@link Errno#FI_EACCES} when this process may not (it is not in the root's group).
+     */
+    public void adoptGroup(final Path file)
+    {
+        try
+        {
+            if ((Integer)Files.getAttribute(file, "unix:gid", LinkOption.NOFOLLOW_LINKS) != gid)
+            {
+                Files.setAttribute(file, "unix:gid", gid, LinkOption.NOFOLLOW_LINKS);
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new FabricException(Errno.FI_EACCES, "cannot give " + file + " the shm root's group (gid " + gid +
+                "), which the other users of a shared root need: " + ex, ex);
+        }
+    }
+
     private static void create(final Path rootDir, final boolean groupAccess) throws IOException
     {
         final Set<PosixFilePermission> permissions =
@@ -219,8 +254,9 @@ public final class RegionDirectory
         {
             return; // made by someone else meanwhile: checked like any existing directory.
         }
-        // The umask may have taken group bits away; the directory is new and ours, so set exactly what was asked.
-        Files.setPosixFilePermissions(rootDir, permissions);
+        // The umask may have taken group bits away; the directory is new and ours, so set exactly what was asked:
+        // with group access also set-group-ID, so every file made in it has its group.
+        Files.setAttribute(rootDir, "unix:mode", groupAccess ? SET_GROUP_ID | 0770 : 0700);
     }
 
     private static void checkShape(final Path rootDir, final Map<String, Object> attributes)
@@ -260,7 +296,8 @@ public final class RegionDirectory
         else if (!groupAccess && 0 != (mode & GROUP_WRITE))
         {
             problem = "is writable by its group but group access is off (jfabric.shm.group.access). If it is " +
-                "yours, chmod it 700 or turn group access on";
+                "yours, chmod it 700 or turn group access on; if its group shares it, turn group access on in " +
+                "every process that uses it";
         }
         else
         {
@@ -276,7 +313,7 @@ public final class RegionDirectory
         final Path probe;
         try
         {
-            probe = Files.createTempFile(rootDir, PROBE_PREFIX, PROBE_SUFFIX,
+            probe = TempFiles.create(rootDir, PROBE_TARGET,
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         }
         catch (final AccessDeniedException ex)
@@ -291,19 +328,22 @@ public final class RegionDirectory
         }
         finally
         {
-            Files.deleteIfExists(probe);
+            OwnedFiles.delete(probe);
         }
     }
 
-    private static void checkOwner(final Path rootDir, final Map<String, Object> attributes, final int processUid)
+    private static void checkOwner(
+        final Path rootDir, final Map<String, Object> attributes, final int processUid, final boolean groupAccess)
     {
-        if ((Integer)attributes.get("uid") != processUid)
+        if ((Integer)attributes.get("uid") == processUid ||
+            (groupAccess && 0 != (mode(attributes) & GROUP_WRITE)))
         {
-            throw new FabricException(Errno.FI_EACCES, "shm root directory " + rootDir + " (" +
-                describe(rootDir, attributes) + ") is not owned by this process's user (uid " + processUid + "): " +
-                "another user may have created it to plant region files. Remove it if it is not in use, or set " +
-                SETTING_HINT + " to a directory of your own");
+            return; // This user's, or a root its group shares: the probe got in through the group's write permission.
         }
+        throw new FabricException(Errno.FI_EACCES, "shm root directory " + rootDir + " (" +
+            describe(rootDir, attributes) + ") is not owned by this process's user (uid " + processUid + "): " +
+            "another user may have created it to plant region files. Remove it if it is not in use, or set " +
+            SETTING_HINT + " to a directory of your own");
     }
 
     private static Map<String, Object> takeAway(

@@ -2,27 +2,16 @@ package io.jfabric.shm.region;
 
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
+import io.jfabric.shm.ProcessIdentity;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Instant;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -53,8 +42,10 @@ import java.util.concurrent.locks.LockSupport;
  * with the header's region length and the whole file mapped. Nothing is mapped before that, so a file that is
  * truncated, or truncated concurrently, while it is being validated is refused with a {@link FabricException}
  * rather than faulting the JVM (touching a mapping past the end of a tmpfs file raises SIGBUS, which HotSpot turns
- * into an {@link InternalError} at best). Every open, creator included, then adds one to the header's attach count
- * in the mapped file.
+ * into an {@link InternalError} at best). Every open, creator included, then records itself in the region's user
+ * table ({@link RegionUsers}: this process's identity, one entry per open, given back by {@link #close()}) and adds
+ * one to the header's attach count. A region being removed ({@code jfabric clean}, which removes a region only when
+ * no user is alive) is not joined: the open waits, bounded, for the removal to end and creates the region anew.
  * <p>
  * What cannot be defended against: jfabric never truncates a region, but a process of the same user (or of the
  * group, with group access) can truncate a region file while it is mapped, and the next access past the new end
@@ -73,9 +64,12 @@ import java.util.concurrent.locks.LockSupport;
  *   region's pages were being allocated.</li>
  *   <li>{@link Errno#FI_EACCES}: a root directory or region file that is not this user's or that others may write
  *   (the message names its owner and mode and what to do), or permission denied; {@link Errno#FI_EIO}: any other
- *   I/O failure; {@link Errno#FI_EBUSY}: the name kept appearing and disappearing under concurrent removal.</li>
+ *   I/O failure; {@link Errno#FI_EBUSY}: the name kept appearing and disappearing under concurrent removal, or a
+ *   live process's removal of the region did not end within the ready timeout.</li>
+ *   <li>{@link Errno#FI_ENOSPC} also when the region's user table is full of live processes' opens.</li>
  * </ul>
- * Files are created mode 0600, or 0660 with group access; a missing root directory is created 0700 or 0770.
+ * Files are created mode 0600, or 0660 of the root's group with group access; a missing root directory is created
+ * 0700, or 02770 with group access.
  * <p>
  * Threads: {@link #openOrCreate} from any thread; the getters from any thread while open; {@link #close()} once,
  * from any thread. {@link #close()} unmaps the region at once, so every user of {@link #buffer()} (rings, slots,
@@ -109,21 +103,27 @@ public final class RegionFile implements AutoCloseable
     private final long creatorPid;
     private final long creatorStartTime;
     private final long creationTime;
+    private final long regionNonce;
     private final MappedByteBuffer mappedBuffer;
     private final UnsafeBuffer buffer;
     private final RegionHeader header;
+    private final RegionUsers users;
+    private final int userEntry;
     private volatile boolean closed;
 
     /**
      * @param validated the header that was validated: the private copy for an open, the mapping for a create; the
      *                  creator fields are taken from it, not read again through the mapping.
+     * @param userEntry the user table entry this open holds.
      */
     private RegionFile(
         final Path path,
         final boolean created,
         final RegionGeometry geometry,
         final MappedByteBuffer mappedBuffer,
-        final RegionHeader validated)
+        final UnsafeBuffer buffer,
+        final RegionHeader validated,
+        final int userEntry)
     {
         this.path = path;
         this.created = created;
@@ -132,8 +132,11 @@ public final class RegionFile implements AutoCloseable
         this.creatorPid = validated.creatorPid();
         this.creatorStartTime = validated.creatorStartTime();
         this.creationTime = validated.creationTime();
-        this.buffer = new UnsafeBuffer(mappedBuffer);
+        this.regionNonce = validated.regionNonce();
+        this.buffer = buffer;
         this.header = new RegionHeader(buffer);
+        this.users = new RegionUsers(buffer);
+        this.userEntry = userEntry;
         header.incrementAttachCount();
     }
 
@@ -192,20 +195,109 @@ public final class RegionFile implements AutoCloseable
                 SharedFile.openExisting(directory, path, WHAT, existingFormat, false);
             if (existing != null)
             {
-                return new RegionFile(path, false, geometry, existing.buffer(), existingFormat.validated);
+                final RegionFile region = attach(existing, geometry, existingFormat.validated(), readyTimeoutMs);
+                if (region != null)
+                {
+                    return region;
+                }
+                continue;
             }
 
             final RegionFormat newFormat = new RegionFormat(domainName, geometry, readyTimeoutMs);
-            final SharedFile.Mapped created = SharedFile.tryCreate(directory, path, "." + domainName + ".", WHAT,
-                newFormat, groupAccess, "shrink the shm ring or slot settings");
+            final SharedFile.Mapped created = SharedFile.tryCreate(directory, path, WHAT, newFormat, groupAccess,
+                "shrink the shm ring or slot settings");
             if (created != null)
             {
-                return new RegionFile(path, true, geometry, created.buffer(), newFormat.validated);
+                final RegionFile region = attach(created, geometry, newFormat.validated(), readyTimeoutMs);
+                if (region != null)
+                {
+                    return region;
+                }
             }
         }
 
         throw new FabricException(Errno.FI_EBUSY, "domain region " + path + " kept appearing and disappearing over " +
             MAX_ATTEMPTS + " attempts to open or create it: something is removing it while it is in use");
+    }
+
+    /**
+     * Record this open in the region's user table ({@link RegionUsers}), unless the region is being removed: then wait
+     * (bounded) for the removal to end and report whether the file is still the one the path names.
+     *
+     * @return the open region, or null when the mapped file was removed meanwhile (it is unmapped: look again).
+     * @throws FabricException {@link Errno#FI_ENOSPC} when the user table is full of live processes,
+     *                         {@link Errno#FI_EBUSY} when a live remover did not finish within the timeout.
+     */
+    private static RegionFile attach(
+        final SharedFile.Mapped mapped,
+        final RegionGeometry geometry,
+        final RegionHeader validated,
+        final long timeoutMs)
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(mapped.buffer());
+        final int entry;
+        try
+        {
+            entry = claimUserEntry(mapped, new RegionUsers(buffer), timeoutMs);
+        }
+        catch (final RuntimeException | Error ex)
+        {
+            SharedFile.unmapQuietly(mapped.buffer());
+            throw ex;
+        }
+        if (entry < 0)
+        {
+            SharedFile.unmapQuietly(mapped.buffer());
+            return null;
+        }
+        return new RegionFile(mapped.path(), mapped.created(), geometry, mapped.buffer(), buffer, validated, entry);
+    }
+
+    private static int claimUserEntry(final SharedFile.Mapped mapped, final RegionUsers users, final long timeoutMs)
+    {
+        final long self = ProcessIdentity.self();
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        while (true)
+        {
+            final int entry = users.claim(self);
+            if (entry < 0)
+            {
+                throw new FabricException(Errno.FI_ENOSPC, "domain region " + mapped.path() + " is open " +
+                    RegionDescriptor.USER_TABLE_ENTRIES + " times already (domain objects of live processes), the " +
+                    "most its user table records; close some");
+            }
+            final long remover = users.remover();
+            if (remover == 0)
+            {
+                return entry;
+            }
+            users.release(entry, self);
+            try
+            {
+                if (!mapped.isStillLinked())
+                {
+                    return -1; // Removed while being opened: the next attempt creates a new region.
+                }
+            }
+            catch (final IOException ex)
+            {
+                throw SharedFile.ioFailure("open domain region " + mapped.path(), ex);
+            }
+            if (ProcessIdentity.isGone(remover))
+            {
+                users.compareAndSetRemover(remover, 0); // A remover that died half-way: the region is in use again.
+            }
+            else if (System.nanoTime() - deadline >= 0)
+            {
+                throw new FabricException(Errno.FI_EBUSY, "domain region " + mapped.path() + " is being removed " +
+                    "by " + ProcessIdentity.describe(remover) + " (jfabric clean), which did not finish within " +
+                    timeoutMs + " ms");
+            }
+            else
+            {
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+            }
+        }
     }
 
     /**
@@ -287,6 +379,12 @@ public final class RegionFile implements AutoCloseable
         return creationTime;
     }
 
+    /** @return the region's nonce: random, never 0, fixed when it was created; its named AV files carry it. */
+    public long regionNonce()
+    {
+        return regionNonce;
+    }
+
     /**
      * @return how many opens the region has seen in all processes so far, this one included (a volatile read).
      * @throws IllegalStateException once closed.
@@ -327,6 +425,7 @@ public final class RegionFile implements AutoCloseable
             }
             closed = true;
         }
+        users.release(userEntry, ProcessIdentity.self());
         buffer.wrap(new byte[0]);
         IoUtil.unmap(mappedBuffer);
     }
@@ -336,78 +435,6 @@ public final class RegionFile implements AutoCloseable
     {
         return "RegionFile{path=" + path + ", created=" + created + ", geometry=" + geometry +
             ", creatorPid=" + creatorPid + '}';
-    }
-
-    /**
-     * The region's {@link SharedFile.Format}: validation of a header copy as the class description lists, and the
-     * header of a new region. Keeps the header it validated or wrote.
-     */
-    private static final class RegionFormat implements SharedFile.Format
-    {
-        private final String domainName;
-        private final RegionGeometry geometry;
-        private final long readyTimeoutMs;
-        private RegionHeader validated;
-
-        RegionFormat(final String domainName, final RegionGeometry geometry, final long readyTimeoutMs)
-        {
-            this.domainName = domainName;
-            this.geometry = geometry;
-            this.readyTimeoutMs = readyTimeoutMs;
-        }
-
-        @Override
-        public int headerLength()
-        {
-            return RegionDescriptor.HEADER_LENGTH;
-        }
-
-        @Override
-        public long validate(final UnsafeBuffer page, final SharedFile.HeaderReader reader, final String source)
-            throws IOException
-        {
-            final RegionHeader copy = new RegionHeader(page);
-            SharedFile.awaitReady(copy::isReady, () -> copy.verifyIdentity(source), reader, source, readyTimeoutMs);
-            copy.verify(source);
-
-            final RegionGeometry found = copy.geometry();
-            if (!found.equals(geometry))
-            {
-                throw new FabricException(Errno.FI_EINVAL, source + " was created with another geometry (region " +
-                    "vs requested: " + found.describeMismatch(geometry) + "); region " + found + ", requested " +
-                    geometry + ". Every process of a domain must use the same shm ring and table settings");
-            }
-
-            final String foundName = copy.domainName();
-            if (!foundName.equals(domainName))
-            {
-                throw new FabricException(Errno.FI_EINVAL,
-                    source + " belongs to domain \"" + printable(foundName) + "\", not \"" + domainName + "\"");
-            }
-            validated = copy;
-            return copy.regionLength();
-        }
-
-        @Override
-        public long newFileLength()
-        {
-            return RegionDescriptor.regionLength(geometry);
-        }
-
-        @Override
-        public void write(final UnsafeBuffer mapped)
-        {
-            final RegionHeader header = new RegionHeader(mapped);
-            final ProcessHandle self = ProcessHandle.current();
-            header.write(
-                geometry,
-                domainName,
-                self.pid(),
-                self.info().startInstant().map(Instant::toEpochMilli).orElse(0L),
-                System.currentTimeMillis());
-            header.publishReady();
-            validated = header;
-        }
     }
 
     /**
@@ -428,7 +455,7 @@ public final class RegionFile implements AutoCloseable
         return c >= 0x20 && c < 0x7f ? "'" + c + "'" : String.format("character U+%04X", (int)c);
     }
 
-    private static String printable(final String s)
+    static String printable(final String s)
     {
         final StringBuilder sb = new StringBuilder(s.length());
         for (int i = 0; i < s.length(); i++)

@@ -6,6 +6,7 @@ import io.jfabric.shm.BrokenVariant;
 import org.agrona.concurrent.AtomicBuffer;
 
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ThreadLocalRandom;
 
 import static io.jfabric.shm.region.RegionDescriptor.*;
 
@@ -56,7 +57,8 @@ public final class RegionHeader
     }
 
     /**
-     * Write every field before the ready field, checksum last. Does not publish: call {@link #publishReady()}.
+     * Write every field before the ready field, checksum last, with a fresh random region nonce. Does not publish:
+     * call {@link #publishReady()}.
      *
      * @param geometry         the region's geometry.
      * @param domainName       the domain's name, already validated (US-ASCII, at most {@link
@@ -97,12 +99,24 @@ public final class RegionHeader
         buffer.putLong(CREATOR_PID_OFFSET, creatorPid);
         buffer.putLong(CREATOR_START_TIME_OFFSET, creatorStartTime);
         buffer.putLong(CREATION_TIME_OFFSET, creationTime);
+        buffer.putLong(REGION_NONCE_OFFSET, newNonce());
 
         buffer.putInt(NAME_LENGTH_OFFSET, name.length);
         buffer.putBytes(NAME_OFFSET, name);
         buffer.setMemory(NAME_OFFSET + name.length, NAME_CAPACITY - name.length, (byte)0);
 
         buffer.putInt(CHECKSUM_OFFSET, computeChecksum());
+    }
+
+    private static long newNonce()
+    {
+        long nonce;
+        do
+        {
+            nonce = ThreadLocalRandom.current().nextLong();
+        }
+        while (nonce == 0);
+        return nonce;
     }
 
     /**
@@ -134,8 +148,8 @@ public final class RegionHeader
     }
 
     /**
-     * Check every field of a ready header: identity, header length, checksum, name length, geometry and region
-     * length. Call after {@link #isReady()} returned true.
+     * Check every field of a ready header: identity, header length, checksum, name length, geometry, region
+     * length and nonce. Call after {@link #isReady()} returned true.
      *
      * @param source what the header was read from, such as the file's path, for messages.
      * @throws FabricException {@link Errno#FI_EINVAL} for a foreign or other-version header or a field out of range;
@@ -177,6 +191,12 @@ public final class RegionHeader
         {
             throw new FabricException(Errno.FI_EINVAL, source + " is damaged: region length " + regionLength +
                 " but its geometry " + geometry + " needs " + expected);
+        }
+
+        if (regionNonce() == 0)
+        {
+            throw new FabricException(Errno.FI_EINVAL, source + " is damaged: its region nonce is 0, which no " +
+                "region is created with");
         }
     }
 
@@ -235,6 +255,12 @@ public final class RegionHeader
     public long creationTime()
     {
         return buffer.getLong(CREATION_TIME_OFFSET);
+    }
+
+    /** @return the region's nonce: random, never 0 in a verified header; what its AV files are named with. */
+    public long regionNonce()
+    {
+        return buffer.getLong(REGION_NONCE_OFFSET);
     }
 
     /** @return the domain name recorded in the header; call only on a {@link #verify verified} header. */

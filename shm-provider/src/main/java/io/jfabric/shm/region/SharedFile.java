@@ -16,6 +16,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
@@ -65,6 +66,16 @@ public final class SharedFile
          */
         long validate(UnsafeBuffer copy, HeaderReader reader, String source) throws IOException;
 
+        /**
+         * @param fileLength the validated length of the file.
+         * @return how much of it to map from its start: all of it, unless the format says less (a removal maps the
+         * header only).
+         */
+        default long mapLength(final long fileLength)
+        {
+            return fileLength;
+        }
+
         /** @return the length of a new file. */
         long newFileLength();
 
@@ -92,12 +103,14 @@ public final class SharedFile
         private final Path path;
         private final boolean created;
         private final MappedByteBuffer buffer;
+        private final Object fileKey;
 
-        Mapped(final Path path, final boolean created, final MappedByteBuffer buffer)
+        Mapped(final Path path, final boolean created, final MappedByteBuffer buffer, final Object fileKey)
         {
             this.path = path;
             this.created = created;
             this.buffer = buffer;
+            this.fileKey = fileKey;
         }
 
         /** @return the file. */
@@ -112,10 +125,21 @@ public final class SharedFile
             return created;
         }
 
-        /** @return the whole file, mapped. */
+        /** @return the whole file, mapped (or what {@link Format#mapLength} asked for). */
         public MappedByteBuffer buffer()
         {
             return buffer;
+        }
+
+        /**
+         * @return true while {@link #path()} still names the file that is mapped (it was not removed, nor replaced
+         * by another file of that name).
+         * @throws IOException when the path cannot be looked at.
+         */
+        public boolean isStillLinked() throws IOException
+        {
+            final Map<String, Object> attributes = RegionDirectory.readAttributes(path);
+            return null != attributes && Objects.equals(fileKey, attributes.get("fileKey"));
         }
     }
 
@@ -186,7 +210,8 @@ public final class SharedFile
                 }
 
                 return new Mapped(path, false, channel.map(
-                    readOnly ? FileChannel.MapMode.READ_ONLY : FileChannel.MapMode.READ_WRITE, 0, length));
+                    readOnly ? FileChannel.MapMode.READ_ONLY : FileChannel.MapMode.READ_WRITE, 0,
+                    format.mapLength(length)), before.get("fileKey"));
             }
         }
         catch (final NoSuchFileException ex)
@@ -196,6 +221,37 @@ public final class SharedFile
         catch (final IOException ex)
         {
             throw ioFailure("open " + source, ex);
+        }
+    }
+
+    /**
+     * Read a file's first {@code length} bytes with {@code read(2)} into a private copy, mapping nothing: what a
+     * cleanup decision reads, which must neither trust the file nor fault on it.
+     *
+     * @param file   the file.
+     * @param length bytes to read.
+     * @return the copy, or null when the file is gone, is not a regular file, or is shorter than {@code length}.
+     * @throws IOException on a read failure.
+     */
+    public static UnsafeBuffer readHeaderCopy(final Path file, final int length) throws IOException
+    {
+        final Map<String, Object> attributes = RegionDirectory.readAttributes(file);
+        if (null == attributes || !(Boolean)attributes.get("isRegularFile"))
+        {
+            return null;
+        }
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS))
+        {
+            final ByteBuffer page = ByteBuffer.allocate(length);
+            while (page.hasRemaining() && channel.read(page, page.position()) >= 0)
+            {
+                // positional reads until the copy is full or the file ends
+            }
+            return page.hasRemaining() ? null : new UnsafeBuffer(page);
+        }
+        catch (final NoSuchFileException ex)
+        {
+            return null;
         }
     }
 
@@ -275,8 +331,8 @@ public final class SharedFile
      * Create and publish a new file.
      *
      * @param root        from {@link #checkedRoot}.
-     * @param path        the file to publish.
-     * @param tempPrefix  prefix of the temporary file, starting with '.'.
+     * @param path        the file to publish; it is built in a {@link TempFiles temporary file} named for it and for
+     *                    this process.
      * @param what        what it is, for messages.
      * @param format      its format.
      * @param groupAccess create it 0660 rather than 0600.
@@ -286,7 +342,6 @@ public final class SharedFile
     public static Mapped tryCreate(
         final Object root,
         final Path path,
-        final String tempPrefix,
         final String what,
         final Format format,
         final boolean groupAccess,
@@ -311,7 +366,12 @@ public final class SharedFile
                     length + " bytes but " + dir + " has " + usable + " free; " + spaceHint + " or free space");
             }
 
-            temp = Files.createTempFile(dir, tempPrefix, ".tmp", PosixFilePermissions.asFileAttribute(permissions));
+            temp = TempFiles.create(dir, path.getFileName().toString(), PosixFilePermissions.asFileAttribute(permissions));
+            final Object fileKey = Files.readAttributes(temp, BasicFileAttributes.class).fileKey();
+            if (groupAccess)
+            {
+                ((RegionDirectory)root).adoptGroup(temp);
+            }
             Files.setPosixFilePermissions(temp, permissions);
             try (FileChannel channel = FileChannel.open(
                 temp, StandardOpenOption.READ, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS))
@@ -344,7 +404,7 @@ public final class SharedFile
                 return null;
             }
 
-            final Mapped created = new Mapped(path, true, mapped);
+            final Mapped created = new Mapped(path, true, mapped, fileKey);
             mapped = null;
             return created;
         }
@@ -354,11 +414,31 @@ public final class SharedFile
         }
         finally
         {
+            // The temporary file first: deleting it needs nothing that can fail the way the mapping code can.
+            OwnedFiles.delete(temp);
             if (null != mapped)
             {
-                IoUtil.unmap(mapped);
+                unmapQuietly(mapped);
             }
-            deleteQuietly(temp);
+        }
+    }
+
+    /**
+     * Unmap a mapping now, or leave it to the garbage collector when Agrona cannot (its classes failed to
+     * initialise); never throws, so it may run in a {@code finally} that has more to clean up.
+     *
+     * @param mapped the mapping.
+     */
+    static void unmapQuietly(final MappedByteBuffer mapped)
+    {
+        try
+        {
+            IoUtil.unmap(mapped);
+        }
+        catch (final LinkageError ignore)
+        {
+            // Agrona's classes did not initialise (the JVM lacks the flag AgronaAccess names): the mapping goes
+            // when the buffer is garbage collected.
         }
     }
 
@@ -458,7 +538,8 @@ public final class SharedFile
             }
             catch (final IOException ignore)
             {
-                // A leftover ".<name>.*.tmp" file is harmless: it is never opened as a shared file.
+                // A leftover temporary file is harmless (never opened as a shared file), and named for its owner,
+                // so the next opener of the domain or jfabric clean removes it once the owner is gone.
             }
         }
     }

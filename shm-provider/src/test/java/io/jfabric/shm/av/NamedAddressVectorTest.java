@@ -12,6 +12,7 @@ import io.jfabric.EventQueue;
 import io.jfabric.Flags;
 import io.jfabric.shm.ChildJvm;
 import io.jfabric.shm.ProcessIdentity;
+import io.jfabric.shm.ShmDomain;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -23,6 +24,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import static io.jfabric.shm.av.AvTestSupport.addr;
 import static io.jfabric.shm.av.AvTestSupport.addrs;
@@ -45,6 +47,12 @@ class NamedAddressVectorTest extends AvDomainTestBase
         return "32";
     }
 
+    /** @return the file of this test's domain's AV {@code name}: named for the domain's region. */
+    private Path avFile(final String name)
+    {
+        return root.dir().resolve(AvDescriptor.fileName(DOMAIN, name, ((ShmDomain)domain).region().regionNonce()));
+    }
+
     private AddressVector open(final Domain d, final String name, final long mapAddr, final long flags)
     {
         return d.avOpen(new AvAttr().name(name).count(16).mapAddr(mapAddr).flags(flags), 0);
@@ -57,7 +65,7 @@ class NamedAddressVectorTest extends AvDomainTestBase
             AddressVector first = open(domain, "peers", 0x1000, 0);
             AddressVector second = open(other, "peers", 0x1000, 0))
         {
-            assertTrue(Files.isRegularFile(root.dir().resolve("orders.peers.av")));
+            assertTrue(Files.isRegularFile(avFile("peers")));
             final long[] a = new long[3];
             assertEquals(3, first.insert(addrs(DOMAIN, 0, 3), 3, a, 0, 0));
             assertArrayEquals(new long[]{ 0x1000, 0x1001, 0x1002 }, a);
@@ -103,7 +111,7 @@ class NamedAddressVectorTest extends AvDomainTestBase
     @Test
     void shouldCreateNothingWhenTheFirstOpenGivesABadMapAddr()
     {
-        final Path file = root.dir().resolve("orders.fresh.av");
+        final Path file = avFile("fresh");
         assertErrno(Errno.FI_EINVAL, () -> open(domain, "fresh", (1L << 48) - 4, 0));
         assertErrno(Errno.FI_EINVAL, () -> open(domain, "fresh", -16, 0));
         assertTrue(Files.notExists(file), "a rejected map_addr leaves no file behind");
@@ -122,7 +130,7 @@ class NamedAddressVectorTest extends AvDomainTestBase
         final long lastAllowed = (1L << 32) - 17;
         assertErrno(Errno.FI_EINVAL, () -> open(domain, "edge", lastAllowed + 1, 0), "map_addr + 16 entries == 2^32 " +
             "makes the last fi_addr 0xFFFFFFFF, which fi_group_addr(x, 0xFFFFFFFF) turns into FI_ADDR_NOTAVAIL");
-        assertTrue(Files.notExists(root.dir().resolve("orders.edge.av")));
+        assertTrue(Files.notExists(avFile("edge")));
         try (AddressVector av = open(domain, "edge", lastAllowed, 0))
         {
             assertEquals(lastAllowed, av.attr().mapAddr());
@@ -135,7 +143,7 @@ class NamedAddressVectorTest extends AvDomainTestBase
     {
         final long top = (1L << 32) - 17;
         assertErrno(Errno.FI_EINVAL, () -> open(domain, "high", top + 1, 0), "16 entries from top + 1 reach 2^32");
-        assertTrue(Files.notExists(root.dir().resolve("orders.high.av")));
+        assertTrue(Files.notExists(avFile("high")));
         try (AddressVector av = open(domain, "high", top, 0))
         {
             final long[] a = new long[1];
@@ -171,10 +179,38 @@ class NamedAddressVectorTest extends AvDomainTestBase
     }
 
     @Test
+    void shouldNeverOpenTheAvOfAnEarlierRegionOfTheDomain() throws Exception
+    {
+        final Path earlier;
+        try (Domain first = fabric.domain(info(provider, "again"), 0);
+            AddressVector av = open(first, "peers", 0, 0))
+        {
+            av.insert(addrs("again", 0, 2), 2, new long[2], 0, 0);
+            try (Stream<Path> files = Files.list(root.dir()))
+            {
+                earlier = files.filter(f -> f.getFileName().toString().matches("again\\.peers\\..*av"))
+                    .findFirst().orElseThrow();
+            }
+        }
+        Files.delete(root.dir().resolve("again.domain")); // Unused now: as jfabric clean would remove it.
+
+        try (Domain second = fabric.domain(info(provider, "again"), 0))
+        {
+            assertTrue(Files.notExists(earlier), "the next opener of the domain removed the earlier region's AV");
+            assertErrno(Errno.FI_ENOENT, () -> open(second, "peers", 0, Flags.FI_READ), "the old AV is not this " +
+                "region's");
+            try (AddressVector av = open(second, "peers", 0, 0))
+            {
+                assertErrno(Errno.FI_EINVAL, () -> av.lookup(0), "a new, empty table");
+            }
+        }
+    }
+
+    @Test
     void shouldRefuseDamagedForeignAndOtherDomainFiles() throws Exception
     {
         open(domain, "peers", 0, 0).close();
-        final Path file = root.dir().resolve("orders.peers.av");
+        final Path file = avFile("peers");
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE))
         {
             final MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, AvDescriptor.HEADER_LENGTH);
@@ -187,9 +223,9 @@ class NamedAddressVectorTest extends AvDomainTestBase
         }
 
         open(domain, "copy", 0, 0).close();
-        Files.copy(root.dir().resolve("orders.copy.av"), root.dir().resolve("orders.stolen.av"));
+        Files.copy(avFile("copy"), avFile("stolen"));
         assertErrno(Errno.FI_EINVAL, () -> open(domain, "stolen", 0, 0));
-        Files.write(root.dir().resolve("orders.short.av"), new byte[100]);
+        Files.write(avFile("short"), new byte[100]);
         assertErrno(Errno.FI_EINVAL, () -> open(domain, "short", 0, 0));
     }
 
@@ -200,7 +236,7 @@ class NamedAddressVectorTest extends AvDomainTestBase
         gone.waitFor();
         try (AddressVector av = open(domain, "peers", 0, 0))
         {
-            final Path file = root.dir().resolve("orders.peers.av");
+            final Path file = avFile("peers");
             try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE))
             {
                 final MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, channel.size());
@@ -226,7 +262,7 @@ class NamedAddressVectorTest extends AvDomainTestBase
         final long earlier = ProcessIdentity.of(ProcessIdentity.pid(self), ProcessIdentity.start(self) - 1);
         try (AddressVector av = open(domain, "reused", 0, 0))
         {
-            final Path file = root.dir().resolve("orders.reused.av");
+            final Path file = avFile("reused");
             try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE))
             {
                 final MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, channel.size());
@@ -287,7 +323,7 @@ class NamedAddressVectorTest extends AvDomainTestBase
         {
             final long[] fiAddr = new long[1];
             assertEquals(1, av.insert(addrs(DOMAIN, 3, 1), 1, fiAddr, 0, 0));
-            final Path file = root.dir().resolve("orders.held.av");
+            final Path file = avFile("held");
             final ChildJvm holder = ChildJvm.start(AvUpdaterHolderMain.class, List.of(), file.toString(),
                 String.valueOf(fiAddr[0]));
             final ProcessHandle process = ProcessHandle.of(holder.pid()).orElseThrow();

@@ -9,6 +9,7 @@ import io.jfabric.DomainAttr;
 import io.jfabric.Errno;
 import io.jfabric.FidClass;
 import io.jfabric.Info;
+import io.jfabric.FabricException;
 import io.jfabric.Flags;
 import io.jfabric.shm.LocalHost;
 import io.jfabric.shm.ShmDomain;
@@ -27,6 +28,7 @@ import static io.jfabric.shm.av.AvTestSupport.info;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -349,6 +351,22 @@ class ShmAddressVectorTest extends AvDomainTestBase
                 Errno.FI_EADDRNOTAVAIL }, hostStatus, "host10, host11 are not this host");
             assertErrno(Errno.FI_EINVAL, () -> av.insertsym("localhost", 2, "0", 1, null, 0, 0, null));
             assertEquals(3, av.insertsym("localhost", 1, "10", 3, null, 0, 0, null));
+        }
+    }
+
+    @Test
+    void shouldRefuseAnInsertsymOfMoreAddressesThanTheTableHoldsBeforeMakingThem()
+    {
+        try (AddressVector av = domain.avOpen(new AvAttr().count(16), 0))
+        {
+            final FabricException huge = assertThrows(FabricException.class,
+                () -> av.insertsym("host1", 46_340, "0", 46_340, null, 0, 0, null));
+            assertEquals(Errno.FI_EINVAL, huge.errno());
+            assertTrue(huge.getMessage().contains("46340 nodes x 46340 services = 2147395600 addresses, more than " +
+                "the AV's table holds (16 entries)"), huge.getMessage());
+            assertErrno(Errno.FI_EINVAL, () -> av.insertsym("localhost", 1, "0", 17, null, 0, 0, null));
+
+            assertEquals(16, av.insertsym("localhost", 1, "0", 16, null, 0, 0, null), "a table's worth still goes in");
         }
     }
 

@@ -87,6 +87,7 @@ class MrLayoutTest
         assertEquals(12288, SegmentDescriptor.fileLength(4097));
         assertEquals("d.seg.12.34", SegmentDescriptor.fileName("d", 12, 34));
         assertTrue(SegmentDescriptor.NONCE_OFFSET >= SegmentDescriptor.SEGMENT_ID_OFFSET + 8);
-        assertTrue(SegmentDescriptor.READY_OFFSET >= SegmentDescriptor.NONCE_OFFSET + 8);
+        assertTrue(SegmentDescriptor.OWNER_IDENTITY_OFFSET >= SegmentDescriptor.NONCE_OFFSET + 8);
+        assertTrue(SegmentDescriptor.READY_OFFSET >= SegmentDescriptor.OWNER_IDENTITY_OFFSET + 8);
     }
 }

@@ -1,8 +1,11 @@
 package io.jfabric.shm.mr;
 
+import io.jfabric.Errno;
+import io.jfabric.FabricException;
 import io.jfabric.MemoryRegion;
 import io.jfabric.MrIov;
 import io.jfabric.ShareableMemory;
+import io.jfabric.shm.ProcessIdentity;
 import io.jfabric.shm.ShmDomain;
 import io.jfabric.shm.region.RegionDirectory;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -14,6 +17,8 @@ import static io.jfabric.Flags.FI_REMOTE_WRITE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Segment identity across domain objects of one process: ids are unique per process, and a peer's cached mapping is
@@ -139,6 +144,50 @@ class MrSegmentIdentityTest
             {
                 assertEquals(fresh.nonce(), opened.nonce());
             }
+        }
+    }
+
+    @Test
+    void shouldRecordTheOwnersProcessIdentityInTheSegmentHeader() throws Exception
+    {
+        final RegionDirectory directory = RegionDirectory.open(domains.root.dir(), false);
+        final long pid = ProcessHandle.current().pid();
+        try (SegmentFile segment = SegmentFile.create(directory, "owner", pid, 43, 4096, false))
+        {
+            assertEquals(ProcessIdentity.self(), segment.buffer().getLong(SegmentDescriptor.OWNER_IDENTITY_OFFSET));
+            assertEquals(ProcessIdentity.self(), SegmentFile.recordedOwner(segment.path(), pid));
+            assertEquals(ProcessIdentity.of(pid + 1, 0), SegmentFile.recordedOwner(segment.path(), pid + 1),
+                "a header that does not agree with the name's pid is judged by the name's pid alone");
+        }
+    }
+
+    @Test
+    void shouldRefuseASegmentWhoseOwnerIdentityIsNotItsOwnerPids() throws Exception
+    {
+        final RegionDirectory directory = RegionDirectory.open(domains.root.dir(), false);
+        final long pid = ProcessHandle.current().pid();
+        try (SegmentFile segment = SegmentFile.create(directory, "damaged", pid, 44, 4096, false))
+        {
+            segment.buffer().putLong(SegmentDescriptor.OWNER_IDENTITY_OFFSET, ProcessIdentity.of(pid + 1, 7));
+
+            final FabricException ex = assertThrows(FabricException.class,
+                () -> SegmentFile.open(directory, "damaged", pid, 44, segment.nonce()));
+            assertEquals(Errno.FI_EINVAL, ex.errno());
+            assertTrue(ex.getMessage().contains("owner identity"), ex.getMessage());
+            assertEquals(ProcessIdentity.of(pid, 0), SegmentFile.recordedOwner(segment.path(), pid));
+        }
+    }
+
+    @Test
+    void shouldTellTheOwnerPidAndDomainFromASegmentName()
+    {
+        assertEquals(12, SegmentDescriptor.ownerPidOf("d.seg.12.34"));
+        assertEquals("d", SegmentDescriptor.domainOf("d.seg.12.34"));
+        assertEquals(99, SegmentDescriptor.ownerPidOf("a.seg.1.2.seg.99.7"));
+        assertEquals("a.seg.1.2", SegmentDescriptor.domainOf("a.seg.1.2.seg.99.7"));
+        for (final String other : new String[] {"d.domain", "seg.1.2", ".seg.1.2", "d.seg..2", "d.seg.1.", "d.seg.1.2x"})
+        {
+            assertEquals(-1, SegmentDescriptor.ownerPidOf(other), other);
         }
     }
 }

@@ -46,6 +46,12 @@ class RegionDescriptorTest
         assertTrue(ATTACH_COUNT_OFFSET + 8 <= HEADER_LENGTH);
         assertEquals(0, ATTACH_COUNT_OFFSET % 8);
         assertEquals(NAME_OFFSET + NAME_CAPACITY, CHECKSUM_OFFSET);
+        assertTrue(REGION_NONCE_OFFSET + 8 <= NAME_LENGTH_OFFSET, "the nonce is in the creator group, under the CRC");
+        assertEquals(0, REMOVER_OFFSET % BitUtil.CACHE_LINE_LENGTH);
+        assertTrue(REMOVER_OFFSET >= MR_KEY_SEQUENCE_OFFSET + BitUtil.CACHE_LINE_LENGTH);
+        assertTrue(USER_TABLE_OFFSET >= REMOVER_OFFSET + BitUtil.CACHE_LINE_LENGTH);
+        assertEquals(HEADER_LENGTH, userEntryOffset(USER_TABLE_ENTRIES - 1) + USER_ENTRY_LENGTH);
+        assertThrows(IndexOutOfBoundsException.class, () -> userEntryOffset(USER_TABLE_ENTRIES));
         assertTrue(NAME_CAPACITY >= RegionFile.MAX_NAME_LENGTH);
     }
 

@@ -199,6 +199,15 @@ class RegionFileOwnershipTest
     }
 
     @Test
+    void shouldCreateAMissingRootSetGroupIdWithGroupAccessSoItsFilesKeepItsGroup() throws IOException
+    {
+        open(true).close();
+
+        assertEquals(02770, (Integer)Files.getAttribute(root.dir(), "unix:mode") & 07777);
+        assertEquals(rootGid(), (Integer)Files.getAttribute(RegionFile.regionPath(root.dir(), NAME), "unix:gid"));
+    }
+
+    @Test
     void shouldTakeReadAndSearchPermissionOfOthersAwayFromOwnRootDirectory() throws IOException
     {
         createRoot("rwxr-xr-x");

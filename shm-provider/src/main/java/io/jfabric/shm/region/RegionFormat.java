@@ -1,0 +1,100 @@
+package io.jfabric.shm.region;
+
+import io.jfabric.Errno;
+import io.jfabric.FabricException;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.IOException;
+import java.time.Instant;
+
+/**
+ * A domain region's {@link SharedFile.Format}: validation of a header copy as {@link RegionFile} lists, and the header
+ * of a new region. Keeps the header it validated or wrote. Without a geometry (a removal, which must take the region
+ * whatever its geometry) any valid geometry is accepted and only the header page is mapped.
+ * <p>
+ * One per open; the opening thread only.
+ */
+final class RegionFormat implements SharedFile.Format
+{
+    private final String domainName;
+    private final RegionGeometry geometry;
+    private final long readyTimeoutMs;
+    private RegionHeader validated;
+
+    /**
+     * @param domainName     the domain the region must belong to.
+     * @param geometry       the geometry it must have; null for any (and a mapping of the header page only).
+     * @param readyTimeoutMs how long to wait for a header not marked ready.
+     */
+    RegionFormat(final String domainName, final RegionGeometry geometry, final long readyTimeoutMs)
+    {
+        this.domainName = domainName;
+        this.geometry = geometry;
+        this.readyTimeoutMs = readyTimeoutMs;
+    }
+
+    @Override
+    public int headerLength()
+    {
+        return RegionDescriptor.HEADER_LENGTH;
+    }
+
+    @Override
+    public long validate(final UnsafeBuffer page, final SharedFile.HeaderReader reader, final String source)
+        throws IOException
+    {
+        final RegionHeader copy = new RegionHeader(page);
+        SharedFile.awaitReady(copy::isReady, () -> copy.verifyIdentity(source), reader, source, readyTimeoutMs);
+        copy.verify(source);
+
+        final RegionGeometry found = copy.geometry();
+        if (null != geometry && !found.equals(geometry))
+        {
+            throw new FabricException(Errno.FI_EINVAL, source + " was created with another geometry (region " +
+                "vs requested: " + found.describeMismatch(geometry) + "); region " + found + ", requested " +
+                geometry + ". Every process of a domain must use the same shm ring and table settings");
+        }
+
+        final String foundName = copy.domainName();
+        if (!foundName.equals(domainName))
+        {
+            throw new FabricException(Errno.FI_EINVAL,
+                source + " belongs to domain \"" + RegionFile.printable(foundName) + "\", not \"" + domainName + "\"");
+        }
+        validated = copy;
+        return copy.regionLength();
+    }
+
+    /** @return the validated header (the private copy for an open, the mapping for a create). */
+    RegionHeader validated()
+    {
+        return validated;
+    }
+
+    @Override
+    public long mapLength(final long fileLength)
+    {
+        return null == geometry ? RegionDescriptor.HEADER_LENGTH : fileLength;
+    }
+
+    @Override
+    public long newFileLength()
+    {
+        return RegionDescriptor.regionLength(geometry);
+    }
+
+    @Override
+    public void write(final UnsafeBuffer mapped)
+    {
+        final RegionHeader header = new RegionHeader(mapped);
+        final ProcessHandle self = ProcessHandle.current();
+        header.write(
+            geometry,
+            domainName,
+            self.pid(),
+            self.info().startInstant().map(Instant::toEpochMilli).orElse(0L),
+            System.currentTimeMillis());
+        header.publishReady();
+        validated = header;
+    }
+}

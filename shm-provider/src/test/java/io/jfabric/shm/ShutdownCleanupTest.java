@@ -1,0 +1,70 @@
+package io.jfabric.shm;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import static io.jfabric.shm.LeftoverFiles.HUGE_RX_RING_BYTES;
+import static io.jfabric.shm.LeftoverFiles.HUGE_SLOTS;
+import static io.jfabric.shm.LeftoverFiles.awaitTemporaryFile;
+import static io.jfabric.shm.LeftoverFiles.names;
+import static io.jfabric.shm.LeftoverFiles.properties;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * JVM shutdown removes the files a process owns: a real child JVM makes them, then exits without closing anything,
+ * or is stopped with SIGTERM half-way.
+ */
+class ShutdownCleanupTest
+{
+    private final ShmTestRoot root = new ShmTestRoot();
+
+    @AfterEach
+    void after()
+    {
+        root.close();
+    }
+
+    @Test
+    void shouldDeleteAnUnfreedSegmentFileWhenTheJvmExits() throws Exception
+    {
+        final ChildJvm child = ChildJvm.start(FileOwnerMain.class, properties(root), "segment", "orders", "exit");
+        final Map<String, String> made = child.awaitResult(60);
+        child.awaitSuccess(60);
+
+        assertFalse(Files.exists(root.dir().resolve(made.get("segment"))), child.output());
+        assertEquals(List.of("orders.domain"), names(root.dir()).stream().filter(n -> !n.endsWith(".av"))
+            .collect(Collectors.toList()), "only the files the domain's processes share stay");
+    }
+
+    @Test
+    void shouldDeleteAnUnfreedSegmentFileWhenTheJvmIsTerminated() throws Exception
+    {
+        final ChildJvm child = ChildJvm.start(FileOwnerMain.class, properties(root), "segment", "orders", "hold");
+        final Map<String, String> made = child.awaitResult(60);
+        assertTrue(Files.exists(root.dir().resolve(made.get("segment"))));
+
+        child.terminate();
+
+        assertFalse(Files.exists(root.dir().resolve(made.get("segment"))), child.output());
+    }
+
+    @Test
+    void shouldDeleteTheTemporaryFileWhenTheJvmIsTerminatedWhileCreatingARegion() throws Exception
+    {
+        final ChildJvm child = ChildJvm.start(FileOwnerMain.class, properties(root), "region", "huge", HUGE_SLOTS,
+            HUGE_RX_RING_BYTES);
+        child.awaitResult(60);
+        awaitTemporaryFile(root.dir(), "huge");
+
+        child.terminate();
+
+        assertEquals(List.of(), names(root.dir()), child.output());
+    }
+}
