@@ -47,6 +47,9 @@ import java.util.function.UnaryOperator;
  *   <tr><td>jfabric.shm.rendezvous.min</td><td>JFABRIC_SHM_RENDEZVOUS_MIN</td><td>2048</td>
  *       <td>sends of at least this many bytes from registered shareable memory go by rendezvous: the receiver
  *       copies them once from the sender's memory instead of twice through the lane</td></tr>
+ *   <tr><td>jfabric.shm.liveness.timeout.ms</td><td>JFABRIC_SHM_LIVENESS_TIMEOUT_MS</td><td>5000</td>
+ *       <td>a peer whose heartbeat (written every 10 ms by each process for its endpoints) is older than this is
+ *       taken as stopped: sends to it fail, queued sends that have not reached its ring complete in error</td></tr>
  *   <tr><td>jfabric.shm.unexpected.count</td><td>JFABRIC_SHM_UNEXPECTED_COUNT</td><td>4096</td>
  *       <td>messages an endpoint keeps that arrived before a receive matched them</td></tr>
  *   <tr><td>jfabric.shm.unexpected.bytes</td><td>JFABRIC_SHM_UNEXPECTED_BYTES</td><td>8388608</td>
@@ -93,6 +96,7 @@ public final class ShmConfig
     private final int rendezvousMin;
     private final int unexpectedCount;
     private final int unexpectedBytes;
+    private final long livenessTimeoutMs;
 
     private ShmConfig(final UnaryOperator<String> lookup)
     {
@@ -120,6 +124,16 @@ public final class ShmConfig
         rendezvousMin = intSetting(lookup, "rendezvous.min", 2048, 0, Integer.MAX_VALUE);
         unexpectedCount = intSetting(lookup, "unexpected.count", 4096, 0, 1 << 20);
         unexpectedBytes = intSetting(lookup, "unexpected.bytes", 8 << 20, 0, 1 << 30);
+        livenessTimeoutMs = longSetting(lookup, "liveness.timeout.ms", 5_000, 100, 86_400_000L);
+    }
+
+    /**
+     * @return milliseconds after which a peer whose heartbeat has not moved is taken as stopped: sends to it fail
+     * with FI_EHOSTUNREACH, and what was queued for it and had not gone into its ring completes in error.
+     */
+    public long livenessTimeoutMs()
+    {
+        return livenessTimeoutMs;
     }
 
     /** @return unexpected messages an endpoint keeps until a receive takes them (count). */

@@ -237,6 +237,33 @@ public final class ChildJvm
         }
     }
 
+    /**
+     * SIGCONT a child {@link #stop()}ped before: it runs on from where it was.
+     *
+     * @throws Exception when kill(1) fails.
+     */
+    public void resume() throws Exception
+    {
+        final Process kill = new ProcessBuilder("kill", "-CONT", Long.toString(process.pid())).inheritIO().start();
+        if (!kill.waitFor(30, TimeUnit.SECONDS) || kill.exitValue() != 0)
+        {
+            throw new AssertionError("kill -CONT " + process.pid() + " failed");
+        }
+    }
+
+    /**
+     * Write one line to the child's standard input.
+     *
+     * @param line the line, without its newline.
+     * @throws IOException when the child's input is closed.
+     */
+    public void tell(final String line) throws IOException
+    {
+        final java.io.OutputStream in = process.getOutputStream();
+        in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+        in.flush();
+    }
+
     private void awaitExit() throws InterruptedException
     {
         if (!process.waitFor(30, TimeUnit.SECONDS))

@@ -17,14 +17,15 @@ import org.agrona.concurrent.ringbuffer.RecordDescriptor;
  *   |                                                               |
  *   +---------------------------------------------------------------+  16
  *   |              Payload Length (bytes in this record)            |
- *   +-------------------------------+-------------------------------+  20
- *   | Receiver Incarnation, low 16  |             Flags             |
- *   +-------------------------------+-------------------------------+  24 PAYLOAD_OFFSET
+ *   +-----------------------------------------------+---------------+  20
+ *   |        Receiver Incarnation, low 24 bits      |     Flags     |
+ *   +-----------------------------------------------+---------------+  24 PAYLOAD_OFFSET
  *   |  MSG, PIECE: payload ...                                     ...
  *   |  FIRST: Total Length (long), then payload at 32              ...
  *   |  ACK_REQUEST: Sender Cookie (long) at 24                      |
  *   |  RTS:   Total Length (long) at 24, Key (long) at 32,          |
  *   |         Address (long) at 40, Sender Cookie (long) at 48      |
+ *   |  ABORT: nothing more                                          |
  *   +---------------------------------------------------------------+
  * </pre>
  * Types: {@link #MSG} a whole message; {@link #FIRST} the first piece of a larger message, whose total length
@@ -35,8 +36,11 @@ import org.agrona.concurrent.ringbuffer.RecordDescriptor;
  * alignment ({@link #RECORD_ALIGNMENT}, 8 bytes) and no further: records follow each other with no gap, so a record
  * spans only the cache lines its bytes need. (Padded to whole cache lines, a 64-byte message took two lines plus a
  * third for the next record's pre-zeroed header; in a two-JVM pingpong of bare Agrona rings on the team's host that
- * cost 1.5 times the round trip of unpadded 96-byte records when the host was in its slow mode.) The receiver drops
- * a record whose receiver incarnation is not its own: it was written for an earlier endpoint in the same slot.
+ * cost 1.5 times the round trip of unpadded 96-byte records when the host was in its slow mode.) {@link #ABORT} says
+ * the sender gave up the message it was sending in pieces (its receiver had stopped, and the sender completed the
+ * send in error); the receive that was taking it completes in error. The receiver drops a record whose receiver
+ * incarnation is not its own: it was written for an earlier endpoint in the same slot. 24 bits of it are compared: a
+ * slot would have to be opened 16.7 million times while a record waits in its lane for one to be mistaken.
  * <p>
  * Stateless; any thread.
  */
@@ -56,7 +60,7 @@ public final class LaneRecordDescriptor
     public static final int DATA_OFFSET = 8;
     /** Offset of the payload length in this record (int). */
     public static final int LENGTH_OFFSET = 16;
-    /** Offset of flags (low 16 bits) and the receiver incarnation's low 16 bits (high 16) (int). */
+    /** Offset of flags (low 8 bits) and the receiver incarnation's low 24 bits (high 24) (int). */
     public static final int FLAGS_OFFSET = 20;
     /** Length of the header. */
     public static final int HEADER_LENGTH = 24;
@@ -74,6 +78,10 @@ public final class LaneRecordDescriptor
     public static final int ACK_REQUEST_COOKIE_OFFSET = HEADER_LENGTH;
     /** Length of an ACK_REQUEST record's body. */
     public static final int ACK_REQUEST_LENGTH = HEADER_LENGTH + 8;
+    /** Record type of an abort: the sender gave up the message it was sending in pieces in this lane. */
+    public static final int ABORT = 6;
+    /** Length of an ABORT record's body. */
+    public static final int ABORT_LENGTH = HEADER_LENGTH;
     /** Offset of an RTS record's key (long). */
     public static final int RTS_KEY_OFFSET = HEADER_LENGTH + 8;
     /** Offset of an RTS record's address (long). */
@@ -112,7 +120,7 @@ public final class LaneRecordDescriptor
      */
     public static int flagsWord(final int flags, final int receiverIncarnation)
     {
-        return (receiverIncarnation << 16) | (flags & 0xFFFF);
+        return (receiverIncarnation << 8) | (flags & 0xFF);
     }
 
     /**
@@ -121,16 +129,16 @@ public final class LaneRecordDescriptor
      */
     public static int flags(final int flagsWord)
     {
-        return flagsWord & 0xFFFF;
+        return flagsWord & 0xFF;
     }
 
     /**
      * @param flagsWord           a flags word.
      * @param receiverIncarnation an incarnation.
-     * @return whether the word was written for that incarnation (low 16 bits compared).
+     * @return whether the word was written for that incarnation (low 24 bits compared).
      */
     public static boolean isFor(final int flagsWord, final int receiverIncarnation)
     {
-        return (flagsWord >>> 16) == (receiverIncarnation & 0xFFFF);
+        return (flagsWord >>> 8) == (receiverIncarnation & 0xFF_FFFF);
     }
 }

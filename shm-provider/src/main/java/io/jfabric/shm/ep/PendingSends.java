@@ -59,6 +59,8 @@ final class PendingSends
     // ---- progress's own
     final long[] sent;
     final boolean[] awaitingAck;
+    /** Completed in error part-way into the ring of a stopped peer: it waits to write an ABORT record. */
+    final boolean[] abandoned;
     private final boolean[] whole;
     private final int[] serial;
     private final int[] next;
@@ -124,6 +126,7 @@ final class PendingSends
         rtsAddr = new long[capacity];
         sent = new long[capacity];
         awaitingAck = new boolean[capacity];
+        abandoned = new boolean[capacity];
         whole = new boolean[capacity];
         serial = new int[capacity];
         next = new int[capacity];
@@ -226,6 +229,7 @@ final class PendingSends
             final int op = submitted[(int)i & mask];
             sent[op] = 0;
             awaitingAck[op] = false;
+            abandoned[op] = false;
             whole[op] = false;
             serial[op]++;
             next[op] = NONE;
@@ -267,6 +271,20 @@ final class PendingSends
             whole[op] = true;
             final int p = peer[op];
             ELEMENT.setRelease(writtenTo, p, writtenTo[p] + 1);
+        }
+    }
+
+    /**
+     * Progress: the operation completed in error part-way into its peer's ring; the application has its buffers
+     * back (they are let go here), and the operation stays in flight, holding its peer's lane, until an ABORT record
+     * is written or the peer is gone.
+     */
+    void abandon(final int op)
+    {
+        abandoned[op] = true;
+        for (int i = op * maxIov, end = i + maxIov; i < end; i++)
+        {
+            iov[i] = null;
         }
     }
 
@@ -323,6 +341,7 @@ final class PendingSends
         }
         written(op);
         awaitingAck[op] = false;
+        abandoned[op] = false;
         for (int i = op * maxIov, end = i + maxIov; i < end; i++)
         {
             iov[i] = null;

@@ -71,7 +71,7 @@ final class RxContext
     private final long[] remaining;
     private final int[] active;
     private final RingBuffer[] ackRings;
-    private final OwnerLiveness liveness;
+    private final PeerLiveness liveness;
     private final InboundHandler inbound = new InboundHandler();
     private final RendezvousReader rendezvousReader = new RendezvousReader();
     private int activeCount;
@@ -96,6 +96,7 @@ final class RxContext
      * @param directedRecv whether receives filter by source address (FI_DIRECTED_RECV).
      * @param minMultiRecv FI_OPT_MIN_MULTI_RECV.
      * @param guard        the receive guard.
+     * @param livenessTimeoutMs the domain's liveness timeout.
      */
     RxContext(
         final AtomicBuffer region,
@@ -112,7 +113,8 @@ final class RxContext
         final int unexpectedBytes,
         final boolean directedRecv,
         final long minMultiRecv,
-        final SpinGuard guard)
+        final SpinGuard guard,
+        final long livenessTimeoutMs)
     {
         this.region = region;
         this.geometry = geometry;
@@ -134,7 +136,7 @@ final class RxContext
         remaining = new long[n];
         active = new int[n];
         ackRings = new RingBuffer[n];
-        liveness = new OwnerLiveness(n);
+        liveness = new PeerLiveness(region, geometry, livenessTimeoutMs);
         for (int i = 0; i < n; i++)
         {
             lanes[i] = new OneToOneRingBuffer(
@@ -314,14 +316,7 @@ final class RxContext
 
     private boolean senderGone(final int s, final int senderInc)
     {
-        final int inc = region.getIntVolatile(SlotDescriptor.incarnationOffset(geometry, s));
-        final int st = region.getIntVolatile(SlotDescriptor.stateOffset(geometry, s));
-        if (inc != senderInc || st == SlotDescriptor.STATE_FREE)
-        {
-            return true;
-        }
-        final long owner = region.getLongVolatile(SlotDescriptor.ownerOffset(geometry, s));
-        return owner == 0 || liveness.isGone(s, owner);
+        return liveness.status(s, senderInc) == PeerLiveness.GONE;
     }
 
     /** Takes each record of a lane to the matcher, by type. Receive guard held. */
@@ -348,13 +343,13 @@ final class RxContext
             {
                 return piece(s, b, index, len);
             }
-            if (delivery[s] != ReceiveMatcher.DELIVERY_NONE)
-            {
-                abandoned(s);
-            }
             if (cq != null && !cq.hasRoom())
             {
                 return Action.ABORT;
+            }
+            if (delivery[s] != ReceiveMatcher.DELIVERY_NONE)
+            {
+                abandoned(s);
             }
             final int f = flags(flagsWord);
             final boolean tagged = (f & FLAG_TAGGED) != 0;
@@ -370,8 +365,9 @@ final class RxContext
         }
 
         /**
-         * A record other than a piece from a slot whose last message never finished: its sender died or closed
-         * part-way and the slot was taken again before a rescan saw it gone. That message completes in error.
+         * A record other than a piece from a slot whose last message never finished: its sender gave up the message
+         * (an ABORT record: this endpoint had stopped), or died or closed part-way and the slot was taken again
+         * before a rescan saw it gone. That message's receive completes in error (FI_EIO).
          */
         private void abandoned(final int s)
         {

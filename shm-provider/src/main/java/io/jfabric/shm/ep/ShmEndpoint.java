@@ -96,6 +96,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
     private final EndpointSlots slots;
     private TxContext tx;
     private RxContext rx;
+    private Heartbeats.Registration heartbeat;
 
     /**
      * Open an endpoint and claim a slot for it.
@@ -412,12 +413,12 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
             region.putLongOrdered(SlotDescriptor.statOffset(geometry, slot, stat), 0);
         }
         tx = new TxContext(region, geometry, slot, incarnation, av, registrar, txCq, selectiveTx, sendCntr,
-            config.rendezvousMin(), (int)Math.min(txSize, 1 << 16), iovLimit(), guards.sendGuard(),
+            config.rendezvousMin(), config.livenessTimeoutMs(), (int)Math.min(txSize, 1 << 16), iovLimit(), guards.sendGuard(),
             guards.progressGuard(), claim);
         rx = new RxContext(region, geometry, slot, incarnation, av, rxCq, selectiveRx, recvCntr,
             shmDomain.remoteMemory(), (int)Math.min(rxSize, 1 << 20), config.unexpectedCount(),
-            config.unexpectedBytes(), directedRecv, minMultiRecv, guards.receiveGuard());
-        region.putLongOrdered(SlotDescriptor.heartbeatOffset(geometry, slot), System.currentTimeMillis());
+            config.unexpectedBytes(), directedRecv, minMultiRecv, guards.receiveGuard(), config.livenessTimeoutMs());
+        heartbeat = Heartbeats.register(region, SlotDescriptor.heartbeatOffset(geometry, slot));
         region.putIntOrdered(SlotDescriptor.stateOffset(geometry, slot), SlotDescriptor.STATE_ACTIVE);
         if (txCq != null)
         {
@@ -586,6 +587,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         {
             tx.close();
             rx.close();
+            Heartbeats.unregister(heartbeat);
         }
         slots.release(slot);
         if (txCq != null)

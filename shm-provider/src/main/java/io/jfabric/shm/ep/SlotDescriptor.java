@@ -20,7 +20,7 @@ import org.agrona.BitUtil;
  *   +---------------------------------------------------------------+  16
  *   |                     Reserved up to 64                        ...
  *   +---------------------------------------------------------------+  64
- *   |   Heartbeat, epoch ms (long): written at enable and close     |
+ *   |   Heartbeat, epoch ms (long): every 10 ms while enabled       |
  *   +---------------------------------------------------------------+  72
  *   |                     Reserved up to 128                       ...
  *   +---------------------------------------------------------------+  128 completion ring line

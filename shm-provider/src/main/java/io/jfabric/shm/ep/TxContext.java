@@ -77,7 +77,7 @@ final class TxContext
     private final int[] peerIncarnation;
     private final long[] destState;
     private final int[] destPeer;
-    private final OwnerLiveness senderLiveness;
+    private final PeerLiveness senderLiveness;
     private final LaneClaim claim;
     private final int statInline;
     private final int statClaimed;
@@ -86,6 +86,7 @@ final class TxContext
 
     // ---- progress's own
     private final long[] blockedPeers;
+    private final PeerLiveness progressLiveness;
     private final AckHandler acks = new AckHandler();
     private final int statQueued;
     private final int statSegmented;
@@ -104,6 +105,7 @@ final class TxContext
      * @param selective     whether that binding has FI_SELECTIVE_COMPLETION.
      * @param counter       the counter bound with FI_SEND, or null.
      * @param rendezvousMin the smallest send from shareable memory that goes by rendezvous.
+     * @param livenessTimeoutMs the domain's liveness timeout: a peer that has not beaten for it is stopped.
      * @param size          operations that may be queued (tx_attr.size).
      * @param iovLimit      buffers per operation.
      * @param sendGuard     the guard of the sending side (real under FI_THREAD_SAFE only).
@@ -121,6 +123,7 @@ final class TxContext
         final boolean selective,
         final ShmCounter counter,
         final int rendezvousMin,
+        final long livenessTimeoutMs,
         final int size,
         final int iovLimit,
         final SpinGuard sendGuard,
@@ -156,7 +159,8 @@ final class TxContext
         destState = new long[av.entries()];
         destPeer = new int[av.entries()];
         java.util.Arrays.fill(destState, -1);
-        senderLiveness = new OwnerLiveness(n);
+        senderLiveness = new PeerLiveness(region, geometry, livenessTimeoutMs);
+        progressLiveness = new PeerLiveness(region, geometry, livenessTimeoutMs);
         blockedPeers = new long[(n + 63) >>> 6];
         pending = new PendingSends(size, Math.max(1, iovLimit), n);
         statInline = SlotDescriptor.statOffset(geometry, slot, SlotDescriptor.STAT_INLINE_OFFSET);
@@ -208,6 +212,10 @@ final class TxContext
             if (peer < 0)
             {
                 return peer;
+            }
+            if (senderLiveness.status(peer, peerIncarnation[peer]) != PeerLiveness.ALIVE)
+            {
+                return -Errno.FI_EHOSTUNREACH;
             }
             final boolean completion = wantsCompletion(opFlags, inject);
             if (completion && cq != null && !cq.hasRoom())
@@ -346,7 +354,8 @@ final class TxContext
         final int index = lane.tryClaim(MSG, bodyLength(HEADER_LENGTH + len));
         if (index < 0)
         {
-            return peerGone(peer) ? -Errno.FI_EHOSTUNREACH : -Errno.FI_EAGAIN;
+            return senderLiveness.status(peer, peerIncarnation[peer]) != PeerLiveness.ALIVE ? -Errno.FI_EHOSTUNREACH :
+                -Errno.FI_EAGAIN;
         }
         final AtomicBuffer b = lane.buffer();
         b.putLong(index + TAG_OFFSET, tag);
@@ -422,7 +431,7 @@ final class TxContext
             return wantedIncarnation != 0 && wantedIncarnation != inc ? -Errno.FI_EHOSTUNREACH : -Errno.FI_EAGAIN;
         }
         if (peerState != SlotDescriptor.STATE_ACTIVE || wantedIncarnation > 0 && wantedIncarnation != inc ||
-            peerGone(peer))
+            senderLiveness.status(peer, inc) != PeerLiveness.ALIVE)
         {
             return -Errno.FI_EHOSTUNREACH;
         }
@@ -443,12 +452,6 @@ final class TxContext
         peerIncarnation[peer] = inc;
         laneStamp[peer] = want;
         return peer;
-    }
-
-    private boolean peerGone(final int peer)
-    {
-        final long owner = region.getLongVolatile(SlotDescriptor.ownerOffset(geometry, peer));
-        return owner == 0 || senderLiveness.isGone(peer, owner);
     }
 
     private boolean wantsCompletion(final long opFlags, final boolean inject)
@@ -509,6 +512,10 @@ final class TxContext
             if (peer < 0)
             {
                 return peer;
+            }
+            if (senderLiveness.status(peer, peerIncarnation[peer]) != PeerLiveness.ALIVE)
+            {
+                return -Errno.FI_EHOSTUNREACH;
             }
             if (pending.hasPendingFor(peer))
             {
@@ -601,7 +608,8 @@ final class TxContext
     }
 
     /**
-     * Write as much of the queued sends as their lanes take, in order per peer. Progress guard held.
+     * Write as much of the queued sends as their lanes take, in order per peer, and complete in error what can no
+     * longer reach its peer. Progress guard held.
      *
      * @return records written.
      */
@@ -615,10 +623,39 @@ final class TxContext
         while (op != PendingSends.NONE)
         {
             final int peer = pending.peer[op];
-            if (pending.awaitingAck[op] || (blocked[peer >>> 6] & (1L << peer)) != 0)
+            if ((blocked[peer >>> 6] & (1L << peer)) != 0 && !pending.awaitingAck[op])
             {
                 previous = op;
                 op = pending.next(op);
+                continue;
+            }
+            final int status = progressLiveness.status(peer, pending.peerIncarnation[op]);
+            if (status != PeerLiveness.ALIVE && mustFail(op, status))
+            {
+                op = fail(op, previous, status);
+                continue;
+            }
+            if (pending.awaitingAck[op] || pending.abandoned[op] && status != PeerLiveness.ALIVE)
+            {
+                blocked[peer >>> 6] |= pending.abandoned[op] ? 1L << peer : 0;
+                previous = op;
+                op = pending.next(op);
+                continue;
+            }
+            if (pending.abandoned[op])
+            {
+                final int next = writeAbort(op, previous, peer);
+                work += next == op ? 0 : 1;
+                if (next == op)
+                {
+                    blocked[peer >>> 6] |= 1L << peer;
+                    previous = op;
+                    op = pending.next(op);
+                }
+                else
+                {
+                    op = next;
+                }
                 continue;
             }
             final int written = pushOne(op, peer);
@@ -645,6 +682,60 @@ final class TxContext
             }
         }
         return work;
+    }
+
+    /**
+     * Whether a queued send to a peer that is not alive ends now: always when the peer is gone; when it is stopped,
+     * only if its message is not all in the peer's ring yet (what is there may still be read, so a send whose bytes
+     * are all there, or which waits for an acknowledgement of bytes that are, keeps waiting). An abandoned send
+     * ends when its peer is gone. Progress guard held.
+     */
+    private boolean mustFail(final int op, final int status)
+    {
+        if (status == PeerLiveness.GONE)
+        {
+            return true;
+        }
+        return !pending.abandoned[op] && !pending.awaitingAck[op] && pending.sent[op] < pending.total[op];
+    }
+
+    /**
+     * End a queued send in error (FI_EHOSTUNREACH; an abandoned one has already) and give back its buffers. One
+     * whose message is partly in the ring of a peer that is only stopped stays, abandoned, until it can write an
+     * ABORT record, so the receive taking that message ends too. Progress guard held.
+     *
+     * @return the operation to look at next.
+     */
+    private int fail(final int op, final int previous, final int status)
+    {
+        if (!pending.abandoned[op])
+        {
+            completeQueued(op, Errno.FI_EHOSTUNREACH);
+        }
+        if (status == PeerLiveness.STOPPED && pending.sent[op] > 0)
+        {
+            pending.abandon(op);
+            return pending.next(op);
+        }
+        return pending.release(op, previous);
+    }
+
+    /**
+     * Write the ABORT record of an abandoned send, now that its peer runs again, and let the operation go.
+     *
+     * @return the operation after it, or {@code op} itself when the lane is full.
+     */
+    private int writeAbort(final int op, final int previous, final int peer)
+    {
+        final RingBuffer lane = lanes[peer];
+        final int index = lane.tryClaim(ABORT, bodyLength(ABORT_LENGTH));
+        if (index < 0)
+        {
+            return op;
+        }
+        writeHeader(lane.buffer(), index, op, 0, pending.peerIncarnation[op]);
+        lane.commit(index);
+        return pending.release(op, previous);
     }
 
     private int pushOne(final int op, final int peer)

@@ -156,8 +156,11 @@ public final class RegionDescriptor
     /** Magic number at offset 0: the bytes {@code "JFABRIC"} followed by a 1 byte, read as a little-endian long. */
     public static final long MAGIC = 0x01_43_49_52_42_41_46_4AL;
 
-    /** The layout this class describes. */
-    public static final int LAYOUT_VERSION = 4;
+    /**
+     * The layout this class describes. 5: lane records carry 24 bits of the receiver incarnation (16 before) and an
+     * ABORT record type ({@code LaneRecordDescriptor}); slot heartbeats move every 10 ms ({@code Heartbeats}).
+     */
+    public static final int LAYOUT_VERSION = 5;
 
     /** Alignment of every part of the file. */
     public static final int PAGE_LENGTH = 4096;

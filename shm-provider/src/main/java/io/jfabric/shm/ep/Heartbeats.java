@@ -1,0 +1,144 @@
+package io.jfabric.shm.ep;
+
+import org.agrona.concurrent.AtomicBuffer;
+
+import java.util.Arrays;
+
+/**
+ * This process's heartbeat, and the clock the data path reads instead of the system's: one daemon thread,
+ * {@code jfabric-heartbeat}, which every {@value #TICK_MS} ms stores the time (epoch milliseconds) in the heartbeat
+ * word ({@link SlotDescriptor#HEARTBEAT_OFFSET}) of every enabled endpoint slot of this process, and in
+ * {@link #nowMs()}. A peer whose heartbeat stops moving is stopped (SIGSTOP, a debugger, a machine that froze) or
+ * gone; peers judge that against their domain's liveness timeout ({@link PeerLiveness}). As in Aeron's client
+ * keepalive, the heartbeat says the process runs, not that the application polls: a live process that does not
+ * progress is slow, and its peers see back-pressure (FI_EAGAIN), not an error.
+ * <p>
+ * The thread runs while some endpoint is enabled and ends with the last one. A registration is removed before its
+ * endpoint's slot is released, and {@link #unregister} waits for a pass in progress, so the thread never writes
+ * into a region after its owner let it go. {@link #nowMs()} is one volatile load; its value is at most one tick old
+ * while the thread runs (and the system clock when it does not).
+ * <p>
+ * Thread safe.
+ */
+public final class Heartbeats
+{
+    /** Milliseconds between two heartbeats (and two updates of {@link #nowMs()}). */
+    public static final long TICK_MS = 10;
+
+    private static final Object LOCK = new Object();
+    private static volatile long now = System.currentTimeMillis();
+    private static Registration[] registrations = new Registration[0];
+    private static Thread thread;
+
+    private Heartbeats()
+    {
+    }
+
+    /** @return the time, epoch milliseconds, at most one tick old: one volatile load. Any thread. */
+    public static long nowMs()
+    {
+        return now;
+    }
+
+    /**
+     * Start beating for a slot (its heartbeat is written now, then every tick). Control path.
+     *
+     * @param region          the domain region.
+     * @param heartbeatOffset the region offset of the slot's heartbeat word.
+     * @return the registration, to {@link #unregister}.
+     */
+    static Registration register(final AtomicBuffer region, final int heartbeatOffset)
+    {
+        final Registration r = new Registration(region, heartbeatOffset);
+        synchronized (LOCK)
+        {
+            final long t = System.currentTimeMillis();
+            now = t;
+            r.beat(t);
+            registrations = Arrays.copyOf(registrations, registrations.length + 1);
+            registrations[registrations.length - 1] = r;
+            if (thread == null)
+            {
+                thread = new Thread(Heartbeats::run, "jfabric-heartbeat");
+                thread.setDaemon(true);
+                thread.start();
+            }
+        }
+        return r;
+    }
+
+    /**
+     * Stop beating for a slot; on return the thread writes to it no more. Control path.
+     *
+     * @param r a registration.
+     */
+    static void unregister(final Registration r)
+    {
+        synchronized (LOCK)
+        {
+            final Registration[] old = registrations;
+            int n = 0;
+            final Registration[] kept = new Registration[old.length];
+            for (final Registration x : old)
+            {
+                if (x != r)
+                {
+                    kept[n++] = x;
+                }
+            }
+            registrations = Arrays.copyOf(kept, n);
+            if (n == 0 && thread != null)
+            {
+                thread.interrupt();
+                thread = null;
+            }
+        }
+    }
+
+    private static void run()
+    {
+        final Thread self = Thread.currentThread();
+        while (!self.isInterrupted())
+        {
+            synchronized (LOCK)
+            {
+                if (thread != self)
+                {
+                    return;
+                }
+                final long t = System.currentTimeMillis();
+                now = t;
+                for (final Registration r : registrations)
+                {
+                    r.beat(t);
+                }
+            }
+            try
+            {
+                Thread.sleep(TICK_MS);
+            }
+            catch (final InterruptedException ex)
+            {
+                return;
+            }
+        }
+    }
+
+    /** One slot beaten for. */
+    static final class Registration
+    {
+        private final AtomicBuffer region;
+        private final int offset;
+
+        private Registration(final AtomicBuffer region, final int offset)
+        {
+            this.region = region;
+            this.offset = offset;
+        }
+
+        private void beat(final long t)
+        {
+            region.putLongOrdered(offset, t);
+        }
+    }
+}

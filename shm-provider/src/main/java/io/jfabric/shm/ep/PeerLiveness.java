@@ -1,0 +1,107 @@
+package io.jfabric.shm.ep;
+
+import io.jfabric.shm.ProcessIdentity;
+import io.jfabric.shm.region.RegionGeometry;
+import org.agrona.concurrent.AtomicBuffer;
+
+/**
+ * Whether the endpoint in another slot, at the incarnation a caller resolved, is still there and still running,
+ * asked on the data path without paying for the answer each time: the answer per slot is kept for
+ * {@link #RECHECK_MS} of {@link Heartbeats#nowMs()} (one volatile load to see it is still fresh), and then worked out
+ * again from the slot's header ({@link SlotDescriptor}) and, for the owner's process, from {@code /proc}
+ * ({@link ProcessIdentity#isGone}, microseconds and an allocation, so at most once per slot per recheck).
+ * <ul>
+ *   <li>{@link #GONE}: the slot is free, or holds another incarnation (the endpoint closed, or its process died and
+ *   the slot was taken again), or its owner's process is gone. Nothing more reaches that endpoint, ever.</li>
+ *   <li>{@link #STOPPED}: the owner's process exists but its heartbeat ({@link Heartbeats}) is older than the
+ *   domain's liveness timeout: stopped (SIGSTOP, a debugger) or frozen. What is already in its ring will still be
+ *   read if it resumes; nothing new is sent to it meanwhile.</li>
+ *   <li>{@link #ALIVE}: otherwise.</li>
+ * </ul>
+ * A dead or stopped peer is therefore noticed within the timeout (stopped) or {@link #RECHECK_MS} (gone) of a
+ * caller asking.
+ * <p>
+ * Not thread safe: one per role that asks (a transmit context's sending side, its transmit progress, a receive
+ * context), each used by one thread at a time.
+ */
+final class PeerLiveness
+{
+    /** The peer is there and running. */
+    static final int ALIVE = 0;
+    /** The peer's process exists but has not beaten for the liveness timeout. */
+    static final int STOPPED = 1;
+    /** The peer's endpoint is gone: closed, dead, or replaced by another incarnation. */
+    static final int GONE = 2;
+    /** How long an answer is trusted, in milliseconds. */
+    static final long RECHECK_MS = 100;
+
+    private final AtomicBuffer region;
+    private final RegionGeometry geometry;
+    private final long timeoutMs;
+    private final long[] checkedAt;
+    private final int[] checkedIncarnation;
+    private final byte[] status;
+
+    /**
+     * @param region    the domain region.
+     * @param geometry  its geometry.
+     * @param timeoutMs the domain's liveness timeout.
+     */
+    PeerLiveness(final AtomicBuffer region, final RegionGeometry geometry, final long timeoutMs)
+    {
+        this.region = region;
+        this.geometry = geometry;
+        this.timeoutMs = timeoutMs;
+        final int slots = geometry.slotCount();
+        checkedAt = new long[slots];
+        checkedIncarnation = new int[slots];
+        status = new byte[slots];
+        java.util.Arrays.fill(checkedAt, Long.MIN_VALUE / 2);
+    }
+
+    /**
+     * @param slot        a peer's slot.
+     * @param incarnation the incarnation resolved (0: whichever is there).
+     * @return {@link #ALIVE}, {@link #STOPPED} or {@link #GONE}, as of at most {@link #RECHECK_MS} ago.
+     */
+    int status(final int slot, final int incarnation)
+    {
+        final long now = Heartbeats.nowMs();
+        if (now - checkedAt[slot] < RECHECK_MS && checkedIncarnation[slot] == incarnation)
+        {
+            return status[slot];
+        }
+        return recheck(slot, incarnation, now);
+    }
+
+    /**
+     * @param slot        a peer's slot.
+     * @param incarnation the incarnation resolved (0: whichever is there).
+     * @return the status worked out now, whatever is cached.
+     */
+    int recheck(final int slot, final int incarnation, final long now)
+    {
+        final long owner = region.getLongVolatile(SlotDescriptor.ownerOffset(geometry, slot));
+        final int state = region.getIntVolatile(SlotDescriptor.stateOffset(geometry, slot));
+        final int inc = region.getIntVolatile(SlotDescriptor.incarnationOffset(geometry, slot));
+        final long heartbeat = region.getLongVolatile(SlotDescriptor.heartbeatOffset(geometry, slot));
+        final int s;
+        if (owner == 0 || state == SlotDescriptor.STATE_FREE || incarnation != 0 && inc != incarnation ||
+            ProcessIdentity.isGone(owner))
+        {
+            s = GONE;
+        }
+        else if (state == SlotDescriptor.STATE_ACTIVE && now - heartbeat > timeoutMs)
+        {
+            s = STOPPED;
+        }
+        else
+        {
+            s = ALIVE;
+        }
+        checkedAt[slot] = now;
+        checkedIncarnation[slot] = incarnation;
+        status[slot] = (byte)s;
+        return s;
+    }
+}

@@ -1,0 +1,129 @@
+package io.jfabric.shm.ep;
+
+import io.jfabric.AddressVector;
+import io.jfabric.Addresses;
+import io.jfabric.AvAttr;
+import io.jfabric.CompletionQueue;
+import io.jfabric.CqAttr;
+import io.jfabric.CqEntries;
+import io.jfabric.CqErrEntry;
+import io.jfabric.CqFormat;
+import io.jfabric.Domain;
+import io.jfabric.Endpoint;
+import io.jfabric.Errno;
+import io.jfabric.Fabric;
+import io.jfabric.Fabrics;
+import io.jfabric.Flags;
+import io.jfabric.Info;
+import io.jfabric.Versions;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The receiving endpoint of the fault tests, in a second JVM: opens the named domain (settings from the system
+ * properties the test passes), an endpoint (in a given slot when an address is given, as fi_setname takes it) and
+ * prints {@code result addr=<its address>}. It then reads its CQ only when told, so until then it never drains its
+ * lanes, and obeys its standard input:
+ * <ul>
+ *   <li>{@code recv CONTEXT SIZE}: post an untagged receive of SIZE bytes;</li>
+ *   <li>{@code poll MILLIS}: read the CQ for that long, printing {@code result ctx=C len=L err=E first=F} for each
+ *   completion (err 0 for a success; first: the first 8 bytes placed, as a long) and then
+ *   {@code result polled=N};</li>
+ *   <li>{@code exit}: end.</li>
+ * </ul>
+ * The test SIGKILLs or SIGSTOPs it whenever it wants.
+ */
+public final class FaultPeerMain
+{
+    private FaultPeerMain()
+    {
+    }
+
+    /**
+     * @param args domain name, then optionally the address whose slot to take.
+     * @throws Exception on any failure (the test sees the output).
+     */
+    public static void main(final String[] args) throws Exception
+    {
+        final Info hints = new Info();
+        hints.domainAttr().name(args[0]);
+        final Info info = Fabrics.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints).get(0);
+        final Fabric fabric = Fabrics.fabric(info.fabricAttr(), 0);
+        final Domain domain = fabric.domain(info, 0);
+        final AddressVector av = domain.avOpen(new AvAttr(), 0);
+        final CompletionQueue cq = domain.cqOpen(new CqAttr().format(CqFormat.MSG), 0);
+        final Endpoint ep = domain.endpoint(info, 0);
+        if (args.length > 1)
+        {
+            ep.setname(args[1].getBytes(StandardCharsets.US_ASCII));
+        }
+        ep.bind(av, 0);
+        ep.bind(cq, Flags.FI_TRANSMIT | Flags.FI_RECV);
+        ep.enable();
+        System.out.println("result addr=" + new String(ep.getname(), StandardCharsets.US_ASCII));
+        System.out.flush();
+
+        final List<ByteBuffer> buffers = new ArrayList<>();
+        final CqEntries entries = new CqEntries(1);
+        final CqErrEntry err = new CqErrEntry();
+        final BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        String line;
+        while ((line = in.readLine()) != null)
+        {
+            final String[] words = line.trim().split(" ");
+            if ("recv".equals(words[0]))
+            {
+                final int context = Integer.parseInt(words[1]);
+                final ByteBuffer buf = ByteBuffer.allocateDirect(Integer.parseInt(words[2]));
+                while (buffers.size() <= context)
+                {
+                    buffers.add(null);
+                }
+                buffers.set(context, buf);
+                final long rc = ep.recv(buf, 0, buf.capacity(), 0, Addresses.FI_ADDR_UNSPEC, context);
+                if (rc != 0)
+                {
+                    throw new IllegalStateException("recv returned " + rc);
+                }
+            }
+            else if ("poll".equals(words[0]))
+            {
+                final long deadline = System.nanoTime() + Long.parseLong(words[1]) * 1_000_000L;
+                int polled = 0;
+                while (System.nanoTime() < deadline)
+                {
+                    final int n = cq.read(entries, 1);
+                    if (n == 1)
+                    {
+                        report((int)entries.opContext[0], entries.len[0], 0, buffers);
+                        polled++;
+                    }
+                    else if (n == -Errno.FI_EAVAIL && cq.readErr(err, 0) == 1)
+                    {
+                        report((int)err.opContext, err.len, err.err, buffers);
+                        polled++;
+                    }
+                }
+                System.out.println("result polled=" + polled);
+                System.out.flush();
+            }
+            else if ("exit".equals(words[0]))
+            {
+                return;
+            }
+        }
+    }
+
+    private static void report(final int context, final long len, final int errno, final List<ByteBuffer> buffers)
+    {
+        final ByteBuffer buf = context < buffers.size() ? buffers.get(context) : null;
+        final long first = buf != null && buf.capacity() >= 8 && len >= 8 ? buf.getLong(0) : -1;
+        System.out.println("result ctx=" + context + " len=" + len + " err=" + errno + " first=" + first);
+        System.out.flush();
+    }
+}
