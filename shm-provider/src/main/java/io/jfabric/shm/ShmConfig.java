@@ -50,6 +50,9 @@ import java.util.function.UnaryOperator;
  *   <tr><td>jfabric.shm.liveness.timeout.ms</td><td>JFABRIC_SHM_LIVENESS_TIMEOUT_MS</td><td>5000</td>
  *       <td>a peer whose heartbeat (written every 10 ms by each process for its endpoints) is older than this is
  *       taken as stopped: sends to it fail, queued sends that have not reached its ring complete in error</td></tr>
+ *   <tr><td>jfabric.shm.checksum</td><td>JFABRIC_SHM_CHECKSUM</td><td>false</td>
+ *       <td>every lane record this process writes carries a CRC32C of its header and payload; receivers drop,
+ *       count and report a record whose checksum does not match</td></tr>
  *   <tr><td>jfabric.shm.unexpected.count</td><td>JFABRIC_SHM_UNEXPECTED_COUNT</td><td>4096</td>
  *       <td>messages an endpoint keeps that arrived before a receive matched them</td></tr>
  *   <tr><td>jfabric.shm.unexpected.bytes</td><td>JFABRIC_SHM_UNEXPECTED_BYTES</td><td>8388608</td>
@@ -97,6 +100,7 @@ public final class ShmConfig
     private final int unexpectedCount;
     private final int unexpectedBytes;
     private final long livenessTimeoutMs;
+    private final boolean checksum;
 
     private ShmConfig(final UnaryOperator<String> lookup)
     {
@@ -125,6 +129,16 @@ public final class ShmConfig
         unexpectedCount = intSetting(lookup, "unexpected.count", 4096, 0, 1 << 20);
         unexpectedBytes = intSetting(lookup, "unexpected.bytes", 8 << 20, 0, 1 << 30);
         livenessTimeoutMs = longSetting(lookup, "liveness.timeout.ms", 5_000, 100, 86_400_000L);
+        checksum = booleanSetting(lookup, "checksum");
+    }
+
+    /**
+     * @return whether every lane record this process writes carries a CRC32C of its header and payload, which
+     * receivers check (off by default; see docs/RELIABILITY.md for what it costs).
+     */
+    public boolean checksum()
+    {
+        return checksum;
     }
 
     /**

@@ -26,6 +26,8 @@ import org.agrona.concurrent.ringbuffer.RecordDescriptor;
  *   |  RTS:   Total Length (long) at 24, Key (long) at 32,          |
  *   |         Address (long) at 40, Sender Cookie (long) at 48      |
  *   |  ABORT: nothing more                                          |
+ *   +---------------------------------------------------------------+  contentLength(type, length)
+ *   |  With FLAG_CHECKSUM: CRC32C of bytes 0 .. content (int)       |
  *   +---------------------------------------------------------------+
  * </pre>
  * Types: {@link #MSG} a whole message; {@link #FIRST} the first piece of a larger message, whose total length
@@ -96,6 +98,15 @@ public final class LaneRecordDescriptor
     public static final int FLAG_TAGGED = 1;
     /** Flag: the remote CQ data is valid (FI_REMOTE_CQ_DATA). */
     public static final int FLAG_CQ_DATA = 2;
+    /**
+     * Flag: a CRC32C of the record's content (header, flags word included, and what follows it: see
+     * {@link #contentLength}) is stored as an int right after the content.
+     */
+    public static final int FLAG_CHECKSUM = 4;
+    /** Bytes of the checksum that follows a record's content when {@link #FLAG_CHECKSUM} is set. */
+    public static final int CHECKSUM_LENGTH = 4;
+    /** The highest record type. */
+    public static final int MAX_TYPE = 6;
     /** Whole records are a multiple of this: Agrona's own record alignment. */
     public static final int RECORD_ALIGNMENT = RecordDescriptor.ALIGNMENT;
 
@@ -111,6 +122,32 @@ public final class LaneRecordDescriptor
     {
         return BitUtil.align(headerAndPayload + RecordDescriptor.HEADER_LENGTH, RECORD_ALIGNMENT) -
             RecordDescriptor.HEADER_LENGTH;
+    }
+
+    /**
+     * @param type   a record type.
+     * @param length the record's payload length field.
+     * @return the bytes the record's content takes: its header and what its type puts after it (the payload for
+     * MSG, FIRST and PIECE); a checksum, when present, follows at this offset. -1 for an unknown type.
+     */
+    public static int contentLength(final int type, final int length)
+    {
+        switch (type)
+        {
+            case MSG:
+            case PIECE:
+                return PAYLOAD_OFFSET + length;
+            case FIRST:
+                return FIRST_PAYLOAD_OFFSET + length;
+            case RTS:
+                return RTS_LENGTH;
+            case ACK_REQUEST:
+                return ACK_REQUEST_LENGTH;
+            case ABORT:
+                return ABORT_LENGTH;
+            default:
+                return -1;
+        }
     }
 
     /**

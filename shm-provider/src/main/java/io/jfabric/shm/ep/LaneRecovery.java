@@ -11,7 +11,7 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  * record whose length is not positive at the head, and the consumer would wait for it for ever. Nothing after it can
  * exist (the lane has one producer and it is gone), so the receiver drops everything from the head to the tail.
  * <p>
- * Call only from the lane's consumer, and only once the sender is known to be gone.
+ * Call only from the lane's consumer; {@link #discardAbandoned} only once the sender is known to be gone.
  */
 final class LaneRecovery
 {
@@ -29,6 +29,40 @@ final class LaneRecovery
         final int mask = lane.capacity() - 1;
         final int index = (int)lane.consumerPosition() & mask;
         return b.getIntVolatile(RecordDescriptor.lengthOffset(index)) <= 0;
+    }
+
+    /**
+     * Clear a lane whose records cannot be trusted from the head on (a damaged frame, or head and tail positions
+     * that cannot both be right): zero from head to tail, or the whole ring when their distance is not one a ring
+     * can have, and move the head to the tail. The producer goes on from its tail; what lay between is lost. A
+     * record the producer is writing at that moment may be damaged by the zeroing, and is then dropped in turn.
+     *
+     * @param lane the lane.
+     */
+    static void discardDamaged(final RingBuffer lane)
+    {
+        final AtomicBuffer b = lane.buffer();
+        final int capacity = lane.capacity();
+        final long head = lane.consumerPosition();
+        final long tail = lane.producerPosition();
+        final long length = tail - head;
+        if (length > 0 && length <= capacity)
+        {
+            discardAbandoned(lane);
+            return;
+        }
+        b.setMemory(0, capacity, (byte)0);
+        b.putLongOrdered(capacity + RingBufferDescriptor.HEAD_POSITION_OFFSET, tail);
+    }
+
+    /**
+     * @param lane a lane.
+     * @return whether its head and tail positions are ones a ring can have: the tail at most a capacity ahead.
+     */
+    static boolean positionsSound(final RingBuffer lane)
+    {
+        final long length = lane.producerPosition() - lane.consumerPosition();
+        return length >= 0 && length <= lane.capacity();
     }
 
     /**

@@ -2,6 +2,7 @@ package io.jfabric.shm.ep;
 
 import io.jfabric.Addresses;
 import io.jfabric.Errno;
+import io.jfabric.Fid;
 import io.jfabric.Flags;
 import io.jfabric.Msg;
 import io.jfabric.shm.BrokenVariant;
@@ -9,6 +10,7 @@ import io.jfabric.shm.ShmCapabilities;
 import io.jfabric.shm.av.ShmAddressVector;
 import io.jfabric.shm.cntr.ShmCounter;
 import io.jfabric.shm.cq.ShmCompletionQueue;
+import io.jfabric.shm.eq.ShmEventQueue;
 import io.jfabric.shm.match.AddressResolver;
 import io.jfabric.shm.match.ReceiveMatcher;
 import io.jfabric.shm.match.RecvCompletionSink;
@@ -74,6 +76,12 @@ final class RxContext
     private final PeerLiveness liveness;
     private final InboundHandler inbound = new InboundHandler();
     private final RendezvousReader rendezvousReader = new RendezvousReader();
+    private final int maxBody;
+    private final int statDamaged;
+    private final RecordChecksum checksum = new RecordChecksum();
+    private final ShmEventQueue eq;
+    private final Fid endpoint;
+    private int damagedLane = -1;
     private int activeCount;
     private int rescanCountdown;
     private boolean closed;
@@ -97,6 +105,8 @@ final class RxContext
      * @param minMultiRecv FI_OPT_MIN_MULTI_RECV.
      * @param guard        the receive guard.
      * @param livenessTimeoutMs the domain's liveness timeout.
+     * @param eq           the EQ bound to the endpoint, which damaged records are reported to; or null.
+     * @param endpoint     the endpoint, as the fid those reports name.
      */
     RxContext(
         final AtomicBuffer region,
@@ -114,7 +124,9 @@ final class RxContext
         final boolean directedRecv,
         final long minMultiRecv,
         final SpinGuard guard,
-        final long livenessTimeoutMs)
+        final long livenessTimeoutMs,
+        final ShmEventQueue eq,
+        final Fid endpoint)
     {
         this.region = region;
         this.geometry = geometry;
@@ -137,6 +149,9 @@ final class RxContext
         active = new int[n];
         ackRings = new RingBuffer[n];
         liveness = new PeerLiveness(region, geometry, livenessTimeoutMs);
+        this.eq = eq;
+        this.endpoint = endpoint;
+        statDamaged = SlotDescriptor.statOffset(geometry, slot, SlotDescriptor.STAT_DAMAGED_OFFSET);
         for (int i = 0; i < n; i++)
         {
             lanes[i] = new OneToOneRingBuffer(
@@ -146,6 +161,7 @@ final class RxContext
         }
         // a delivery in progress is a message arriving in pieces; a sender's pieces are consecutive in its lane,
         // so there is at most one per sending slot
+        maxBody = lanes[0].maxMsgLength();
         matcher = new ReceiveMatcher(size, unexpectedCount, unexpectedBytes, directedRecv, new Resolver(n),
             new Completions(), ShmCapabilities.IOV_LIMIT, n);
         matcher.minMultiRecv(minMultiRecv);
@@ -268,6 +284,10 @@ final class RxContext
                 final int s = active[i];
                 handler.sender = s;
                 work += lanes[s].controlledRead(handler, READ_LIMIT);
+                if (damagedLane >= 0)
+                {
+                    repairLane();
+                }
             }
             return work;
         }
@@ -291,6 +311,13 @@ final class RxContext
             final int senderInc = SlotDescriptor.senderIncarnation(owner);
             senderId[s] = ((long)s << 32) | (senderInc & 0xFFFF_FFFFL);
             final RingBuffer lane = lanes[s];
+            if (!LaneRecovery.positionsSound(lane))
+            {
+                damaged(s, "head " + lane.consumerPosition() + " and tail " + lane.producerPosition() + " of a " +
+                    lane.capacity() + " byte lane: the lane was cleared");
+                damagedLane = s;
+                repairLane();
+            }
             if (lane.producerPosition() != lane.consumerPosition())
             {
                 if (LaneRecovery.headIsAbandoned(lane) && senderGone(s, senderInc))
@@ -327,6 +354,10 @@ final class RxContext
         @Override
         public Action onMessage(final int msgTypeId, final MutableDirectBuffer b, final int index, final int length)
         {
+            if (length > maxBody || length < HEADER_LENGTH || msgTypeId < MSG || msgTypeId > MAX_TYPE)
+            {
+                return frameDamaged(msgTypeId, length);
+            }
             final int flagsWord = b.getInt(index + FLAGS_OFFSET);
             if (!isFor(flagsWord, incarnation))
             {
@@ -334,10 +365,12 @@ final class RxContext
             }
             final int s = sender;
             final int len = b.getInt(index + LENGTH_OFFSET);
-            if (length < HEADER_LENGTH || len < 0 ||
-                len > length - (msgTypeId == FIRST ? FIRST_PAYLOAD_OFFSET : PAYLOAD_OFFSET))
+            final int content = msgTypeId == MSG ? PAYLOAD_OFFSET + len : contentLength(msgTypeId, len);
+            if (len < 0 || content > length || (flagsWord & FLAG_CHECKSUM) != 0 &&
+                (content > length - CHECKSUM_LENGTH || b.getInt(index + content) != checksum.of(lanes[s].buffer(),
+                index, content)))
             {
-                return Action.CONTINUE; // a damaged record: its length says more than the record holds; never read it
+                return recordDamaged(s, msgTypeId, length, len); // never read: its lengths or checksum say so
             }
             if (msgTypeId == PIECE)
             {
@@ -362,6 +395,36 @@ final class RxContext
                     Action.CONTINUE : Action.ABORT;
             }
             return other(msgTypeId, s, tagged, tag, data, msgFlags, b, index, len);
+        }
+
+        /**
+         * A record whose frame cannot be trusted (its length is more than a lane record can be, or its type is none
+         * of ours): where the next record starts is unknown, so nothing after it in the lane can be read. The lane
+         * is cleared once this read is over ({@link #repairLanes}), the record counted and reported.
+         */
+        private Action frameDamaged(final int msgTypeId, final int length)
+        {
+            final int s = sender;
+            damagedLane = s;
+            damaged(s, "a record of type " + msgTypeId + " and length " + length + " (a lane record holds at most " +
+                maxBody + " bytes): the lane was cleared from it to its tail");
+            return Action.ABORT;
+        }
+
+        /**
+         * A record whose frame is sound but whose content is not (a payload length beyond the record, or a checksum
+         * that does not match): skipped, counted and reported; the message it belongs to, if it was arriving in
+         * pieces, completes in error.
+         */
+        private Action recordDamaged(final int s, final int msgTypeId, final int length, final int len)
+        {
+            damaged(s, "a record of type " + msgTypeId + ", length " + length + ", payload length " + len +
+                ": its lengths or its checksum do not match; skipped");
+            if (delivery[s] != ReceiveMatcher.DELIVERY_NONE)
+            {
+                abandoned(s);
+            }
+            return Action.CONTINUE;
         }
 
         /**
@@ -441,6 +504,38 @@ final class RxContext
                 remaining[s] = left;
             }
             return Action.CONTINUE;
+        }
+    }
+
+    /**
+     * Count a damaged record in the slot's statistics and report it to the bound EQ (an error event: FI_EIO, the
+     * endpoint's fid and context, the sending slot as data, the detail as error data). Receive guard held; error
+     * path (allocates).
+     */
+    private void damaged(final int sender, final String what)
+    {
+        region.putLongOrdered(statDamaged, region.getLong(statDamaged) + 1);
+        if (eq != null)
+        {
+            eq.postError(endpoint, endpoint.context(), sender, Errno.FI_EIO, Errno.FI_EIO,
+                "jfabric shm: damaged lane record from slot " + sender + ": " + what);
+        }
+    }
+
+    /**
+     * Clear the lane whose frame was found damaged ({@link LaneRecovery#discardDamaged}) and end the message its
+     * sender was sending in pieces, if any: the rest of that lane's records are lost, the lane flows again from its
+     * tail. Receive guard held.
+     */
+    private void repairLane()
+    {
+        final int s = damagedLane;
+        damagedLane = -1;
+        LaneRecovery.discardDamaged(lanes[s]);
+        if (delivery[s] != ReceiveMatcher.DELIVERY_NONE)
+        {
+            matcher.abort(delivery[s], Errno.FI_EIO);
+            delivery[s] = ReceiveMatcher.DELIVERY_NONE;
         }
     }
 

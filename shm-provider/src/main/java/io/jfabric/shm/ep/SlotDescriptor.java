@@ -39,6 +39,8 @@ import org.agrona.BitUtil;
  *   +---------------------------------------------------------------+  224
  *   |   Whole sends queued behind another to the same peer (long)[P]|
  *   +---------------------------------------------------------------+  232
+ *   |   Lane records dropped as damaged (long) [R]                  |
+ *   +---------------------------------------------------------------+  240
  *   |                     Reserved up to 1024                      ...
  *   +---------------------------------------------------------------+  1024 = SLOT_LANE_OWNERS_OFFSET
  *   |   Lane Owner 0 (long): who may write lane 0 of this slot      |
@@ -47,7 +49,7 @@ import org.agrona.BitUtil;
  *   +---------------------------------------------------------------+  slotHeaderLength(g)
  * </pre>
  * Each statistic has one writer, so a plain increment published with an ordered store is exact: [S] the
- * endpoint's sending side, [P] its transmit progress (see {@code TxContext}).
+ * endpoint's sending side, [P] its transmit progress (see {@code TxContext}), [R] its receive context.
  * <p>
  * A lane owner word is 0 when the lane is free, else {@code (senderIncarnation << 32) | receiverIncarnation}: the
  * sender in slot {@code s} claims lane {@code s} of receiver {@code r} by CAS from 0 (or from a word naming an
@@ -79,6 +81,8 @@ public final class SlotDescriptor
     public static final int STAT_CLAIMED_OFFSET = STAT_INLINE_OFFSET + 24;
     /** Offset of the count of whole sends that were queued behind another send to the same peer (long). */
     public static final int STAT_QUEUED_OFFSET = STAT_INLINE_OFFSET + 32;
+    /** Offset of the count of lane records the receiver dropped as damaged (long). */
+    public static final int STAT_DAMAGED_OFFSET = STAT_INLINE_OFFSET + 40;
     /** State: no endpoint. */
     public static final int STATE_FREE = 0;
     /** State: an endpoint holds the slot but is not enabled; its lanes do not accept messages yet. */

@@ -66,6 +66,12 @@ final class TxContext
     private final int rendezvousMin;
     private final SpinGuard sendGuard;
     private final SpinGuard progressGuard;
+    /** FLAG_CHECKSUM when records carry a checksum, else 0. */
+    private final int checksumFlag;
+    /** CHECKSUM_LENGTH when records carry a checksum, else 0. */
+    private final int checksumLength;
+    private final RecordChecksum senderChecksum = new RecordChecksum();
+    private final RecordChecksum progressChecksum = new RecordChecksum();
     private final RingBuffer ring;
     private final PendingSends pending;
     private boolean closed;
@@ -106,6 +112,7 @@ final class TxContext
      * @param counter       the counter bound with FI_SEND, or null.
      * @param rendezvousMin the smallest send from shareable memory that goes by rendezvous.
      * @param livenessTimeoutMs the domain's liveness timeout: a peer that has not beaten for it is stopped.
+     * @param checksum      whether every record carries a CRC32C of its content.
      * @param size          operations that may be queued (tx_attr.size).
      * @param iovLimit      buffers per operation.
      * @param sendGuard     the guard of the sending side (real under FI_THREAD_SAFE only).
@@ -124,6 +131,7 @@ final class TxContext
         final ShmCounter counter,
         final int rendezvousMin,
         final long livenessTimeoutMs,
+        final boolean checksum,
         final int size,
         final int iovLimit,
         final SpinGuard sendGuard,
@@ -144,6 +152,8 @@ final class TxContext
         this.sendGuard = sendGuard;
         this.progressGuard = progressGuard;
         this.claim = claim;
+        this.checksumFlag = checksum ? FLAG_CHECKSUM : 0;
+        this.checksumLength = checksum ? CHECKSUM_LENGTH : 0;
         final int n = geometry.slotCount();
         final int laneLength = RegionDescriptor.ringLength(geometry.rxRingBytes());
         lanes = new RingBuffer[n];
@@ -263,6 +273,10 @@ final class TxContext
         {
             copyIov(b, index + PAYLOAD_OFFSET, msg);
         }
+        if (checksumLength != 0)
+        {
+            seal(senderChecksum, b, index, PAYLOAD_OFFSET + len);
+        }
         if (!BROKEN_EARLY_COMMIT)
         {
             lane.commit(index);
@@ -351,7 +365,7 @@ final class TxContext
     private int claimRecord(final int peer, final int len, final long tag, final long data, final int recordFlags)
     {
         final RingBuffer lane = lanes[peer];
-        final int index = lane.tryClaim(MSG, bodyLength(HEADER_LENGTH + len));
+        final int index = lane.tryClaim(MSG, bodyLength(HEADER_LENGTH + len + checksumLength));
         if (index < 0)
         {
             return senderLiveness.status(peer, peerIncarnation[peer]) != PeerLiveness.ALIVE ? -Errno.FI_EHOSTUNREACH :
@@ -361,7 +375,7 @@ final class TxContext
         b.putLong(index + TAG_OFFSET, tag);
         b.putLong(index + DATA_OFFSET, data);
         b.putInt(index + LENGTH_OFFSET, len);
-        b.putInt(index + FLAGS_OFFSET, flagsWord(recordFlags, peerIncarnation[peer]));
+        b.putInt(index + FLAGS_OFFSET, flagsWord(recordFlags | checksumFlag, peerIncarnation[peer]));
         return index;
     }
 
@@ -563,6 +577,10 @@ final class TxContext
                 l.abort(claim.index);
                 return 0;
             }
+            if (checksumLength != 0)
+            {
+                seal(senderChecksum, l.buffer(), claim.index, PAYLOAD_OFFSET + claim.length);
+            }
             l.commit(claim.index);
             count(statClaimed);
             final ShmCounter c = counter;
@@ -728,13 +746,13 @@ final class TxContext
     private int writeAbort(final int op, final int previous, final int peer)
     {
         final RingBuffer lane = lanes[peer];
-        final int index = lane.tryClaim(ABORT, bodyLength(ABORT_LENGTH));
+        final int index = lane.tryClaim(ABORT, bodyLength(ABORT_LENGTH + checksumLength));
         if (index < 0)
         {
             return op;
         }
         writeHeader(lane.buffer(), index, op, 0, pending.peerIncarnation[op]);
-        lane.commit(index);
+        commit(lane, index, ABORT_LENGTH);
         return pending.release(op, previous);
     }
 
@@ -747,7 +765,7 @@ final class TxContext
         int written = 0;
         if (pending.rendezvous[op])
         {
-            final int index = lane.tryClaim(RTS, bodyLength(RTS_LENGTH));
+            final int index = lane.tryClaim(RTS, bodyLength(RTS_LENGTH + checksumLength));
             if (index < 0)
             {
                 return 0;
@@ -757,7 +775,7 @@ final class TxContext
             b.putLong(index + RTS_KEY_OFFSET, pending.rtsKey[op]);
             b.putLong(index + RTS_ADDR_OFFSET, pending.rtsAddr[op]);
             b.putLong(index + RTS_COOKIE_OFFSET, pending.cookie(op));
-            lane.commit(index);
+            commit(lane, index, RTS_LENGTH);
             pending.sent[op] = total;
             pending.awaitAck(op);
             return 1;
@@ -765,14 +783,14 @@ final class TxContext
         if (total <= inlineLimit && pending.sent[op] == 0)
         {
             final int len = (int)total;
-            final int index = lane.tryClaim(MSG, bodyLength(HEADER_LENGTH + len));
+            final int index = lane.tryClaim(MSG, bodyLength(HEADER_LENGTH + len + checksumLength));
             if (index < 0)
             {
                 return 0;
             }
             writeHeader(b, index, op, len, inc);
             gather(b, index + PAYLOAD_OFFSET, op, 0, len);
-            lane.commit(index);
+            commit(lane, index, PAYLOAD_OFFSET + len);
             pending.sent[op] = total;
             written = 1;
         }
@@ -783,7 +801,7 @@ final class TxContext
             final int room = first ? pieceLimit : inlineLimit;
             final int len = (int)Math.min(room, total - sent);
             final int headerAndPayload = (first ? FIRST_PAYLOAD_OFFSET : PAYLOAD_OFFSET) + len;
-            final int index = lane.tryClaim(first ? FIRST : PIECE, bodyLength(headerAndPayload));
+            final int index = lane.tryClaim(first ? FIRST : PIECE, bodyLength(headerAndPayload + checksumLength));
             if (index < 0)
             {
                 break;
@@ -794,18 +812,18 @@ final class TxContext
                 b.putLong(index + TOTAL_LENGTH_OFFSET, total);
             }
             gather(b, index + (first ? FIRST_PAYLOAD_OFFSET : PAYLOAD_OFFSET), op, sent, len);
-            lane.commit(index);
+            commit(lane, index, headerAndPayload);
             pending.sent[op] = sent + len;
             written++;
         }
         if (pending.deliveryAck[op] && pending.sent[op] == total)
         {
-            final int index = lane.tryClaim(ACK_REQUEST, bodyLength(ACK_REQUEST_LENGTH));
+            final int index = lane.tryClaim(ACK_REQUEST, bodyLength(ACK_REQUEST_LENGTH + checksumLength));
             if (index >= 0)
             {
                 writeHeader(b, index, op, 0, inc);
                 b.putLong(index + ACK_REQUEST_COOKIE_OFFSET, pending.cookie(op));
-                lane.commit(index);
+                commit(lane, index, ACK_REQUEST_LENGTH);
                 pending.awaitAck(op);
                 written++;
             }
@@ -818,7 +836,23 @@ final class TxContext
         b.putLong(index + TAG_OFFSET, pending.tag[op]);
         b.putLong(index + DATA_OFFSET, pending.data[op]);
         b.putInt(index + LENGTH_OFFSET, len);
-        b.putInt(index + FLAGS_OFFSET, flagsWord(pending.recordFlags[op], inc));
+        b.putInt(index + FLAGS_OFFSET, flagsWord(pending.recordFlags[op] | checksumFlag, inc));
+    }
+
+    /** Progress: seal (when records carry checksums) and commit a record of {@code content} bytes. */
+    private void commit(final RingBuffer lane, final int index, final int content)
+    {
+        if (checksumLength != 0)
+        {
+            seal(progressChecksum, lane.buffer(), index, content);
+        }
+        lane.commit(index);
+    }
+
+    /** Store the CRC32C of a record's content right after it. */
+    private static void seal(final RecordChecksum crc, final AtomicBuffer b, final int index, final int content)
+    {
+        b.putInt(index + content, crc.of(b, index, content));
     }
 
     private void gather(final AtomicBuffer b, final int at, final int op, final long from, final int len)

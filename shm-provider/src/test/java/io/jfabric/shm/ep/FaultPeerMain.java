@@ -34,6 +34,9 @@ import java.util.List;
  *   <li>{@code poll MILLIS}: read the CQ for that long, printing {@code result ctx=C len=L err=E first=F} for each
  *   completion (err 0 for a success; first: the first 8 bytes placed, as a long) and then
  *   {@code result polled=N};</li>
+ *   <li>{@code send ADDRESS FIRST COUNT SIZE}: insert ADDRESS into its AV and send COUNT messages of SIZE bytes,
+ *   whose first 8 bytes are FIRST, FIRST + 1, ... (each retried on FI_EAGAIN for up to 10 s), then print
+ *   {@code result sent=N last=RC};</li>
  *   <li>{@code exit}: end.</li>
  * </ul>
  * The test SIGKILLs or SIGSTOPs it whenever it wants.
@@ -110,6 +113,34 @@ public final class FaultPeerMain
                     }
                 }
                 System.out.println("result polled=" + polled);
+                System.out.flush();
+            }
+            else if ("send".equals(words[0]))
+            {
+                final long[] dest = new long[1];
+                av.insert(new String[] { words[1] }, 1, dest, 0, 0);
+                final long first = Long.parseLong(words[2]);
+                final int count = Integer.parseInt(words[3]);
+                final int size = Integer.parseInt(words[4]);
+                final ByteBuffer src = ByteBuffer.allocateDirect(Math.max(8, size));
+                int sent = 0;
+                long rc = 0;
+                for (int i = 0; i < count; i++)
+                {
+                    src.putLong(0, first + i);
+                    final long deadline = System.nanoTime() + 10_000_000_000L;
+                    while ((rc = ep.send(src, 0, size, 0, dest[0], first + i)) == -Errno.FI_EAGAIN &&
+                        System.nanoTime() < deadline)
+                    {
+                        cq.read(entries, 1);
+                    }
+                    if (rc != 0)
+                    {
+                        break;
+                    }
+                    sent++;
+                }
+                System.out.println("result sent=" + sent + " last=" + rc);
                 System.out.flush();
             }
             else if ("exit".equals(words[0]))

@@ -36,6 +36,15 @@ final class BenchDomain implements AutoCloseable
      */
     BenchDomain(final io.jfabric.Threading threading)
     {
+        this(threading, key -> null);
+    }
+
+    /**
+     * @param threading the domain's threading model.
+     * @param settings  further provider settings (keys without the "jfabric.shm." prefix; null for a default).
+     */
+    BenchDomain(final io.jfabric.Threading threading, final java.util.function.UnaryOperator<String> settings)
+    {
         try
         {
             root = Files.createTempDirectory(Path.of("/dev/shm"), "jfabric-bench-");
@@ -44,7 +53,7 @@ final class BenchDomain implements AutoCloseable
         {
             throw new UncheckedIOException(ex);
         }
-        provider = new ShmProvider(ShmConfig.of(key -> "dir".equals(key) ? root.toString() : null));
+        provider = new ShmProvider(ShmConfig.of(key -> "dir".equals(key) ? root.toString() : settings.apply(key)));
         final Info hints = new Info();
         hints.domainAttr().name("bench").threading(threading);
         info = provider.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints).get(0);

@@ -67,6 +67,10 @@ public class DataPathBenchmark
     @Param({"DOMAIN", "FID", "ENDPOINT", "SAFE"})
     public String threading;
 
+    /** Whether lane records carry a CRC32C (jfabric.shm.checksum): what the option costs. */
+    @Param({"false"})
+    public boolean checksum;
+
     private BenchDomain bench;
     private ShmDomain domain;
     private AddressVector av;
@@ -84,7 +88,8 @@ public class DataPathBenchmark
     @Setup(Level.Trial)
     public void setUp()
     {
-        bench = new BenchDomain(io.jfabric.Threading.valueOf(threading));
+        bench = new BenchDomain(io.jfabric.Threading.valueOf(threading),
+            key -> "checksum".equals(key) ? Boolean.toString(checksum) : null);
         domain = bench.open();
         av = domain.avOpen(new AvAttr().count(4), 0);
         senderCq = domain.cqOpen(new CqAttr().format(CqFormat.MSG), 0);

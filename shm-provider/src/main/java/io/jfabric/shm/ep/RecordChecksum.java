@@ -1,0 +1,42 @@
+package io.jfabric.shm.ep;
+
+import org.agrona.concurrent.AtomicBuffer;
+
+import java.nio.ByteBuffer;
+import java.util.zip.CRC32C;
+
+/**
+ * The CRC32C of a lane record's content ({@link LaneRecordDescriptor#FLAG_CHECKSUM}): computed by the JDK's
+ * intrinsic (the CPU's crc32 instruction where there is one) straight over the mapped region, with no copy and no
+ * allocation: a view of the region's byte buffer, made once, is pointed at the record each time.
+ * <p>
+ * Not thread safe: one per role that writes or reads records (a transmit context's sending side, its transmit
+ * progress, a receive context).
+ */
+final class RecordChecksum
+{
+    private final CRC32C crc = new CRC32C();
+    private ByteBuffer view;
+
+    /**
+     * @param lane   a lane (an {@code UnsafeBuffer} over part of the region's mapping).
+     * @param index  where the record's body starts in the lane.
+     * @param length bytes of content.
+     * @return their CRC32C, as an int.
+     */
+    int of(final AtomicBuffer lane, final int index, final int length)
+    {
+        ByteBuffer v = view;
+        if (v == null)
+        {
+            v = lane.byteBuffer().duplicate();
+            view = v;
+        }
+        final int from = lane.wrapAdjustment() + index;
+        v.clear();
+        v.position(from).limit(from + length);
+        crc.reset();
+        crc.update(v);
+        return (int)crc.getValue();
+    }
+}

@@ -1,0 +1,275 @@
+package io.jfabric.shm.ep;
+
+import io.jfabric.Addresses;
+import io.jfabric.AddressVector;
+import io.jfabric.AvAttr;
+import io.jfabric.CompletionQueue;
+import io.jfabric.CqAttr;
+import io.jfabric.CqEntries;
+import io.jfabric.CqErrEntry;
+import io.jfabric.CqFormat;
+import io.jfabric.Domain;
+import io.jfabric.EqAttr;
+import io.jfabric.EqErrEntry;
+import io.jfabric.Errno;
+import io.jfabric.EventQueue;
+import io.jfabric.Fabric;
+import io.jfabric.Flags;
+import io.jfabric.Info;
+import io.jfabric.Versions;
+import io.jfabric.shm.ChildJvm;
+import io.jfabric.shm.ShmDomain;
+import io.jfabric.shm.ShmProvider;
+import io.jfabric.shm.ShmTestRoot;
+import io.jfabric.shm.region.RegionDescriptor;
+import io.jfabric.shm.region.RegionGeometry;
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.RecordDescriptor;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Damaged records in a live lane (issue 14, item 7): a sender in a second JVM writes five 64-byte messages into this
+ * process's lane, the test damages one record in place (as a stray write or a hostile process of the same user
+ * would), and the receiver then reads. A record whose header is impossible is dropped, counted in the slot's
+ * statistics and reported as an EQ error event (FI_EIO, the sending slot as data), the others arrive, nothing is
+ * read outside the lane, and the lane keeps flowing. Payload corruption is caught only with
+ * {@code jfabric.shm.checksum=true} on the sender; without it the changed byte arrives (the reason the option
+ * exists).
+ */
+class DamagedLaneTest
+{
+    private static final int SIZE = 64;
+    private static final int COUNT = 5;
+
+    private final List<AutoCloseable> opened = new ArrayList<>();
+    private ChildJvm sender;
+    private ShmTestRoot root;
+    private ShmDomain domain;
+    private EventQueue eq;
+    private CompletionQueue cq;
+    private ShmEndpoint receiver;
+    private String receiverAddr;
+
+    @BeforeEach
+    void open()
+    {
+        root = new ShmTestRoot();
+        final ShmProvider provider = root.provider(key -> null);
+        final Info hints = new Info();
+        hints.domainAttr().name("damage");
+        final Info info = provider.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints).get(0);
+        final Fabric fabric = keep(provider.fabric(info.fabricAttr(), 0));
+        domain = (ShmDomain)keep(fabric.domain(info, 0));
+        eq = keep(fabric.eqOpen(new EqAttr().size(16), 0));
+        final AddressVector av = keep(domain.avOpen(new AvAttr(), 0));
+        cq = keep(domain.cqOpen(new CqAttr().format(CqFormat.MSG), 0));
+        receiver = (ShmEndpoint)keep(domain.endpoint(info, 0));
+        receiver.bind(av, 0);
+        receiver.bind(cq, Flags.FI_TRANSMIT | Flags.FI_RECV);
+        receiver.bind(eq, 0);
+        receiver.enable();
+        receiverAddr = new String(receiver.getname(), StandardCharsets.US_ASCII);
+    }
+
+    @AfterEach
+    void close() throws Exception
+    {
+        if (sender != null)
+        {
+            sender.kill();
+        }
+        for (int i = opened.size() - 1; i >= 0; i--)
+        {
+            opened.get(i).close();
+        }
+        root.close();
+    }
+
+    private <T extends AutoCloseable> T keep(final T c)
+    {
+        opened.add(c);
+        return c;
+    }
+
+    @Test
+    void shouldSkipARecordWhosePayloadLengthIsBeyondItAndDeliverTheOthers() throws Exception
+    {
+        final int senderSlot = startSender(false);
+        send(0, COUNT);
+        final RingBuffer lane = lane(senderSlot);
+        lane.buffer().putInt(body(lane, 1) + LaneRecordDescriptor.LENGTH_OFFSET, 10_000);
+
+        assertEquals(List.of(0L, 2L, 3L, 4L), receive(COUNT, 1_000));
+        assertEquals(1, damagedCount());
+        assertReported(senderSlot);
+    }
+
+    @Test
+    void shouldClearALaneWhoseRecordFrameIsImpossibleAndKeepItFlowing() throws Exception
+    {
+        final int senderSlot = startSender(false);
+        send(0, COUNT);
+        final RingBuffer lane = lane(senderSlot);
+        final int second = body(lane, 1) - RecordDescriptor.HEADER_LENGTH;
+        lane.buffer().putInt(RecordDescriptor.lengthOffset(second), 0x7FFF_0000);
+
+        assertEquals(List.of(0L), receive(COUNT, 1_000), "the records after an impossible frame are lost, not read");
+        assertEquals(1, damagedCount());
+        assertReported(senderSlot);
+        send(10, 2);
+        assertEquals(List.of(10L, 11L), receive(2, 5_000), "the lane flows again");
+    }
+
+    @Test
+    void shouldClearALaneWhoseHeadAndTailCannotBothBeRight() throws Exception
+    {
+        final int senderSlot = startSender(false);
+        send(0, COUNT);
+        final RingBuffer lane = lane(senderSlot);
+        final AtomicBuffer b = lane.buffer();
+        final int headIndex = lane.capacity() + RingBufferDescriptor.HEAD_POSITION_OFFSET;
+        b.putLongOrdered(headIndex, b.getLong(headIndex) - (1L << 40));
+
+        final List<Long> got = receive(COUNT, 1_000);
+        assertEquals(List.of(), got, "a lane with impossible positions is cleared, not read");
+        assertEquals(1, damagedCount());
+        assertReported(senderSlot);
+        send(10, 2);
+        assertEquals(List.of(10L, 11L), receive(2, 5_000), "the lane flows again");
+    }
+
+    @Test
+    void shouldDropAMessageWhosePayloadChangedWhenTheSenderChecksums() throws Exception
+    {
+        final int senderSlot = startSender(true);
+        send(0, COUNT);
+        final RingBuffer lane = lane(senderSlot);
+        final int third = body(lane, 2);
+        lane.buffer().putByte(third + LaneRecordDescriptor.PAYLOAD_OFFSET + 20,
+            (byte)~lane.buffer().getByte(third + LaneRecordDescriptor.PAYLOAD_OFFSET + 20));
+
+        assertEquals(List.of(0L, 1L, 3L, 4L), receive(COUNT, 1_000));
+        assertEquals(1, damagedCount());
+        assertReported(senderSlot);
+    }
+
+    @Test
+    void shouldDeliverAMessageWhosePayloadChangedWhenTheSenderDoesNotChecksum() throws Exception
+    {
+        final int senderSlot = startSender(false);
+        send(0, COUNT);
+        final RingBuffer lane = lane(senderSlot);
+        final int third = body(lane, 2);
+        lane.buffer().putLong(third + LaneRecordDescriptor.PAYLOAD_OFFSET, 777, ByteOrder.BIG_ENDIAN);
+
+        assertEquals(List.of(0L, 1L, 777L, 3L, 4L), receive(COUNT, 1_000),
+            "without checksums a changed payload cannot be told: it arrives as changed");
+        assertEquals(0, damagedCount());
+    }
+
+    private int startSender(final boolean checksum) throws Exception
+    {
+        sender = ChildJvm.start(FaultPeerMain.class, List.of("jfabric.shm.dir=" + root.dir(),
+            "jfabric.shm.checksum=" + checksum), "damage");
+        final String addr = sender.awaitResult(60).get("addr");
+        final int colon = addr.lastIndexOf(':');
+        return Integer.parseInt(addr.substring(colon + 1, addr.indexOf('/', colon)));
+    }
+
+    private void send(final long first, final int count) throws Exception
+    {
+        sender.tell("send " + receiverAddr + " " + first + " " + count + " " + SIZE);
+        assertEquals("" + count, sender.awaitResult(30).get("sent"));
+    }
+
+    /** The lane from the sender's slot into the receiver's, as the receiver maps it. */
+    private RingBuffer lane(final int senderSlot)
+    {
+        final RegionGeometry g = domain.region().geometry();
+        return new OneToOneRingBuffer(new UnsafeBuffer(domain.region().buffer(),
+            RegionDescriptor.laneOffset(g, receiver.slot(), senderSlot), RegionDescriptor.ringLength(g.rxRingBytes())));
+    }
+
+    /** @return the body index of the n-th unread record of the lane (all records here are the same length). */
+    private static int body(final RingBuffer lane, final int n)
+    {
+        final int head = (int)lane.consumerPosition() & (lane.capacity() - 1);
+        final int record = RecordDescriptor.HEADER_LENGTH +
+            LaneRecordDescriptor.bodyLength(LaneRecordDescriptor.HEADER_LENGTH + SIZE);
+        return head + n * record + RecordDescriptor.HEADER_LENGTH;
+    }
+
+    /** Post {@code posts} receives and read the CQ for {@code ms}: the first 8 bytes of each message received. */
+    private List<Long> receive(final int posts, final long ms)
+    {
+        final ByteBuffer[] into = new ByteBuffer[posts];
+        for (int i = 0; i < posts; i++)
+        {
+            into[i] = ByteBuffer.allocateDirect(SIZE);
+            assertEquals(0, receiver.recv(into[i], 0, SIZE, 0, Addresses.FI_ADDR_UNSPEC, i));
+        }
+        final List<Long> got = new ArrayList<>();
+        final CqEntries e = new CqEntries(1);
+        final long deadline = System.nanoTime() + ms * 1_000_000L;
+        while (System.nanoTime() < deadline && got.size() < posts)
+        {
+            final int n = cq.read(e, 1);
+            if (n == 1)
+            {
+                got.add(into[(int)e.opContext[0]].getLong(0));
+            }
+            else if (n == -Errno.FI_EAVAIL)
+            {
+                final CqErrEntry err = new CqErrEntry();
+                cq.readErr(err, 0);
+                throw new AssertionError("a receive completed in error: " + Errno.name(err.err));
+            }
+        }
+        final CqErrEntry cancelled = new CqErrEntry();
+        for (int i = 0; i < posts; i++)
+        {
+            if (receiver.cancel(i) == 0) // what never came
+            {
+                while (cq.read(e, 1) != -Errno.FI_EAVAIL)
+                {
+                    Thread.onSpinWait();
+                }
+                assertEquals(1, cq.readErr(cancelled, 0));
+                assertEquals(Errno.FI_ECANCELED, cancelled.err);
+            }
+        }
+        return got;
+    }
+
+    private long damagedCount()
+    {
+        final RegionGeometry g = domain.region().geometry();
+        return domain.region().buffer().getLongVolatile(
+            SlotDescriptor.statOffset(g, receiver.slot(), SlotDescriptor.STAT_DAMAGED_OFFSET));
+    }
+
+    private void assertReported(final int senderSlot)
+    {
+        final EqErrEntry err = new EqErrEntry();
+        assertEquals(1, eq.readErr(err, 0), "one EQ error event");
+        assertEquals(Errno.FI_EIO, err.err());
+        assertEquals(senderSlot, err.data(), "the sending slot");
+        final String detail = new String(err.errData(), 0, err.errDataSize(), StandardCharsets.UTF_8);
+        assertTrue(detail.contains("damaged lane record from slot " + senderSlot), detail);
+    }
+}
