@@ -149,7 +149,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         this.hooks = hooks;
         this.guards = guards;
         inlineLimit = TxContext.inlineLimit(geometry);
-        claim = new LaneClaim(region.byteBuffer());
+        claim = new LaneClaim(domain.region());
         slots = new EndpointSlots(region, geometry);
         this.injectSize = Math.min(config.injectSize(), inlineLimit);
         this.config = config;

@@ -85,6 +85,7 @@ final class TxContext
     private final int[] destPeer;
     private final PeerLiveness senderLiveness;
     private final LaneClaim claim;
+    private final ByteBuffer[] laneViews;
     private final int statInline;
     private final int statClaimed;
     private long rendezvousKey;
@@ -157,13 +158,17 @@ final class TxContext
         final int n = geometry.slotCount();
         final int laneLength = RegionDescriptor.ringLength(geometry.rxRingBytes());
         lanes = new RingBuffer[n];
+        laneViews = new ByteBuffer[n];
         laneOwnerOffset = new int[n];
         laneStamp = new long[n];
         peerIncarnation = new int[n];
+        final ByteBuffer regionBytes = region.byteBuffer();
         for (int i = 0; i < n; i++)
         {
-            lanes[i] = new OneToOneRingBuffer(
-                new UnsafeBuffer(region, RegionDescriptor.laneOffset(geometry, i, slot), laneLength));
+            final int laneOffset = RegionDescriptor.laneOffset(geometry, i, slot);
+            lanes[i] = new OneToOneRingBuffer(new UnsafeBuffer(region, laneOffset, laneLength));
+            final int at = region.wrapAdjustment() + laneOffset;
+            laneViews[i] = regionBytes.duplicate().limit(at + geometry.rxRingBytes()).position(at).slice().limit(0);
             laneOwnerOffset[i] = SlotDescriptor.laneOwnerOffset(geometry, i, slot);
         }
         destState = new long[av.entries()];
@@ -542,12 +547,14 @@ final class TxContext
             {
                 return index;
             }
-            final RingBuffer lane = lanes[peer];
             final LaneClaim claim = this.claim;
-            claim.lane = lane;
+            final ByteBuffer view = laneViews[peer];
+            view.limit(index + PAYLOAD_OFFSET + length);
+            claim.view = view;
+            claim.lane = lanes[peer];
             claim.index = index;
             claim.length = length;
-            claim.offset = (int)(lane.buffer().addressOffset() - region.addressOffset()) + index + PAYLOAD_OFFSET;
+            claim.offset = index + PAYLOAD_OFFSET;
             return 0;
         }
         finally
@@ -572,6 +579,7 @@ final class TxContext
                 return closed ? -Errno.FI_EBADF : -Errno.FI_EINVAL;
             }
             claim.lane = null;
+            claim.view.limit(0);
             if (!commit)
             {
                 l.abort(claim.index);

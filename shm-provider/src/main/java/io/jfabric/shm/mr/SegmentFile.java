@@ -343,7 +343,19 @@ public final class SegmentFile implements AutoCloseable
      *
      * @param delete also delete the file (the owner, when freeing).
      */
-    public synchronized void close(final boolean delete)
+    public void close(final boolean delete)
+    {
+        close(delete, true);
+    }
+
+    /**
+     * Close; idempotent. With {@code unmap} false the mapping is left to the garbage collector (views of it were
+     * handed out and may still be used).
+     *
+     * @param delete also delete the file (the owner, when freeing).
+     * @param unmap  unmap now.
+     */
+    public synchronized void close(final boolean delete, final boolean unmap)
     {
         if (closed)
         {
@@ -355,7 +367,10 @@ public final class SegmentFile implements AutoCloseable
             OwnedFiles.delete(path);
         }
         buffer.wrap(new byte[0]);
-        IoUtil.unmap(mapped);
+        if (unmap)
+        {
+            IoUtil.unmap(mapped);
+        }
     }
 
     @Override

@@ -10,14 +10,17 @@ import java.nio.ByteBuffer;
 /**
  * Shareable memory of the shm provider: one {@link SegmentFile} this process created and maps. Memory regions
  * registered over it hold a reference, so {@link #close()} fails with {@link Errno#FI_EBUSY} until they are closed;
- * closing then unmaps the segment and deletes its file (peers that mapped it keep their own mapping).
+ * closing then deletes its file (peers that mapped it keep their own mapping) and unmaps it, unless a view of it was
+ * handed out by {@link #buffer()}: then the mapping goes when the garbage collector finds no view left, so a view
+ * used after close touches the (deleted) file's memory and never crashes the JVM.
  * <p>
- * Thread safe. Views from {@link #buffer()} must not be used after {@link #close()}: the memory is unmapped.
+ * Thread safe.
  */
 public final class ShmShareableMemory extends FidLifecycle implements ShareableMemory
 {
     private final FidLifecycle domain;
     private final SegmentFile segment;
+    private volatile boolean viewsHandedOut;
 
     ShmShareableMemory(final FidLifecycle domain, final SegmentFile segment)
     {
@@ -48,6 +51,7 @@ public final class ShmShareableMemory extends FidLifecycle implements ShareableM
     public ByteBuffer buffer()
     {
         ensureOpen("allocShareable buffer");
+        viewsHandedOut = true;
         return segment.mapped().duplicate()
             .position(SegmentDescriptor.DATA_OFFSET)
             .limit(SegmentDescriptor.DATA_OFFSET + (int)segment.dataLength())
@@ -69,7 +73,7 @@ public final class ShmShareableMemory extends FidLifecycle implements ShareableM
     @Override
     protected void doClose()
     {
-        segment.close(true);
+        segment.close(true, !viewsHandedOut);
         domain.release();
     }
 }

@@ -81,6 +81,7 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class RegionFile implements AutoCloseable
 {
+    private volatile boolean keepMapped;
     /** File name suffix of a domain region. */
     public static final String FILE_SUFFIX = ".domain";
 
@@ -408,7 +409,19 @@ public final class RegionFile implements AutoCloseable
     }
 
     /**
-     * Unmap the region now; idempotent. The file stays: other processes may still use the domain.
+     * Say that a view of the mapping was handed to the application (a zero-copy claim's buffer), which may use it
+     * after the domain closes: from now on {@link #close()} leaves the mapping to the garbage collector instead of
+     * unmapping it, so such a use touches mapped memory (the file, which stays) and never crashes the JVM. Any
+     * thread.
+     */
+    public void keepMappedAfterClose()
+    {
+        keepMapped = true;
+    }
+
+    /**
+     * Unmap the region now (unless {@link #keepMappedAfterClose}); idempotent. The file stays: other processes may
+     * still use the domain.
      * <p>
      * The mapping is released immediately, not when the buffer is garbage collected, so every user of
      * {@link #buffer()} in this process must have stopped first: an access to the unmapped range crashes the JVM.
@@ -427,7 +440,10 @@ public final class RegionFile implements AutoCloseable
         }
         users.release(userEntry, ProcessIdentity.self());
         buffer.wrap(new byte[0]);
-        IoUtil.unmap(mappedBuffer);
+        if (!keepMapped)
+        {
+            IoUtil.unmap(mappedBuffer);
+        }
     }
 
     @Override
