@@ -1,15 +1,8 @@
 package io.jfabric.shm.stat;
 
-import io.jfabric.Domain;
-import io.jfabric.Fabric;
-import io.jfabric.Info;
-import io.jfabric.Versions;
 import io.jfabric.shm.ChildJvm;
 import io.jfabric.shm.ProcessIdentity;
-import io.jfabric.shm.ShmProvider;
-import io.jfabric.shm.ShmTestRoot;
 import io.jfabric.shm.ep.SlotDescriptor;
-import io.jfabric.shm.region.RegionFile;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -21,7 +14,6 @@ import org.junit.jupiter.api.TestMethodOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -40,53 +32,23 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class DomainStatTwoJvmTest
 {
     private static final String DOMAIN = "stat";
-    private static final Map<String, String> SIZES = Map.of("ep.count", "4", "rx.ring.bytes", "4096",
-        "tx.ring.bytes", "4096", "cq.ring.bytes", "4096", "mr.count", "16", "cntr.count", "4");
 
-    private ShmTestRoot root;
-    private Fabric fabric;
-    private Domain domain;
-    private StatPeerMain.Side local;
+    private LiveDomain live;
     private ChildJvm child;
-    private String childAddress;
     private Path regionFile;
 
     @BeforeAll
     void openDomainWithAChild() throws Exception
     {
-        root = new ShmTestRoot();
-        final ShmProvider provider = root.provider(SIZES::get);
-        final Info hints = new Info();
-        hints.domainAttr().name(DOMAIN);
-        final Info info = provider.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints).get(0);
-        fabric = provider.fabric(info.fabricAttr(), 0);
-        domain = fabric.domain(info, 0);
-        local = StatPeerMain.Side.open(domain, info);
-        regionFile = RegionFile.regionPath(root.dir(), DOMAIN);
-        final List<String> properties = SIZES.entrySet().stream()
-            .map(e -> "jfabric.shm." + e.getKey() + "=" + e.getValue()).collect(Collectors.toList());
-        properties.add("jfabric.shm.dir=" + root.dir());
-        child = ChildJvm.start(StatPeerMain.class, properties, DOMAIN, local.name);
-        childAddress = child.awaitResult(60).get("addr");
+        live = new LiveDomain(DOMAIN);
+        child = live.child();
+        regionFile = live.regionFile();
     }
 
     @AfterAll
     void closeDomain() throws Exception
     {
-        try
-        {
-            child.kill();
-            for (final AutoCloseable closeable : local.closeables())
-            {
-                closeable.close();
-            }
-            domain.close();
-            fabric.close();
-        }
-        finally
-        {
-            root.close();
-        }
+        live.close();
     }
 
     @Test
@@ -103,8 +65,8 @@ class DomainStatTwoJvmTest
         assertTrue(mine.ownerAlive() && theirs.ownerAlive(), stat::toString);
         assertEquals("ACTIVE", mine.stateName());
         assertEquals(SlotDescriptor.STATE_ACTIVE, theirs.state());
-        assertEquals(local.name, mine.address());
-        assertEquals(childAddress, theirs.address());
+        assertEquals(live.localAddress(), mine.address());
+        assertEquals(live.childAddress(), theirs.address());
         assertTrue(theirs.heartbeatMs() > 0 && theirs.heartbeatMs() <= stat.sampledAtMs(), theirs::toString);
         assertEquals(ProcessIdentity.self(), mine.cqOwner(), "this process's CQ took completion ring 0");
     }
