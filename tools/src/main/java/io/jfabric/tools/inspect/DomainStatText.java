@@ -10,7 +10,7 @@ import java.io.PrintWriter;
 import java.util.Locale;
 
 /**
- * Prints a {@link DomainStat} as {@code jfabric stat} shows it: one labelled line per fact,
+ * Prints a {@link DomainStat} as {@code jfabric stat} and {@code jfabric dump} show it: one labelled line per fact,
  * the header and user table first, then every slot in use with its sends and rings. With a previous sample the
  * send counts carry their growth since it, and with high-water marks each ring its mark.
  * <p>

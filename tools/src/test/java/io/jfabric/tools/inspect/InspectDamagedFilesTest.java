@@ -43,9 +43,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@code jfabric stat} over damaged copies of a real region file this class makes once: it says which field is
- * wrong, with its value and what was expected, exits with FI_EINVAL (22, a bad checksum too) and never prints a
- * stack trace.
+ * {@code jfabric stat} and {@code jfabric dump} over damaged copies of real files (a region, a named AV and a
+ * segment this class makes once): each says which field is wrong, with its value and what was expected, exits with
+ * FI_EINVAL (22, a bad checksum too) and never prints a stack trace; dump lists the header fields it could read first.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class InspectDamagedFilesTest
@@ -147,6 +147,87 @@ class InspectDamagedFilesTest
 
         assertRefused(run, "jfabric stat: domain region " + file.toRealPath() + " ", message);
         assertEquals("", run.out);
+    }
+
+    @ParameterizedTest(name = "dump of a region with {0}")
+    @MethodSource("regionDamages")
+    void dumpShouldListTheFieldsThenSayWhatIsWrongWithADamagedRegion(
+        final String what, final Damage damage, final String message) throws IOException
+    {
+        final Path file = damaged(region, damage);
+
+        final CommandRun run = CommandRun.run("dump", file.toString());
+
+        assertRefused(run, "jfabric dump: domain region " + file.toRealPath() + " ", message);
+        assertEquals(Files.size(file) >= RegionDescriptor.HEADER_LENGTH,
+            run.out.contains("\n      16  region length          " + REGION_LENGTH + "\n"), run::toString);
+    }
+
+    @Test
+    void dumpShouldNameTheFieldItsValueAndTheRangeOfADamagedAvEntryCount() throws IOException
+    {
+        final Path file = damaged(av, f ->
+        {
+            putInt(f, AvDescriptor.ENTRY_COUNT_OFFSET, 0);
+            resum(f, AvDescriptor.HEADER_LENGTH, AvDescriptor.CHECKSUM_OFFSET);
+        });
+
+        final CommandRun run = CommandRun.run("dump", file.toString());
+
+        assertRefused(run, "jfabric dump: address vector " + file.toRealPath() + " ",
+            "is damaged: its entry count is 0, expected one in [1, 1048576]");
+        assertTrue(run.out.contains("\n      64  entry count            0\n"), run::toString);
+    }
+
+    @Test
+    void dumpShouldRefuseAnAvOfAnotherLayoutVersion() throws IOException
+    {
+        final Path file = damaged(av, f -> putInt(f, AvDescriptor.LAYOUT_VERSION_OFFSET, 2));
+
+        assertRefused(CommandRun.run("dump", file.toString()), "jfabric dump: address vector ",
+            "has address vector layout version 2 but this jfabric reads layout version 3");
+    }
+
+    @Test
+    void dumpShouldRefuseATruncatedSegment() throws IOException
+    {
+        final Path file = damaged(segment, f -> truncate(f, SegmentDescriptor.HEADER_LENGTH));
+
+        assertRefused(CommandRun.run("dump", file.toString()), "jfabric dump: shareable memory segment ",
+            "is truncated: 4096 bytes but its header says 8192");
+    }
+
+    @Test
+    void dumpShouldRefuseASegmentWithAFlippedMagic() throws IOException
+    {
+        final Path file = damaged(segment, f -> putLong(f, 0, SegmentDescriptor.MAGIC ^ 1));
+
+        assertRefused(CommandRun.run("dump", file.toString()), "jfabric dump: shareable memory segment ",
+            "is not a jfabric shareable memory segment: magic 0x14745534241464b, expected 0x14745534241464a");
+    }
+
+    @Test
+    void dumpShouldSayAFileIsNoJfabricFileAtAll() throws IOException
+    {
+        final Path file = Files.writeString(scratch.resolve("notes.txt"), "not shared memory");
+
+        final CommandRun run = CommandRun.run("dump", file.toString());
+
+        assertRefused(run, "jfabric dump: " + file + " is not a jfabric file: magic 0x7261687320746f6e at offset 0, " +
+            "expected one of 0x014349524241464a (domain region)", "");
+        assertEquals("", run.out);
+    }
+
+    @Test
+    void dumpShouldExitWithEnoentForAMissingFileAndEinvalForADirectory()
+    {
+        final CommandRun missing = CommandRun.run("dump", scratch.resolve("gone.domain").toString());
+        assertEquals(Errno.FI_ENOENT, missing.status, missing::toString);
+        assertEquals("jfabric dump: " + scratch.resolve("gone.domain") + " does not exist [FI_ENOENT: No such file " +
+            "or directory]\n", missing.err);
+
+        final CommandRun directory = CommandRun.run("dump", scratch.toString());
+        assertRefused(directory, "jfabric dump: " + scratch + " is not a regular file", "");
     }
 
     private static void assertRefused(final CommandRun run, final String start, final String message)

@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@code jfabric stat} over a live domain of two JVMs ({@link LivePingpong}: a pingpong
+ * {@code jfabric stat} and {@code jfabric dump} over a live domain of two JVMs ({@link LivePingpong}: a pingpong
  * client and its server, sending to each other), which this JVM opens too, with a named AV holding both endpoints'
  * addresses and a page of shareable memory.
  */
@@ -122,6 +122,64 @@ class InspectLiveDomainTest
 
         assertEquals(0, run.status, run::toString);
         assertEquals(1, run.out.lines().filter(line -> line.startsWith("domain ")).count(), run::toString);
+    }
+
+    @Test
+    void dumpShouldListTheLiveRegionsHeaderUsersEndpointsAndKeyTable() throws Exception
+    {
+        final CommandRun run = CommandRun.run("dump", live.regionFile().toString());
+
+        assertEquals(0, run.status, run::toString);
+        final String out = run.out;
+        assertTrue(out.startsWith(live.regionFile().toRealPath() + ": domain region, " +
+            Files.size(live.regionFile()) + " bytes, inode " + atStart.inode() + "\n" +
+            "jfabric clean would keep it: open in live process "), out);
+        assertTrue(out.contains("\n       0  magic                  0x014349524241464a (\"JFABRIC\" 1)\n" +
+            "       8  layout version         4\n"), out);
+        assertTrue(out.contains("     196  domain name            \"live\"\n"), out);
+        assertTrue(out.matches("(?s).*\n     448  checksum               0x(\\w{8}) \\(the bytes before it sum to " +
+            "0x\\1\\)\n.*"), out);
+        assertTrue(out.contains("  slot 0     ACTIVE") && out.contains("  slot 1     ACTIVE"), out);
+        assertTrue(out.matches("(?s).*\nkey table \\(offset \\d+\\): [1-9]\\d* of 64 entries in use\n  \\[\\d+] " +
+            "published gen.*"), out);
+    }
+
+    @Test
+    void dumpShouldListTheLiveNamedAvWithBothAddresses()
+    {
+        final Path file = live.root().resolve(AvDescriptor.fileName("live", "peers", atStart.regionNonce()));
+
+        final CommandRun run = CommandRun.run("dump", file.toString());
+
+        assertEquals(0, run.status, run::toString);
+        assertTrue(run.out.contains("\n       0  magic                  0x015641524241464a (\"JFABRAV\" 1)\n"),
+            run::toString);
+        assertTrue(run.out.contains("     452  av name                \"peers\"\n"), run::toString);
+        assertTrue(run.out.contains("2 of 16 in use\n"), run::toString);
+        for (final String address : addresses())
+        {
+            assertTrue(run.out.contains(", address " + address + ", slot "), run::toString);
+        }
+    }
+
+    @Test
+    void dumpShouldListALiveSegmentWithItsOwner() throws Exception
+    {
+        final long pid = ProcessHandle.current().pid();
+        final Path segment;
+        try (Stream<Path> files = Files.list(live.root()))
+        {
+            segment = files.filter(f -> f.getFileName().toString().startsWith("live.seg." + pid + "."))
+                .findFirst().orElseThrow();
+        }
+
+        final CommandRun run = CommandRun.run("dump", segment.toString());
+
+        assertEquals(0, run.status, run::toString);
+        assertTrue(run.out.contains("jfabric clean would keep it: owned by live process " + pid), run::toString);
+        assertTrue(run.out.contains("      24  owner pid              " + pid + "\n"), run::toString);
+        assertTrue(run.out.endsWith("data: 4096 bytes at offset 4096 (the application's; not shown)\n"),
+            run::toString);
     }
 
     private List<String> addresses()
