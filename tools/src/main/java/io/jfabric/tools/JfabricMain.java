@@ -1,6 +1,8 @@
 package io.jfabric.tools;
 
 import io.jfabric.Versions;
+import io.jfabric.tools.inspect.DumpCommand;
+import io.jfabric.tools.inspect.StatCommand;
 import io.jfabric.tools.pingpong.PingpongCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -13,9 +15,10 @@ import java.nio.charset.Charset;
 
 /**
  * The {@code jfabric} command line: {@code info} (libfabric's fi_info), {@code strerror}, {@code pingpong}
- * (libfabric's fi_pingpong) and {@code clean} (removes the shm files of processes that are gone). {@link #main} is
- * what {@code bin/jfabric} and {@code java -jar jfabric-tools.jar} run; {@link #execute} runs the same in-process
- * with the caller's streams and returns the exit status, for tests and embedding.
+ * (libfabric's fi_pingpong), {@code stat} (a live domain's slots, rings and counts, as Aeron's AeronStat),
+ * {@code dump} (decodes any jfabric file) and {@code clean} (removes the shm files of processes that are gone).
+ * {@link #main} is what {@code bin/jfabric} and {@code java -jar jfabric-tools.jar} run; {@link #execute} runs the
+ * same in-process with the caller's streams and returns the exit status, for tests and embedding.
  * <p>
  * Each call builds a fresh command line, so concurrent calls on different threads do not interfere.
  */
@@ -24,8 +27,8 @@ import java.nio.charset.Charset;
     mixinStandardHelpOptions = true,
     exitCodeOnInvalidInput = 1,
     versionProvider = JfabricMain.VersionProvider.class,
-    subcommands = {InfoCommand.class, StrerrorCommand.class, PingpongCommand.class, CleanCommand.class,
-        CommandLine.HelpCommand.class},
+    subcommands = {InfoCommand.class, StrerrorCommand.class, PingpongCommand.class, StatCommand.class,
+        DumpCommand.class, CleanCommand.class, CommandLine.HelpCommand.class},
     description = "jfabric tools: the libfabric object model on the JVM, with a shared-memory provider.")
 public final class JfabricMain implements Runnable
 {
@@ -86,7 +89,7 @@ public final class JfabricMain implements Runnable
     /**
      * {@code --version}: the tools' version and the libfabric API they follow.
      */
-    static final class VersionProvider implements CommandLine.IVersionProvider
+    public static final class VersionProvider implements CommandLine.IVersionProvider
     {
         @Override
         public String[] getVersion()

@@ -4,13 +4,17 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 
 /**
- * One in-process run of the jfabric command line: its exit status and everything it printed.
+ * One in-process run of the jfabric command line: its exit status and everything it printed. Shared by the tests of
+ * every subcommand's package.
  */
-final class CommandRun
+public final class CommandRun
 {
-    final int status;
-    final String out;
-    final String err;
+    /** The exit status. */
+    public final int status;
+    /** What it printed on stdout. */
+    public final String out;
+    /** What it printed on stderr. */
+    public final String err;
 
     private CommandRun(final int status, final String out, final String err)
     {
@@ -19,7 +23,11 @@ final class CommandRun
         this.err = err;
     }
 
-    static CommandRun run(final String... args)
+    /**
+     * @param args the command line.
+     * @return how it ended and what it printed.
+     */
+    public static CommandRun run(final String... args)
     {
         final StringWriter out = new StringWriter();
         final StringWriter err = new StringWriter();

@@ -83,6 +83,18 @@ public final class AvHeader
     }
 
     /**
+     * Check the ready field without waiting, for a reader of a file found under its published name (linked only once
+     * ready), such as an inspection.
+     *
+     * @param source what the header was read from, for messages.
+     * @throws FabricException {@link Errno#FI_EINVAL} naming the field's value and the one expected.
+     */
+    public void verifyReady(final String source)
+    {
+        HeaderChecks.verifyReady(buffer, READY_OFFSET, READY_VALUE, source);
+    }
+
+    /**
      * Check every field of a ready header.
      *
      * @param source what the header was read from, for messages.
@@ -93,16 +105,14 @@ public final class AvHeader
     {
         verifyIdentity(source);
         HeaderChecks.verifyChecksum(buffer, CHECKSUM_OFFSET, source);
-        damagedUnless(buffer.getInt(HEADER_LENGTH_OFFSET) == HEADER_LENGTH, source, "header length");
-        damagedUnless(buffer.getInt(ENTRY_LENGTH_OFFSET) == ENTRY_LENGTH, source, "entry length");
-        damagedUnless(buffer.getInt(ADDRESS_CAPACITY_OFFSET) == ADDRESS_CAPACITY, source, "address capacity");
+        expect(source, "header length", buffer.getInt(HEADER_LENGTH_OFFSET), HEADER_LENGTH);
+        expect(source, "entry length", buffer.getInt(ENTRY_LENGTH_OFFSET), ENTRY_LENGTH);
+        expect(source, "address capacity", buffer.getInt(ADDRESS_CAPACITY_OFFSET), ADDRESS_CAPACITY);
         final int entries = entryCount();
-        damagedUnless(entries > 0 && entries <= MAX_ENTRIES, source, "entry count");
-        damagedUnless(fileLength() == AvDescriptor.fileLength(entries), source, "file length");
-        final int domainLength = buffer.getInt(DOMAIN_NAME_LENGTH_OFFSET);
-        damagedUnless(domainLength > 0 && domainLength <= NAME_CAPACITY, source, "domain name length");
-        final int avLength = buffer.getInt(AV_NAME_LENGTH_OFFSET);
-        damagedUnless(avLength >= 0 && avLength <= AV_NAME_CAPACITY, source, "AV name length");
+        expectIn(source, "entry count", entries, 1, MAX_ENTRIES);
+        expect(source, "file length", fileLength(), AvDescriptor.fileLength(entries));
+        expectIn(source, "domain name length", buffer.getInt(DOMAIN_NAME_LENGTH_OFFSET), 1, NAME_CAPACITY);
+        expectIn(source, "AV name length", buffer.getInt(AV_NAME_LENGTH_OFFSET), 0, AV_NAME_CAPACITY);
     }
 
     /** @return entries of the table. */
@@ -159,11 +169,21 @@ public final class AvHeader
         return buffer.getAndAddLong(GENERATION_OFFSET, 1) + 1;
     }
 
-    private static void damagedUnless(final boolean ok, final String source, final String field)
+    private static void expect(final String source, final String field, final long value, final long expected)
     {
-        if (!ok)
+        if (value != expected)
         {
-            throw new FabricException(Errno.FI_EINVAL, source + " is damaged: its " + field + " is out of range");
+            throw new FabricException(Errno.FI_EINVAL,
+                source + " is damaged: its " + field + " is " + value + ", expected " + expected);
+        }
+    }
+
+    private static void expectIn(final String source, final String field, final int value, final int min, final int max)
+    {
+        if (value < min || value > max)
+        {
+            throw new FabricException(Errno.FI_EINVAL,
+                source + " is damaged: its " + field + " is " + value + ", expected one in [" + min + ", " + max + "]");
         }
     }
 }

@@ -3,10 +3,12 @@ package io.jfabric.shm.mr;
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
 import io.jfabric.shm.ProcessIdentity;
+import io.jfabric.shm.region.HeaderChecks;
 import io.jfabric.shm.region.OwnedFiles;
 import io.jfabric.shm.region.RegionDirectory;
 import io.jfabric.shm.region.SharedFile;
 import org.agrona.IoUtil;
+import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
@@ -244,50 +246,58 @@ public final class SegmentFile implements AutoCloseable
         public long validate(final UnsafeBuffer copy, final SharedFile.HeaderReader reader, final String source)
         {
             // A segment is linked under its name only after its ready store, so a peer never waits for one.
-            if (copy.getIntAcquire(READY_OFFSET) != READY_VALUE)
-            {
-                throw new FabricException(Errno.FI_EINVAL, source + " is not marked ready: it was not published " +
-                    "by jfabric, which links only finished segments");
-            }
-            if (copy.getLong(MAGIC_OFFSET) != MAGIC)
-            {
-                throw new FabricException(Errno.FI_EINVAL, source + " is not a jfabric segment: magic 0x" +
-                    Long.toHexString(copy.getLong(MAGIC_OFFSET)) + ", expected 0x" + Long.toHexString(MAGIC));
-            }
-            if (copy.getInt(LAYOUT_VERSION_OFFSET) != LAYOUT_VERSION ||
-                copy.getInt(HEADER_LENGTH_OFFSET) != HEADER_LENGTH)
-            {
-                throw new FabricException(Errno.FI_EINVAL, source + " has layout version " +
-                    copy.getInt(LAYOUT_VERSION_OFFSET) + " and header length " + copy.getInt(HEADER_LENGTH_OFFSET) +
-                    "; this jfabric reads version " + LAYOUT_VERSION + " with a " + HEADER_LENGTH + " byte header");
-            }
+            final long length = verifyHeader(copy, source);
             if (copy.getLong(OWNER_PID_OFFSET) != ownerPid || copy.getLong(SEGMENT_ID_OFFSET) != segmentId)
             {
                 throw new FabricException(Errno.FI_EINVAL, source + " records owner " +
                     copy.getLong(OWNER_PID_OFFSET) + " segment " + copy.getLong(SEGMENT_ID_OFFSET) + ", not owner " +
                     ownerPid + " segment " + segmentId);
             }
-            final long identity = copy.getLong(OWNER_IDENTITY_OFFSET);
-            if (identity == 0 || ProcessIdentity.pid(identity) != ownerPid)
-            {
-                throw new FabricException(Errno.FI_EINVAL, source + " is damaged: its owner identity 0x" +
-                    Long.toHexString(identity) + " does not name its owner pid " + ownerPid);
-            }
-            final long length = copy.getLong(DATA_LENGTH_OFFSET);
-            if (length < 1 || length > MAX_DATA_LENGTH)
-            {
-                throw new FabricException(Errno.FI_EINVAL,
-                    source + " is damaged: data length " + length + " not in [1, " + MAX_DATA_LENGTH + "]");
-            }
-            if (copy.getLong(NONCE_OFFSET) == 0)
-            {
-                throw new FabricException(Errno.FI_EINVAL, source + " is damaged: its nonce is 0, which no " +
-                    "segment is created with");
-            }
             foundNonce = copy.getLong(NONCE_OFFSET);
             dataLength = length;
             return fileLength(length);
         }
+    }
+
+    /**
+     * Check a segment header on its own, whoever owns it: ready, magic, layout version, header length, that the
+     * owner identity names the owner pid, data length and nonce. A peer's open then checks owner and segment id
+     * against its key table entry; {@code jfabric dump} checks no more than this.
+     *
+     * @param copy   a private copy of the header page (read with {@code read(2)}).
+     * @param source what it was read from, for messages.
+     * @return the data length it records.
+     * @throws FabricException {@link Errno#FI_EINVAL} naming the field, its value and what was expected.
+     */
+    public static long verifyHeader(final AtomicBuffer copy, final String source)
+    {
+        HeaderChecks.verifyReady(copy, READY_OFFSET, READY_VALUE, source);
+        HeaderChecks.verifyIdentity(copy, copy.getLong(MAGIC_OFFSET), MAGIC, copy.getInt(LAYOUT_VERSION_OFFSET),
+            LAYOUT_VERSION, source, "shareable memory segment");
+        if (copy.getInt(HEADER_LENGTH_OFFSET) != HEADER_LENGTH)
+        {
+            throw new FabricException(Errno.FI_EINVAL, source + " is damaged: header length " +
+                copy.getInt(HEADER_LENGTH_OFFSET) + ", layout version " + LAYOUT_VERSION + " has " + HEADER_LENGTH);
+        }
+        final long ownerPid = copy.getLong(OWNER_PID_OFFSET);
+        final long identity = copy.getLong(OWNER_IDENTITY_OFFSET);
+        if (identity == 0 || ProcessIdentity.pid(identity) != ownerPid)
+        {
+            throw new FabricException(Errno.FI_EINVAL, source + " is damaged: its owner identity 0x" +
+                Long.toHexString(identity) + " does not name its owner pid " + ownerPid);
+        }
+        final long length = copy.getLong(DATA_LENGTH_OFFSET);
+        if (length < 1 || length > MAX_DATA_LENGTH)
+        {
+            throw new FabricException(Errno.FI_EINVAL,
+                source + " is damaged: data length " + length + " not in [1, " + MAX_DATA_LENGTH + "]");
+        }
+        if (copy.getLong(NONCE_OFFSET) == 0)
+        {
+            throw new FabricException(Errno.FI_EINVAL, source + " is damaged: its nonce is 0, which no " +
+                "segment is created with");
+        }
+        return length;
     }
 
     /** @return the file. */

@@ -52,6 +52,29 @@ public final class HeaderChecks
     }
 
     /**
+     * For a reader that does not wait (an inspection of a file found under its published name, which jfabric links
+     * only once it is ready): check the ready field.
+     *
+     * @param buffer      the header.
+     * @param readyOffset where the ready field (int) is.
+     * @param readyValue  what it holds once the header is complete.
+     * @param source      what the header was read from, for messages.
+     * @throws FabricException {@link Errno#FI_EINVAL} naming the field, its value and the one expected.
+     */
+    public static void verifyReady(
+        final AtomicBuffer buffer, final int readyOffset, final int readyValue, final String source)
+    {
+        final int ready = buffer.getIntAcquire(readyOffset);
+        if (ready != readyValue)
+        {
+            throw new FabricException(Errno.FI_EINVAL, source + " is not marked ready: its ready field (offset " +
+                readyOffset + ") holds 0x" + Integer.toHexString(ready) + ", expected 0x" +
+                Integer.toHexString(readyValue) + "; jfabric publishes a file only once it is ready, so this one " +
+                "is damaged or was not made by jfabric");
+        }
+    }
+
+    /**
      * @param buffer the header.
      * @param length how many leading bytes the checksum covers (the checksum's own offset).
      * @return CRC32C of bytes {@code [0, length)} as they are now.

@@ -148,6 +148,18 @@ public final class RegionHeader
     }
 
     /**
+     * Check the ready field without waiting, for a reader of a region found under its published name (linked only
+     * once ready), such as an inspection.
+     *
+     * @param source what the header was read from, such as the file's path, for messages.
+     * @throws FabricException {@link Errno#FI_EINVAL} naming the field's value and the one expected.
+     */
+    public void verifyReady(final String source)
+    {
+        HeaderChecks.verifyReady(buffer, READY_OFFSET, READY_VALUE, source);
+    }
+
+    /**
      * Check every field of a ready header: identity, header length, checksum, name length, geometry, region
      * length and nonce. Call after {@link #isReady()} returned true.
      *
@@ -163,7 +175,8 @@ public final class RegionHeader
         if (headerLength != HEADER_LENGTH)
         {
             throw new FabricException(Errno.FI_EINVAL,
-                source + " is damaged: header length " + headerLength + ", layout version 1 has " + HEADER_LENGTH);
+                source + " is damaged: header length " + headerLength + ", layout version " + LAYOUT_VERSION + " has " +
+                HEADER_LENGTH);
         }
 
         HeaderChecks.verifyChecksum(buffer, CHECKSUM_OFFSET, source);

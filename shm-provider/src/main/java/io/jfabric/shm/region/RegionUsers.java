@@ -108,6 +108,16 @@ public final class RegionUsers
     }
 
     /**
+     * @param index a user table entry, in {@code [0, USER_TABLE_ENTRIES)}.
+     * @return what it holds now (a volatile read): 0 when free, else the identity of a process that opened the
+     * region (alive or not).
+     */
+    public long user(final int index)
+    {
+        return buffer.getLongVolatile(userEntryOffset(index));
+    }
+
+    /**
      * @return the identity of a live process that has the region open (volatile reads), or 0 when there is none.
      */
     public long liveUser()

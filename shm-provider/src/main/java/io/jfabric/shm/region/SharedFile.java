@@ -202,12 +202,7 @@ public final class SharedFile
                 readHeaderPage(channel, page, source);
                 final long length = format.validate(copy, () -> readHeaderPage(channel, page, source), source);
 
-                final long fileLength = channel.size();
-                if (fileLength != length)
-                {
-                    throw new FabricException(Errno.FI_EINVAL, source + " is " + (fileLength < length ?
-                        "truncated" : "damaged") + ": " + fileLength + " bytes but its header says " + length);
-                }
+                checkLength(channel.size(), length, source);
 
                 return new Mapped(path, false, channel.map(
                     readOnly ? FileChannel.MapMode.READ_ONLY : FileChannel.MapMode.READ_WRITE, 0,
@@ -256,11 +251,32 @@ public final class SharedFile
     }
 
     /**
+     * Check a file's length against the one its validated header gives it.
+     *
+     * @param fileLength the file's length now.
+     * @param expected   the length its header says.
+     * @param source     what the file is, for messages.
+     * @throws FabricException {@link Errno#FI_EINVAL} naming both lengths when they differ.
+     */
+    public static void checkLength(final long fileLength, final long expected, final String source)
+    {
+        if (fileLength != expected)
+        {
+            throw new FabricException(Errno.FI_EINVAL, source + " is " + (fileLength < expected ?
+                "truncated" : "damaged") + ": " + fileLength + " bytes but its header says " + expected);
+        }
+    }
+
+    /**
      * Read the header page into {@code page} with positional reads, never through a mapping.
      *
+     * @param channel the file, open for reading.
+     * @param page    receives the header: its capacity is the header's length.
+     * @param source  what the file is, for messages.
      * @throws FabricException {@link Errno#FI_EINVAL} when the file ends before the header does.
+     * @throws IOException     on a read failure.
      */
-    private static void readHeaderPage(final FileChannel channel, final ByteBuffer page, final String source)
+    public static void readHeaderPage(final FileChannel channel, final ByteBuffer page, final String source)
         throws IOException
     {
         page.clear();

@@ -1,0 +1,100 @@
+package io.jfabric.tools.inspect;
+
+import io.jfabric.FabricException;
+import io.jfabric.shm.cleanup.RootEntries;
+import io.jfabric.shm.cleanup.RootEntry;
+import io.jfabric.shm.stat.InspectedFile;
+import org.agrona.concurrent.UnsafeBuffer;
+import io.jfabric.tools.JfabricMain;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code jfabric dump FILE}: decodes any file of the shm provider through its layout descriptor: a domain region
+ * ({@link RegionDump}), a named address vector ({@link AvDump}) or a shareable memory segment ({@link SegmentDump}),
+ * told apart by magic number (or, when that is damaged, by name). It prints the file's header fields as stored, who
+ * uses the file as {@code jfabric clean} judges it, then checks the header as the provider's readers do and, for a
+ * valid file, prints its tables. The file is read with {@code read(2)} and a read-only mapping: nothing is written.
+ * <p>
+ * For a damaged file it says what is wrong on stderr (the field, its value and what was expected) after listing the
+ * fields it could read, and exits with 22 (FI_EINVAL), a bad checksum included; 2 (FI_ENOENT) for a missing file,
+ * another errno when it cannot be read, 1 for a usage error. Never a stack trace. Runs on the command line's thread.
+ */
+@Command(
+    name = "dump",
+    mixinStandardHelpOptions = true,
+    exitCodeOnInvalidInput = 1,
+    versionProvider = JfabricMain.VersionProvider.class,
+    description = "Decode a jfabric file (domain region, named AV file, shareable memory segment): its header " +
+        "fields and tables; for a damaged file, what is wrong with it.")
+public final class DumpCommand implements Callable<Integer>
+{
+    @Spec
+    private CommandSpec spec;
+
+    @Parameters(paramLabel = "FILE", description = "the file, such as /dev/shm/jfabric-$USER/orders.domain")
+    private Path file;
+
+    /**
+     * Not for use: picocli instantiates the command.
+     */
+    public DumpCommand()
+    {
+    }
+
+    @Override
+    public Integer call()
+    {
+        final PrintWriter out = spec.commandLine().getOut();
+        final PrintWriter err = spec.commandLine().getErr();
+        try
+        {
+            final FileKind kind = FileKind.of(file);
+            final FileDump dump = kind.dump();
+            try (InspectedFile inspected = InspectedFile.open(file, kind.what()))
+            {
+                final UnsafeBuffer header = inspected.readHeader(dump.headerLength());
+                out.print(String.format(Locale.ROOT, "%s: %s, %d bytes, inode %d%n", inspected.path(), kind.what(),
+                    inspected.length(), inspected.inode()));
+                final RootEntry judged = RootEntries.judge(inspected.path());
+                out.print("jfabric clean would " + verdict(judged) + ": " + judged.detail() + "\n");
+                dump.fields(new FieldListing(out, header));
+                out.flush();
+                dump.verify(inspected, header);
+                dump.body(inspected, header, out);
+            }
+            return 0;
+        }
+        catch (final FabricException ex)
+        {
+            out.flush();
+            err.print("jfabric dump: " + ex.getMessage() + "\n");
+            return Text.exitStatus(ex);
+        }
+        finally
+        {
+            out.flush();
+            err.flush();
+        }
+    }
+
+    private static String verdict(final RootEntry entry)
+    {
+        switch (entry.state())
+        {
+            case IN_USE:
+                return "keep it";
+            case LEFT_BEHIND:
+                return entry.withRegion() ? "remove it with its region" : "remove it";
+            default:
+                return "skip it";
+        }
+    }
+}

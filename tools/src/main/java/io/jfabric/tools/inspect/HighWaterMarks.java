@@ -1,0 +1,54 @@
+package io.jfabric.tools.inspect;
+
+import io.jfabric.shm.stat.DomainStat;
+import io.jfabric.shm.stat.RingStat;
+import io.jfabric.shm.stat.SlotStat;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The most bytes each ring of a domain held in any sample so far ({@code jfabric stat --watch}): the region keeps
+ * no such mark (its layout has no field for one), so it is what sampling saw, and a burst between two samples is
+ * missed. Keyed by slot and ring, whoever holds the slot. The watching thread only.
+ */
+final class HighWaterMarks
+{
+    private final Map<String, Long> marks = new HashMap<>();
+
+    /**
+     * @param stat a new sample.
+     */
+    void update(final DomainStat stat)
+    {
+        for (final SlotStat slot : stat.slots())
+        {
+            for (final RingStat lane : slot.lanes())
+            {
+                update(slot, lane);
+            }
+            update(slot, slot.transmitRing());
+            update(slot, slot.completionRing());
+        }
+    }
+
+    /**
+     * @param slot a slot of a sample passed to {@link #update(DomainStat)}.
+     * @param ring one of its rings.
+     * @return the most bytes that ring held in any sample.
+     */
+    long high(final SlotStat slot, final RingStat ring)
+    {
+        return marks.getOrDefault(key(slot, ring), ring.occupancy());
+    }
+
+    private void update(final SlotStat slot, final RingStat ring)
+    {
+        marks.merge(key(slot, ring), ring.occupancy(), Math::max);
+    }
+
+    private static String key(final SlotStat slot, final RingStat ring)
+    {
+        return slot.slot() + " " + ring.key();
+    }
+}
