@@ -17,6 +17,7 @@ import io.jfabric.shm.av.ShmAddressVector;
 import io.jfabric.shm.cleanup.LeftoverSweep;
 import io.jfabric.shm.cq.ShmCompletionQueue;
 import io.jfabric.shm.ep.EndpointHooks;
+import io.jfabric.shm.ep.Heartbeats;
 import io.jfabric.shm.ep.ShmEndpoint;
 import io.jfabric.shm.progress.ProgressRunners;
 import io.jfabric.shm.progress.ThreadingGuards;
@@ -37,8 +38,10 @@ import io.jfabric.shm.mr.MemoryRegistrar;
 import io.jfabric.shm.mr.RemoteMemory;
 import io.jfabric.shm.region.RegionFile;
 import io.jfabric.shm.region.RegionGeometry;
+import io.jfabric.shm.region.RegionWatch;
 
 import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * A named shm domain: this process's view of one region file that every process opening the same name maps.
@@ -68,7 +71,10 @@ public final class ShmDomain extends FidLifecycle implements Domain
     private final DomainAttr attr;
     private final DomainResources resources;
     private final RegionFile region;
-    private ShmEventQueue eq;
+    private volatile ShmEventQueue eq;
+    private final RegionWatch watch;
+    private final Heartbeats.Registration watchRegistration;
+    private final ConcurrentLinkedQueue<RegionFinding> unposted = new ConcurrentLinkedQueue<>();
     private boolean asyncMrRegistration;
     private volatile HmemOverrideOps hmemOverride;
     private final MemoryRegistrar memory;
@@ -120,6 +126,42 @@ public final class ShmDomain extends FidLifecycle implements Domain
         LeftoverSweep.sweep(config.rootDir(), attr.name(), region.regionNonce());
         counterTable = new CounterTable(region.buffer(), region.geometry());
         memory = new MemoryRegistrar(this, config.rootDir(), config.groupAccess());
+        watch = new RegionWatch(region);
+        watchRegistration = Heartbeats.register((nowMs) -> watchRegion());
+    }
+
+    /** On the heartbeat thread, each tick: look at the region's file; report what is new on the event queue. */
+    private void watchRegion()
+    {
+        final RegionWatch.Finding finding = watch.check();
+        if (finding != RegionWatch.Finding.NONE)
+        {
+            final int err = finding == RegionWatch.Finding.TRUNCATED ? Errno.FI_EIO : Errno.FI_ENOENT;
+            unposted.add(new RegionFinding(err, watch.message()));
+            postRegionFindings();
+        }
+    }
+
+    /** A region watch finding not yet on the event queue: its error number and text. */
+    private record RegionFinding(int err, String message)
+    {
+    }
+
+    /**
+     * Post the region watch's findings on the bound event queue, each exactly once whichever thread gets there
+     * (the heartbeat thread, or the one binding the queue). Never takes the domain's lock.
+     */
+    private void postRegionFindings()
+    {
+        final ShmEventQueue queue = eq;
+        if (queue != null)
+        {
+            RegionFinding finding;
+            while ((finding = unposted.poll()) != null)
+            {
+                queue.postError(this, context(), 0, finding.err, finding.err, finding.message);
+            }
+        }
     }
 
     private static Info resolve(final ShmFabric fabric, final Info requested)
@@ -195,6 +237,7 @@ public final class ShmDomain extends FidLifecycle implements Domain
         queue.retain("fi_domain_bind");
         eq = queue;
         asyncMrRegistration = (flags & Flags.FI_REG_MR) != 0;
+        postRegionFindings();
     }
 
     /**
@@ -286,6 +329,7 @@ public final class ShmDomain extends FidLifecycle implements Domain
     @Override
     protected synchronized void doClose()
     {
+        Heartbeats.unregister(watchRegistration);
         if (eq != null)
         {
             eq.release();
@@ -369,7 +413,7 @@ public final class ShmDomain extends FidLifecycle implements Domain
         ensureOpen("fi_cq_open");
         final ShmConfig config = fabric.provider().config();
         final ThreadingGuards guards = ThreadingGuards.of(attr.threading(), isAutoProgress());
-        return new ShmCompletionQueue(this, resources, region.buffer(), region.geometry(), cqAttr, config.cqSize(),
+        return new ShmCompletionQueue(this, resources, region, region.geometry(), cqAttr, config.cqSize(),
             (int)Math.min(attr.maxErrData(), Integer.MAX_VALUE), guards.cqReadGuard(), !isAutoProgress(),
             guards.concurrentCqWriters(), context);
     }

@@ -19,6 +19,7 @@ import io.jfabric.shm.progress.Progressable;
 import io.jfabric.shm.progress.ProgressableSet;
 import io.jfabric.shm.progress.SpinGuard;
 import io.jfabric.shm.region.RegionDescriptor;
+import io.jfabric.shm.region.RegionFile;
 import io.jfabric.shm.region.RegionGeometry;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
@@ -68,6 +69,7 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
     private final CqAttr attr;
     private final int maxErrData;
     private final AtomicBuffer region;
+    private final RegionFile regionFile;
     private final int ownerOffset;
     private final int ringNumber;
     private final RingBuffer ring;
@@ -95,7 +97,7 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
      *
      * @param domain         the domain, retained until close.
      * @param resources      the domain's cq_cnt accounting.
-     * @param region         the domain region.
+     * @param regionFile     the domain region.
      * @param geometry       its geometry.
      * @param attr           requested attributes, null for defaults.
      * @param maxSize        largest size (the cq.size setting).
@@ -110,7 +112,7 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
     public ShmCompletionQueue(
         final FidLifecycle domain,
         final DomainResources resources,
-        final AtomicBuffer region,
+        final RegionFile regionFile,
         final RegionGeometry geometry,
         final CqAttr attr,
         final int maxSize,
@@ -160,7 +162,8 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
         this.resources = resources;
         this.attr = a;
         this.maxErrData = maxErrData;
-        this.region = region;
+        this.regionFile = regionFile;
+        this.region = regionFile.buffer();
         this.readGuard = readGuard;
         this.progressOnRead = progressOnRead;
         this.concurrentWriters = concurrentWriters;
@@ -500,7 +503,23 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
         return read(entries, count, true);
     }
 
+    /**
+     * The whole read is inside the catch: Java 17 raises a fault of a mapped access asynchronously, at a later
+     * safepoint poll of the thread, which is then still within this call more often than not.
+     */
     private int read(final CqEntries entries, final int count, final boolean from)
+    {
+        try
+        {
+            return readChecked(entries, count, from);
+        }
+        catch (final InternalError ex)
+        {
+            return regionFile.faulted(ex);
+        }
+    }
+
+    private int readChecked(final CqEntries entries, final int count, final boolean from)
     {
         if (isClosed())
         {
@@ -509,6 +528,10 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
         if (entries == null || count <= 0 || count > entries.capacity())
         {
             return -Errno.FI_EINVAL;
+        }
+        if (regionFile.fault() != null)
+        {
+            return -Errno.FI_EIO; // the ring is in a region whose file was truncated: see RegionWatch
         }
         if (!readGuard.tryLock())
         {
@@ -600,6 +623,10 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
         {
             return -Errno.FI_EINVAL;
         }
+        if (regionFile.fault() != null)
+        {
+            return -Errno.FI_EIO;
+        }
         readGuard.lock();
         try
         {
@@ -618,6 +645,10 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
                 return 1;
             }
             return -Errno.FI_EAGAIN;
+        }
+        catch (final InternalError ex)
+        {
+            return regionFile.faulted(ex);
         }
         finally
         {
@@ -657,6 +688,10 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
             {
                 signalled = false;
                 return -Errno.FI_EAGAIN;
+            }
+            if (regionFile.fault() != null)
+            {
+                return -Errno.FI_EIO;
             }
             if (progressOnRead)
             {

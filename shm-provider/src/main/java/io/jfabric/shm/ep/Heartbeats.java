@@ -13,7 +13,12 @@ import java.util.Arrays;
  * keepalive, the heartbeat says the process runs, not that the application polls: a live process that does not
  * progress is slow, and its peers see back-pressure (FI_EAGAIN), not an error.
  * <p>
- * The thread runs while some endpoint is enabled and ends with the last one. A registration is removed before its
+ * The same thread runs the other once-a-tick {@link Task}s of the provider (each open domain's region watch). An
+ * {@link InternalError} a task raises (a mapping that faulted: its file was truncated) is dropped, so the thread
+ * keeps beating for the other regions; the region's watch reports the fault.
+ * <p>
+ * The thread runs while some endpoint is enabled or task registered, and ends with the last one. A registration is
+ * removed before its
  * endpoint's slot is released, and {@link #unregister} waits for a pass in progress, so the thread never writes
  * into a region after its owner let it go. {@link #nowMs()} is one volatile load; its value is at most one tick old
  * while the thread runs (and the system clock when it does not).
@@ -29,6 +34,16 @@ public final class Heartbeats
     private static volatile long now = System.currentTimeMillis();
     private static Registration[] registrations = new Registration[0];
     private static Thread thread;
+
+    /** Work done once a tick on the heartbeat thread: short, never blocking, never taking a lock of a domain. */
+    @FunctionalInterface
+    public interface Task
+    {
+        /**
+         * @param nowMs the time, epoch milliseconds.
+         */
+        void onTick(long nowMs);
+    }
 
     private Heartbeats()
     {
@@ -49,7 +64,18 @@ public final class Heartbeats
      */
     static Registration register(final AtomicBuffer region, final int heartbeatOffset)
     {
-        final Registration r = new Registration(region, heartbeatOffset);
+        return register((t) -> region.putLongOrdered(heartbeatOffset, t));
+    }
+
+    /**
+     * Run a task every tick, the first time now. Control path.
+     *
+     * @param task the task.
+     * @return the registration, to {@link #unregister}.
+     */
+    public static Registration register(final Task task)
+    {
+        final Registration r = new Registration(task);
         synchronized (LOCK)
         {
             final long t = System.currentTimeMillis();
@@ -68,11 +94,11 @@ public final class Heartbeats
     }
 
     /**
-     * Stop beating for a slot; on return the thread writes to it no more. Control path.
+     * Stop beating for a slot, or running a task; on return the thread does so no more. Control path.
      *
      * @param r a registration.
      */
-    static void unregister(final Registration r)
+    public static void unregister(final Registration r)
     {
         synchronized (LOCK)
         {
@@ -100,45 +126,54 @@ public final class Heartbeats
         final Thread self = Thread.currentThread();
         while (!self.isInterrupted())
         {
-            synchronized (LOCK)
-            {
-                if (thread != self)
-                {
-                    return;
-                }
-                final long t = System.currentTimeMillis();
-                now = t;
-                for (final Registration r : registrations)
-                {
-                    r.beat(t);
-                }
-            }
             try
             {
+                synchronized (LOCK)
+                {
+                    if (thread != self)
+                    {
+                        return;
+                    }
+                    final long t = System.currentTimeMillis();
+                    now = t;
+                    for (final Registration r : registrations)
+                    {
+                        r.beat(t);
+                    }
+                }
                 Thread.sleep(TICK_MS);
             }
             catch (final InterruptedException ex)
             {
                 return;
             }
+            catch (final InternalError ex)
+            {
+                // A beat into a region whose file was truncated: Java 17 raises it here, after the beat.
+            }
         }
     }
 
-    /** One slot beaten for. */
-    static final class Registration
+    /** One slot beaten for, or one task run. */
+    public static final class Registration
     {
-        private final AtomicBuffer region;
-        private final int offset;
+        private final Task task;
 
-        private Registration(final AtomicBuffer region, final int offset)
+        private Registration(final Task task)
         {
-            this.region = region;
-            this.offset = offset;
+            this.task = task;
         }
 
         private void beat(final long t)
         {
-            region.putLongOrdered(offset, t);
+            try
+            {
+                task.onTick(t);
+            }
+            catch (final InternalError ex)
+            {
+                // A region whose file was truncated: its watch reports it; the other registrations still run.
+            }
         }
     }
 }

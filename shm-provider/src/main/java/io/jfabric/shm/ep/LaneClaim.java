@@ -77,14 +77,29 @@ final class LaneClaim implements MessageClaim
     @Override
     public long commit()
     {
-        final TxContext c = context;
-        return c == null ? -Errno.FI_EINVAL : c.finishClaim(true);
+        return finish(true);
     }
 
     @Override
     public long abort()
     {
+        return finish(false);
+    }
+
+    private long finish(final boolean commit)
+    {
         final TxContext c = context;
-        return c == null ? -Errno.FI_EINVAL : c.finishClaim(false);
+        if (c == null)
+        {
+            return -Errno.FI_EINVAL;
+        }
+        try
+        {
+            return c.finishClaim(commit);
+        }
+        catch (final InternalError ex)
+        {
+            return regionFile.faulted(ex);
+        }
     }
 }

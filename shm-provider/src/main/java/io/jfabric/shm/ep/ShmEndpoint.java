@@ -26,6 +26,7 @@ import io.jfabric.shm.mr.MrEndpoint;
 import io.jfabric.shm.mr.ShmMemoryRegion;
 import io.jfabric.shm.progress.Progressable;
 import io.jfabric.shm.progress.ThreadingGuards;
+import io.jfabric.shm.region.RegionFile;
 import io.jfabric.shm.region.RegionGeometry;
 import org.agrona.concurrent.AtomicBuffer;
 
@@ -49,6 +50,11 @@ import static io.jfabric.shm.ep.LaneRecordDescriptor.FLAG_TAGGED;
  * real is decided in one place, {@link ThreadingGuards}, and each context says what it guards. {@link #progress}
  * may be called by any thread (CQ and counter reads, a progress agent). {@link #close} waits until no send, post
  * or progress is inside either context.
+ * <p>
+ * Faults: a region whose file another process truncated faults on access (SIGBUS, raised by the JVM as an
+ * {@link InternalError}). Each data-path entry point catches it around its whole body, marks the region unusable
+ * ({@link RegionFile#faulted}) and answers {@code -FI_EIO}, as every call does from then on. The region's watch
+ * usually sees the truncation first (see {@code RegionWatch}).
  */
 public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progressable, MrEndpoint
 {
@@ -63,6 +69,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
     private final Info info;
     private final String domainName;
     private final AtomicBuffer region;
+    private final RegionFile regionFile;
     private final RegionGeometry geometry;
     private final long maxMsgSize;
     private final int injectSize;
@@ -145,11 +152,12 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         this.info = copy;
         this.domainName = domainName;
         this.region = region;
+        this.regionFile = domain.region();
         this.geometry = geometry;
         this.hooks = hooks;
         this.guards = guards;
         inlineLimit = TxContext.inlineLimit(geometry);
-        claim = new LaneClaim(domain.region());
+        claim = new LaneClaim(regionFile);
         slots = new EndpointSlots(region, geometry);
         this.injectSize = Math.min(config.injectSize(), inlineLimit);
         this.config = config;
@@ -729,57 +737,78 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         final ByteBuffer buf, final int offset, final int len, final long desc, final long destAddr, final long tag,
         final long data, final int recordFlags, final long opFlags, final long context, final boolean inject)
     {
-        final int unusable = unusable();
-        if (unusable != 0)
+        try
         {
-            return unusable;
+            final int unusable = unusable();
+            if (unusable != 0)
+            {
+                return unusable;
+            }
+            if (invalidBuffer(buf, offset, len))
+            {
+                return -Errno.FI_EINVAL;
+            }
+            if (inject && len > injectSize || len > maxMsgSize)
+            {
+                return -Errno.FI_EMSGSIZE;
+            }
+            return tx.send(null, buf, offset, desc, len, destAddr, tag, data, recordFlags, opFlags, context, inject);
         }
-        if (invalidBuffer(buf, offset, len))
+        catch (final InternalError ex)
         {
-            return -Errno.FI_EINVAL;
+            return regionFile.faulted(ex);
         }
-        if (inject && len > injectSize || len > maxMsgSize)
-        {
-            return -Errno.FI_EMSGSIZE;
-        }
-        return tx.send(null, buf, offset, desc, len, destAddr, tag, data, recordFlags, opFlags, context, inject);
     }
 
     private long sendMany(
         final Msg msg, final long destAddr, final long tag, final long data, final int recordFlags,
         final long opFlags, final long context)
     {
-        final int unusable = unusable();
-        if (unusable != 0)
+        try
         {
-            return unusable;
-        }
-        if (msg == null || msg.iovCount < 0 || msg.iovCount > msg.iov.length || msg.iovCount > iovLimit())
-        {
-            return -Errno.FI_EINVAL;
-        }
-        long total = 0;
-        for (int i = 0; i < msg.iovCount; i++)
-        {
-            if (invalidBuffer(msg.iov[i], msg.iovOffset[i], msg.iovLength[i]))
+            final int unusable = unusable();
+            if (unusable != 0)
+            {
+                return unusable;
+            }
+            if (msg == null || msg.iovCount < 0 || msg.iovCount > msg.iov.length || msg.iovCount > iovLimit())
             {
                 return -Errno.FI_EINVAL;
             }
-            total += msg.iovLength[i];
+            long total = 0;
+            for (int i = 0; i < msg.iovCount; i++)
+            {
+                if (invalidBuffer(msg.iov[i], msg.iovOffset[i], msg.iovLength[i]))
+                {
+                    return -Errno.FI_EINVAL;
+                }
+                total += msg.iovLength[i];
+            }
+            final boolean inject = (opFlags & Flags.FI_INJECT) != 0;
+            if (inject && total > injectSize || total > maxMsgSize)
+            {
+                return -Errno.FI_EMSGSIZE;
+            }
+            return tx.send(msg, null, 0, 0, total, destAddr, tag, data, recordFlags, opFlags, context, inject);
         }
-        final boolean inject = (opFlags & Flags.FI_INJECT) != 0;
-        if (inject && total > injectSize || total > maxMsgSize)
+        catch (final InternalError ex)
         {
-            return -Errno.FI_EMSGSIZE;
+            return regionFile.faulted(ex);
         }
-        return tx.send(msg, null, 0, 0, total, destAddr, tag, data, recordFlags, opFlags, context, inject);
     }
 
-    /** @return 0 when the data path may be used, else the negated errno a call returns. */
+    /**
+     * @return 0 when the data path may be used, else the negated errno a call returns: FI_EIO once the region
+     * faulted (its file was truncated: see {@code RegionWatch}).
+     */
     private int unusable()
     {
         final int s = state;
-        return s == ENABLED ? 0 : s == CLOSED ? -Errno.FI_EBADF : -Errno.FI_EOPBADSTATE;
+        if (s == ENABLED)
+        {
+            return regionFile.fault() == null ? 0 : -Errno.FI_EIO;
+        }
+        return s == CLOSED ? -Errno.FI_EBADF : -Errno.FI_EOPBADSTATE;
     }
 
     private static boolean invalidBuffer(final ByteBuffer buf, final int offset, final int len)
@@ -792,16 +821,23 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
     @Override
     public long claim(final long destAddr, final int length, final long tag, final long data, final long flags)
     {
-        final int unusable = unusable();
-        if (unusable != 0)
+        try
         {
-            return unusable;
+            final int unusable = unusable();
+            if (unusable != 0)
+            {
+                return unusable;
+            }
+            if (length < 0 || length > injectSize || (flags & ~(Flags.FI_TAGGED | Flags.FI_REMOTE_CQ_DATA)) != 0)
+            {
+                return -Errno.FI_EINVAL;
+            }
+            return tx.claim(destAddr, length, tag, data, flags);
         }
-        if (length < 0 || length > injectSize || (flags & ~(Flags.FI_TAGGED | Flags.FI_REMOTE_CQ_DATA)) != 0)
+        catch (final InternalError ex)
         {
-            return -Errno.FI_EINVAL;
+            return regionFile.faulted(ex);
         }
-        return tx.claim(destAddr, length, tag, data, flags);
     }
 
     // ------------------------------------------------------------------ receive data path
@@ -856,43 +892,60 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         final boolean tagged, final ByteBuffer buf, final int offset, final int len, final long srcAddr,
         final long tag, final long ignore, final long context, final long flags)
     {
-        final int unusable = unusable();
-        if (unusable != 0)
+        try
         {
-            return unusable;
+            final int unusable = unusable();
+            if (unusable != 0)
+            {
+                return unusable;
+            }
+            if (invalidBuffer(buf, offset, len))
+            {
+                return -Errno.FI_EINVAL;
+            }
+            return rx.post(tagged, buf, offset, len, srcAddr, tag, ignore, context, flags);
         }
-        if (invalidBuffer(buf, offset, len))
+        catch (final InternalError ex)
         {
-            return -Errno.FI_EINVAL;
+            return regionFile.faulted(ex);
         }
-        return rx.post(tagged, buf, offset, len, srcAddr, tag, ignore, context, flags);
     }
 
     private long postMany(
         final boolean tagged, final Msg msg, final long srcAddr, final long tag, final long ignore,
         final long context, final long flags)
     {
-        final int unusable = unusable();
-        if (unusable != 0)
+        try
         {
-            return unusable;
+            final int unusable = unusable();
+            if (unusable != 0)
+            {
+                return unusable;
+            }
+            if (msg == null || msg.iovCount < 0 || msg.iovCount > msg.iov.length)
+            {
+                return -Errno.FI_EINVAL;
+            }
+            return rx.post(tagged, msg, srcAddr, tag, ignore, context, flags);
         }
-        if (msg == null || msg.iovCount < 0 || msg.iovCount > msg.iov.length)
+        catch (final InternalError ex)
         {
-            return -Errno.FI_EINVAL;
+            return regionFile.faulted(ex);
         }
-        return rx.post(tagged, msg, srcAddr, tag, ignore, context, flags);
     }
 
     @Override
     public long cancel(final long context)
     {
-        final int unusable = unusable();
-        if (unusable != 0)
+        try
         {
-            return unusable;
+            final int unusable = unusable();
+            return unusable != 0 ? unusable : rx.cancel(context);
         }
-        return rx.cancel(context);
+        catch (final InternalError ex)
+        {
+            return regionFile.faulted(ex);
+        }
     }
 
     // ------------------------------------------------------------------ progress
@@ -906,10 +959,18 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
     @Override
     public int progress()
     {
-        if (state != ENABLED)
+        try
         {
+            if (state != ENABLED || regionFile.fault() != null)
+            {
+                return 0;
+            }
+            return tx.progress() + rx.progress();
+        }
+        catch (final InternalError ex)
+        {
+            regionFile.faulted(ex);
             return 0;
         }
-        return tx.progress() + rx.progress();
     }
 }

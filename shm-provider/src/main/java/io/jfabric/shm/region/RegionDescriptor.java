@@ -107,6 +107,11 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  *   |   Remover: 0, or the ProcessIdentity of a process removing    |
  *   |   the region (jfabric clean); see RegionUsers                 |
  *   +---------------------------------------------------------------+  776
+ *   |                     Reserved up to 832                       ...
+ *   +---------------------------------------------------------------+  832 fault
+ *   |   Fault: 0, or the ProcessIdentity of the process that found  |
+ *   |   the file truncated under the mapping (see RegionWatch)      |
+ *   +---------------------------------------------------------------+  840
  *   |                     Reserved up to 1024                      ...
  *   +---------------------------------------------------------------+  1024 user table
  *   |   User 0: 0 free, else the ProcessIdentity of a process with  |
@@ -119,7 +124,8 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  * of the other order, so such a file is refused rather than misread. The creator writes everything before the
  * checksum, then the checksum, then the ready field with release semantics; a reader acquire-reads the ready field
  * first and checks magic, version, checksum, lengths and nonce before trusting any other field. The remover word and
- * the user table lie outside the checksum: they change while the region is in use, each only by CAS.
+ * the user table lie outside the checksum: they change while the region is in use, each only by CAS; so does the
+ * fault word, which a reader of an older jfabric (a reserved zero to it) ignores.
  * <p>
  * One slot, {@code slotLength(g)} bytes. Its header's fields are drawn in {@code io.jfabric.shm.ep.SlotDescriptor};
  * then come its receive <em>lanes</em>, one Agrona {@code OneToOneRingBuffer} per possible sender slot, so lane
@@ -265,6 +271,13 @@ public final class RegionDescriptor
      * removing the region. Outside the checksum.
      */
     public static final int REMOVER_OFFSET = 12 * BitUtil.CACHE_LINE_LENGTH;
+
+    /**
+     * Offset of the fault word (long), own cache line: 0 while the region is sound, else the
+     * {@link io.jfabric.shm.ProcessIdentity} of the process that found its file truncated: every process's watch
+     * then takes the region as unusable, and no new open is allowed. Outside the checksum.
+     */
+    public static final int FAULT_OFFSET = 13 * BitUtil.CACHE_LINE_LENGTH;
 
     /** Offset of the user table, to the end of the header. Outside the checksum. */
     public static final int USER_TABLE_OFFSET = 16 * BitUtil.CACHE_LINE_LENGTH;

@@ -74,7 +74,7 @@ import java.util.Set;
  */
 public final class RegionDirectory
 {
-    private static final String ATTRIBUTES = "unix:mode,uid,gid,fileKey,isDirectory,isRegularFile,isSymbolicLink";
+    private static final String ATTRIBUTES = "unix:mode,uid,gid,size,fileKey,isDirectory,isRegularFile,isSymbolicLink";
     private static final String PROBE_TARGET = "uid-probe";
     private static final String SETTING_HINT = "the shm root setting (jfabric.shm.dir or JFABRIC_SHM_DIR)";
     private static final int SET_GROUP_ID = 02000;

@@ -105,7 +105,9 @@ public final class RegionFile implements AutoCloseable
     private final long creatorStartTime;
     private final long creationTime;
     private final long regionNonce;
+    private final SharedFile.Mapped mapped;
     private final MappedByteBuffer mappedBuffer;
+    private volatile String fault;
     private final UnsafeBuffer buffer;
     private final RegionHeader header;
     private final RegionUsers users;
@@ -121,7 +123,7 @@ public final class RegionFile implements AutoCloseable
         final Path path,
         final boolean created,
         final RegionGeometry geometry,
-        final MappedByteBuffer mappedBuffer,
+        final SharedFile.Mapped mapped,
         final UnsafeBuffer buffer,
         final RegionHeader validated,
         final int userEntry)
@@ -129,7 +131,8 @@ public final class RegionFile implements AutoCloseable
         this.path = path;
         this.created = created;
         this.geometry = geometry;
-        this.mappedBuffer = mappedBuffer;
+        this.mapped = mapped;
+        this.mappedBuffer = mapped.buffer();
         this.creatorPid = validated.creatorPid();
         this.creatorStartTime = validated.creatorStartTime();
         this.creationTime = validated.creationTime();
@@ -251,7 +254,7 @@ public final class RegionFile implements AutoCloseable
             SharedFile.unmapQuietly(mapped.buffer());
             return null;
         }
-        return new RegionFile(mapped.path(), mapped.created(), geometry, mapped.buffer(), buffer, validated, entry);
+        return new RegionFile(mapped.path(), mapped.created(), geometry, mapped, buffer, validated, entry);
     }
 
     private static int claimUserEntry(final SharedFile.Mapped mapped, final RegionUsers users, final long timeoutMs)
@@ -409,6 +412,68 @@ public final class RegionFile implements AutoCloseable
     }
 
     /**
+     * @return true while {@link #path()} still names the file this process mapped (it was neither removed nor
+     * replaced by another file of that name).
+     * @throws IOException when the path cannot be looked at.
+     */
+    public boolean isStillLinked() throws IOException
+    {
+        return mapped.isStillLinked();
+    }
+
+    /** @return the mapped header. */
+    RegionHeader header()
+    {
+        return header;
+    }
+
+    /** @return the mapped file's identity (device and inode), as {@code fileKey} in its attributes. */
+    Object fileKey()
+    {
+        return mapped.fileKey();
+    }
+
+    /**
+     * @return null while the region is sound, else why it is not: its file was truncated under the mapping, or an
+     * access to the mapping faulted. A faulted region is unusable for good: the data path answers {@code -FI_EIO}.
+     * One volatile load; any thread.
+     */
+    public String fault()
+    {
+        return fault;
+    }
+
+    /**
+     * Mark the region unusable (the first reason is kept). Any thread.
+     *
+     * @param reason what happened, for messages and the domain's event queue.
+     */
+    public void fail(final String reason)
+    {
+        synchronized (this)
+        {
+            if (fault == null)
+            {
+                fault = reason;
+            }
+        }
+    }
+
+    /**
+     * Mark the region unusable after an access to it faulted, as when another process truncated the file: the JVM
+     * turns the SIGBUS of a mapped access into an {@link InternalError}. For the data path's catch blocks.
+     *
+     * @param error what the JVM raised.
+     * @return {@code -FI_EIO}, what the data path call returns.
+     */
+    public int faulted(final InternalError error)
+    {
+        fail("an access to domain region " + path + " faulted (" + error.getMessage() +
+            "): was the file truncated by another process?");
+        return -Errno.FI_EIO;
+    }
+
+    /**
      * Say that a view of the mapping was handed to the application (a zero-copy claim's buffer), which may use it
      * after the domain closes: from now on {@link #close()} leaves the mapping to the garbage collector instead of
      * unmapping it, so such a use touches mapped memory (the file, which stays) and never crashes the JVM. Any
@@ -438,7 +503,14 @@ public final class RegionFile implements AutoCloseable
             }
             closed = true;
         }
-        users.release(userEntry, ProcessIdentity.self());
+        try
+        {
+            users.release(userEntry, ProcessIdentity.self());
+        }
+        catch (final InternalError ex)
+        {
+            fail("domain region " + path + " faulted at close: " + ex.getMessage()); // truncated: nothing to release
+        }
         buffer.wrap(new byte[0]);
         if (!keepMapped)
         {

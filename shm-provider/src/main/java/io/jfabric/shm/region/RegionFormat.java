@@ -2,6 +2,7 @@ package io.jfabric.shm.region;
 
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
+import io.jfabric.shm.ProcessIdentity;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
@@ -60,6 +61,13 @@ final class RegionFormat implements SharedFile.Format
         {
             throw new FabricException(Errno.FI_EINVAL,
                 source + " belongs to domain \"" + RegionFile.printable(foundName) + "\", not \"" + domainName + "\"");
+        }
+        final long faultedBy = copy.faultedBy();
+        if (null != geometry && faultedBy != 0)
+        {
+            throw new FabricException(Errno.FI_EIO, source + " was truncated while in use (found by " +
+                ProcessIdentity.describe(faultedBy) + "): what it held is lost. Close the domain in every process that has it open, then remove the file " +
+                "with `jfabric clean`, and open the domain again");
         }
         validated = copy;
         return copy.regionLength();

@@ -310,4 +310,20 @@ public final class RegionHeader
     {
         return buffer.getAndAddLong(ATTACH_COUNT_OFFSET, 1) + 1;
     }
+
+    /** @return 0 while the region is sound, else the identity of the process that found its file truncated. */
+    public long faultedBy()
+    {
+        return buffer.getLongVolatile(FAULT_OFFSET);
+    }
+
+    /**
+     * Record, for every process of the region, that its file was found truncated (the first finder stays).
+     *
+     * @param finder this process's identity.
+     */
+    public void markFaulted(final long finder)
+    {
+        buffer.compareAndSetLong(FAULT_OFFSET, 0, finder);
+    }
 }

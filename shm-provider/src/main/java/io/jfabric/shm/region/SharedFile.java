@@ -131,6 +131,12 @@ public final class SharedFile
             return buffer;
         }
 
+        /** @return the mapped file's identity (device and inode), as {@code fileKey} in its attributes. */
+        Object fileKey()
+        {
+            return fileKey;
+        }
+
         /**
          * @return true while {@link #path()} still names the file that is mapped (it was not removed, nor replaced
          * by another file of that name).

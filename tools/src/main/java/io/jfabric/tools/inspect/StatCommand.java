@@ -170,8 +170,10 @@ public final class StatCommand implements Callable<Integer>
             final Path file = RegionFile.regionPath(root, domain);
             if (!Files.exists(file))
             {
+                final List<Long> stale = DeletedMappings.pidsMapping(file, -1);
                 throw new FabricException(Errno.FI_ENOENT, "domain '" + domain + "' has no region " + file +
-                    ": no process has opened it under " + root);
+                    (stale.isEmpty() ? ": no process has opened it under " + root : ", but process(es) " + stale +
+                    " still map a removed file of it: they use a domain that a new open of the name cannot reach"));
             }
             targets.add(new Watched(file, domain));
         }

@@ -20,6 +20,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -51,6 +52,32 @@ class StatCommandTest
         assertEquals(Errno.FI_ENOENT, run.status, run::toString);
         assertEquals("jfabric stat: domain 'nosuch' has no region " + root.resolve("nosuch.domain") + ": no " +
             "process has opened it under " + root + " [FI_ENOENT: No such file or directory]\n", run.err);
+    }
+
+    /** Issue 14 item 8: a live region file removed; this process still maps it, a new open would make another. */
+    @Test
+    void shouldNameTheProcessesThatStillMapARemovedRegion() throws IOException
+    {
+        try (RegionFile region = RegionFile.openOrCreate(root, "orders", GEOMETRY, false))
+        {
+            final CommandRun before = CommandRun.run("stat", "orders", "--dir", root.toString());
+            assertEquals(0, before.status, before::toString);
+            assertFalse(before.out.contains("WARNING"), before::toString);
+
+            Files.delete(region.path());
+            final CommandRun gone = CommandRun.run("stat", "orders", "--dir", root.toString());
+            assertEquals(Errno.FI_ENOENT, gone.status, gone::toString);
+            assertTrue(gone.err.contains(", but process(es) [" + ProcessHandle.current().pid() + "] still map a " +
+                "removed file of it"), gone::toString);
+
+            try (RegionFile second = RegionFile.openOrCreate(root, "orders", GEOMETRY, false))
+            {
+                final CommandRun twice = CommandRun.run("stat", "orders", "--dir", root.toString());
+                assertEquals(0, twice.status, twice::toString);
+                assertTrue(twice.out.contains("WARNING    process(es) [" + ProcessHandle.current().pid() +
+                    "] still map a removed earlier file of this domain"), twice::toString);
+            }
+        }
     }
 
     @Test
