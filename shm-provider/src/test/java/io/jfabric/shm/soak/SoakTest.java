@@ -188,12 +188,12 @@ class SoakTest
                     System.out.println("  " + v.problems.get(i));
                 }
 
-                assertEquals(0, v.lost, "lost: " + v.problems);
-                assertEquals(0, v.duplicated, "duplicated: " + v.problems);
-                assertEquals(0, v.corrupted, "corrupted: " + v.problems);
-                assertEquals(0, v.wrongIncarnation, "delivered to a wrong incarnation: " + v.problems);
-                assertEquals(0, v.deliveredAfterError, "delivered though their send failed: " + v.problems);
-                assertEquals(0, v.phantom, "received but never sent: " + v.problems);
+                assertEquals(0, v.lost, "lost: " + first(v.problems));
+                assertEquals(0, v.duplicated, "duplicated: " + first(v.problems));
+                assertEquals(0, v.corrupted, "corrupted: " + first(v.problems));
+                assertEquals(0, v.wrongIncarnation, "delivered to a wrong incarnation: " + first(v.problems));
+                assertEquals(0, v.deliveredAfterError, "delivered though their send failed: " + first(v.problems));
+                assertEquals(0, v.phantom, "received but never sent: " + first(v.problems));
                 assertEquals(0, v.unfinished, "sends that never completed");
                 assertEquals(0, v.unmet, "receivers that never got what live senders sent");
                 assertTrue(kills > 0 || seconds * 1000 < 2 * killMs, "peers were killed: " + kills);
@@ -209,6 +209,12 @@ class SoakTest
                 }
             }
         }
+    }
+
+    private static String first(final List<String> problems)
+    {
+        return problems.size() <= 10 ? problems.toString() :
+            problems.subList(0, 10) + " and " + (problems.size() - 10) + " more";
     }
 
     private static Peer start(
