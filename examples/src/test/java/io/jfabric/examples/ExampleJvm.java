@@ -200,11 +200,19 @@ final class ExampleJvm implements AutoCloseable
     }
 
     @Override
-    public void close() throws InterruptedException
+    public void close()
     {
         if (process.isAlive())
         {
-            kill();
+            process.destroyForcibly();
+            try
+            {
+                process.waitFor(30, TimeUnit.SECONDS);
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }
