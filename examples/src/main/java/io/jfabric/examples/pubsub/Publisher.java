@@ -101,9 +101,13 @@ public final class Publisher
         try
         {
             options = ExampleArgs.parse(USAGE, DEFAULTS, args);
-            if (options.number("size") > PubSub.MAX_PAYLOAD_LENGTH)
+            options.number("count");
+            options.number("interval-ms");
+            if (options.number("size") > PubSub.MAX_PAYLOAD_LENGTH ||
+                options.number("min-subscribers") > MAX_SUBSCRIBERS)
             {
-                throw new ExampleArgs.UsageException(USAGE, "--size is at most " + PubSub.MAX_PAYLOAD_LENGTH);
+                throw new ExampleArgs.UsageException(USAGE, "--size is at most " + PubSub.MAX_PAYLOAD_LENGTH +
+                    ", --min-subscribers at most " + MAX_SUBSCRIBERS);
             }
         }
         catch (final ExampleArgs.UsageException ex)

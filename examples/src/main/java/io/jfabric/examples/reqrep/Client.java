@@ -101,6 +101,7 @@ public final class Client
         try
         {
             options = ExampleArgs.parse(USAGE, DEFAULTS, args);
+            options.number("warmup");
             if (options.number("size") > ReqRep.MAX_PAYLOAD_LENGTH || options.number("requests") < 1 ||
                 options.number("requests") > Integer.MAX_VALUE || options.number("timeout-s") < 1)
             {
