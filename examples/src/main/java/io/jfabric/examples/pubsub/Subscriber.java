@@ -1,0 +1,382 @@
+package io.jfabric.examples.pubsub;
+
+import io.jfabric.Addresses;
+import io.jfabric.AddressVector;
+import io.jfabric.AvAttr;
+import io.jfabric.AvType;
+import io.jfabric.CompletionQueue;
+import io.jfabric.CqAttr;
+import io.jfabric.CqEntries;
+import io.jfabric.CqErrEntry;
+import io.jfabric.CqFormat;
+import io.jfabric.Domain;
+import io.jfabric.Endpoint;
+import io.jfabric.Errno;
+import io.jfabric.Fabric;
+import io.jfabric.FabricException;
+import io.jfabric.Fabrics;
+import io.jfabric.Flags;
+import io.jfabric.Info;
+import io.jfabric.Versions;
+import io.jfabric.examples.ExampleArgs;
+import io.jfabric.examples.ShutdownSignal;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The subscribing side of the pubsub example: inserts the publisher's well-known address ({@link PubSub}) into its
+ * AV, sends it a SUBSCRIBE every {@link PubSub#SUBSCRIBE_INTERVAL_MS} ms (which also brings a restarted publisher
+ * back to it), and prints every message it receives after checking that the payload is intact and that, per
+ * publisher, the sequence numbers follow each other. It exits 0 on the publisher's END, after {@code --count}
+ * messages, or on Ctrl-C; 2 when a message arrives damaged or out of order.
+ * <p>
+ * What it shows, beyond the publisher's: a peer address that survives the peer's restart, FI_SOURCE to accept
+ * messages from the publisher only, and {@code -FI_EHOSTUNREACH} meaning "nobody there (yet)".
+ * <p>
+ * One thread, the main thread, makes every call (FI_THREAD_DOMAIN); an instance is that thread's state.
+ */
+public final class Subscriber
+{
+    private static final String USAGE = "subscriber [--domain pubsub] [--count 0 (messages to take, then exit; " +
+        "0: until the publisher's END or Ctrl-C)]";
+    private static final Map<String, String> DEFAULTS = Map.of("domain", PubSub.DEFAULT_DOMAIN, "count", "0");
+
+    /** Exit status when a message arrives damaged or out of order. */
+    static final int EXIT_BAD_MESSAGE = 2;
+
+    /** Receives kept posted; a receive's context is its buffer's index. */
+    private static final int RECEIVES = 16;
+    private static final long IDLE_NS = TimeUnit.MICROSECONDS.toNanos(50);
+
+    private final Endpoint ep;
+    private final CompletionQueue cq;
+    private final ShutdownSignal signal;
+    private final long publisher;
+    private final String publisherAddress;
+    private final long count;
+
+    private final CqEntries entries = new CqEntries(RECEIVES);
+    private final CqErrEntry errEntry = new CqErrEntry();
+    private final ByteBuffer rx = ByteBuffer.allocateDirect(RECEIVES * PubSub.MAX_MESSAGE_LENGTH);
+    private final ByteBuffer subscribe = ByteBuffer.allocateDirect(PubSub.MAX_MESSAGE_LENGTH);
+    private final int subscribeLength;
+
+    private long lastPublisherId;
+    private long lastSequence;
+    private long received;
+    private long missed;
+    private boolean publisherReached;
+    private boolean publisherAbsentSaid;
+    private boolean done;
+    private int status;
+
+    private Subscriber(
+        final Endpoint ep,
+        final CompletionQueue cq,
+        final ShutdownSignal signal,
+        final long publisher,
+        final String publisherAddress,
+        final long count)
+    {
+        this.ep = ep;
+        this.cq = cq;
+        this.signal = signal;
+        this.publisher = publisher;
+        this.publisherAddress = publisherAddress;
+        this.count = count;
+
+        // The SUBSCRIBE message carries our own address, so the publisher can insert it into its AV.
+        final byte[] me = PubSub.addressText(ep.getname()).getBytes(StandardCharsets.US_ASCII);
+        subscribe.putInt(PubSub.TYPE_OFFSET, PubSub.TYPE_SUBSCRIBE).putInt(PubSub.LENGTH_OFFSET, me.length)
+            .putLong(PubSub.PUBLISHER_OFFSET, 0).putLong(PubSub.SEQUENCE_OFFSET, 0).put(PubSub.HEADER_LENGTH, me);
+        subscribeLength = PubSub.HEADER_LENGTH + me.length;
+    }
+
+    /**
+     * Run the subscriber; exit status 0 when done, 1 for a usage error, 2 for a damaged or out-of-order message,
+     * else the libfabric errno of what failed.
+     *
+     * @param args the command line: see {@link #USAGE}.
+     */
+    public static void main(final String[] args)
+    {
+        System.exit(run(args));
+    }
+
+    /**
+     * @param args the command line.
+     * @return the exit status.
+     */
+    static int run(final String[] args)
+    {
+        final ExampleArgs options;
+        try
+        {
+            options = ExampleArgs.parse(USAGE, DEFAULTS, args);
+            options.number("count");
+        }
+        catch (final ExampleArgs.UsageException ex)
+        {
+            System.err.println(ex.getMessage());
+            return 1;
+        }
+
+        final ShutdownSignal signal = ShutdownSignal.register();
+        try
+        {
+            return open(options, signal);
+        }
+        catch (final FabricException ex)
+        {
+            System.err.println("subscriber: " + ex.getMessage());
+            return ex.errno() > 0 && ex.errno() < 256 ? ex.errno() : 2;
+        }
+        finally
+        {
+            signal.closed();
+        }
+    }
+
+    private static int open(final ExampleArgs options, final ShutdownSignal signal)
+    {
+        final String domainName = options.string("domain");
+        final Info info = Fabrics.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, PubSub.hints(domainName)).get(0);
+        final String publisherAddress = PubSub.publisherAddress(info, domainName);
+
+        try (Fabric fabric = Fabrics.fabric(info.fabricAttr(), 0);
+            Domain domain = fabric.domain(info, 0);
+            AddressVector av = domain.avOpen(new AvAttr().type(AvType.TABLE).count(1), 0);
+            CompletionQueue cq = domain.cqOpen(new CqAttr().format(CqFormat.MSG), 0);
+            Endpoint ep = domain.endpoint(info, 0))
+        {
+            ep.bind(av, 0);
+            ep.bind(cq, Flags.FI_TRANSMIT | Flags.FI_RECV);
+            ep.enable();
+
+            // The publisher's well-known address, without ?gen=: it names whoever holds that slot, now or after a
+            // restart, so we insert it once. A slot nobody holds yet inserts fine: sends to it fail with
+            // FI_EHOSTUNREACH until the publisher is there.
+            final long[] fiAddr = new long[1];
+            if (av.insert(new String[]{publisherAddress}, 1, fiAddr, 0, 0) != 1)
+            {
+                throw new FabricException(Errno.FI_EINVAL, "fi_av_insert: " + publisherAddress + " not inserted");
+            }
+            System.out.println("subscriber: at " + PubSub.addressText(ep.getname()) + ", publisher at " +
+                publisherAddress);
+
+            final Subscriber subscriber =
+                new Subscriber(ep, cq, signal, fiAddr[0], publisherAddress, options.number("count"));
+            return subscriber.receive();
+        }
+    }
+
+    private int receive()
+    {
+        for (int i = 0; i < RECEIVES; i++)
+        {
+            postReceive(i);
+        }
+
+        long nextSubscribe = System.nanoTime();
+        while (signal.running() && !done)
+        {
+            final int completions = poll();
+            if (System.nanoTime() - nextSubscribe >= 0)
+            {
+                sendSubscribe();
+                nextSubscribe = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(PubSub.SUBSCRIBE_INTERVAL_MS);
+            }
+            if (completions == 0 && !done)
+            {
+                LockSupport.parkNanos(IDLE_NS);
+            }
+        }
+        System.out.println("subscriber: received " + received + " messages" +
+            (missed > 0 ? ", missed " + missed : "") + (signal.running() ? "" : " (interrupted)"));
+        return status;                           // closing happens as the try-with-resources in open() ends
+    }
+
+    /**
+     * Tell the publisher we are here. The first one subscribes us; the later ones are keepalives the publisher
+     * ignores, except a restarted publisher, for which the next one is a first one again.
+     */
+    private void sendSubscribe()
+    {
+        final long rc = ep.inject(subscribe, 0, subscribeLength, publisher);
+        if (rc == 0)
+        {
+            if (!publisherReached)
+            {
+                System.out.println("subscriber: SUBSCRIBE sent to the publisher at " + publisherAddress);
+                publisherReached = true;
+                publisherAbsentSaid = false;
+            }
+        }
+        else if (rc == -Errno.FI_EHOSTUNREACH)
+        {
+            // Nobody holds the publisher's address: not started yet, closed, crashed, or stopped for longer than
+            // jfabric.shm.liveness.timeout.ms. Keep trying; messages already received are not affected.
+            if (!publisherAbsentSaid)
+            {
+                System.out.println("subscriber: no publisher at " + publisherAddress +
+                    " (FI_EHOSTUNREACH); trying again every " + PubSub.SUBSCRIBE_INTERVAL_MS + " ms");
+                publisherAbsentSaid = true;
+            }
+            publisherReached = false;
+        }
+        else if (rc != -Errno.FI_EAGAIN)        // FI_EAGAIN: its ring is full, it is busy: try at the next interval
+        {
+            throw new FabricException((int)-rc, "fi_inject SUBSCRIBE: " + Errno.strerror((int)rc));
+        }
+    }
+
+    /**
+     * Read the CQ once (this is also what progresses our endpoint under manual progress).
+     *
+     * @return the completions handled.
+     */
+    private int poll()
+    {
+        final int n = cq.readFrom(entries, entries.capacity());
+        if (n == -Errno.FI_EAGAIN)
+        {
+            return 0;
+        }
+        if (n == -Errno.FI_EAVAIL)
+        {
+            readError();
+            return 1;
+        }
+        if (n < 0)
+        {
+            throw new FabricException(-n, "fi_cq_readfrom: " + Errno.strerror(n));
+        }
+        for (int i = 0; i < n; i++)
+        {
+            if ((entries.flags[i] & Flags.FI_RECV) != 0)
+            {
+                onMessage((int)entries.opContext[i], (int)entries.len[i], entries.srcAddr[i]);
+            }
+        }
+        return n;
+    }
+
+    private void readError()
+    {
+        if (cq.readErr(errEntry, 0) != 1)
+        {
+            return;
+        }
+        System.err.println("subscriber: error completion " + Errno.name(errEntry.err) + ": " +
+            cq.strerror(errEntry.provErrno, errEntry.errData) + " (context " + errEntry.opContext + ", len " +
+            errEntry.len + ", olen " + errEntry.olen + ")");
+        if ((errEntry.flags & Flags.FI_RECV) != 0)
+        {
+            postReceive((int)errEntry.opContext);
+        }
+    }
+
+    private void onMessage(final int buffer, final int length, final long source)
+    {
+        final int offset = buffer * PubSub.MAX_MESSAGE_LENGTH;
+        if (source != publisher)
+        {
+            // FI_SOURCE: the only peer in our AV is the publisher; anything else comes as FI_ADDR_NOTAVAIL.
+            System.err.println("subscriber: ignoring " + length + " bytes from an endpoint that is not the publisher");
+        }
+        else if (length < PubSub.HEADER_LENGTH)
+        {
+            bad("a message of " + length + " bytes, shorter than the header");
+        }
+        else
+        {
+            final int type = rx.getInt(offset + PubSub.TYPE_OFFSET);
+            final long publisherId = rx.getLong(offset + PubSub.PUBLISHER_OFFSET);
+            final long sequence = rx.getLong(offset + PubSub.SEQUENCE_OFFSET);
+            if (type == PubSub.TYPE_DATA)
+            {
+                onData(offset, length, publisherId, sequence);
+            }
+            else if (type == PubSub.TYPE_END)
+            {
+                System.out.println("subscriber: END from publisher " + publisherId + " after seq=" + sequence);
+                done = true;
+            }
+            else
+            {
+                bad("a message of unknown type " + type);
+            }
+        }
+        if (!done)
+        {
+            postReceive(buffer);
+        }
+    }
+
+    private void onData(final int offset, final int length, final long publisherId, final long sequence)
+    {
+        final int size = rx.getInt(offset + PubSub.LENGTH_OFFSET);
+        if (size != length - PubSub.HEADER_LENGTH)
+        {
+            bad("seq=" + sequence + ": header says " + size + " payload bytes, " +
+                (length - PubSub.HEADER_LENGTH) + " arrived");
+            return;
+        }
+        for (int i = 0; i < size; i++)
+        {
+            if (rx.get(offset + PubSub.HEADER_LENGTH + i) != PubSub.payloadByte(sequence, i))
+            {
+                bad("seq=" + sequence + ": payload byte " + i + " is not what the publisher wrote");
+                return;
+            }
+        }
+
+        if (publisherId != lastPublisherId)
+        {
+            // A publisher we have not heard from: the first one, or one that restarted (a new process).
+            System.out.println("subscriber: publisher " + publisherId + " starts at seq=" + sequence);
+        }
+        else if (sequence <= lastSequence)
+        {
+            bad("seq=" + sequence + " after seq=" + lastSequence + ": out of order");
+            return;
+        }
+        else if (sequence != lastSequence + 1)
+        {
+            // Messages from one sender arrive in order and none is lost, so a gap means the publisher dropped us
+            // (it saw FI_EHOSTUNREACH: were we stopped for longer than the liveness timeout?) and we subscribed
+            // again.
+            missed += sequence - lastSequence - 1;
+            System.out.println("subscriber: missed seq=" + (lastSequence + 1) + ".." + (sequence - 1));
+        }
+        lastPublisherId = publisherId;
+        lastSequence = sequence;
+        received++;
+        System.out.println("received publisher=" + publisherId + " seq=" + sequence + " bytes=" + size);
+        if (count != 0 && received == count)
+        {
+            done = true;
+        }
+    }
+
+    private void bad(final String what)
+    {
+        System.err.println("subscriber: bad message: " + what);
+        status = EXIT_BAD_MESSAGE;
+        done = true;
+    }
+
+    private void postReceive(final int buffer)
+    {
+        final long rc = ep.recv(rx, buffer * PubSub.MAX_MESSAGE_LENGTH, PubSub.MAX_MESSAGE_LENGTH, 0,
+            Addresses.FI_ADDR_UNSPEC, buffer);
+        if (rc != 0)
+        {
+            throw new FabricException((int)-rc, "fi_recv: " + Errno.strerror((int)rc));
+        }
+    }
+}

@@ -1,0 +1,218 @@
+package io.jfabric.examples;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+/**
+ * One example main class running in its own JVM, as a user would start it: this JVM's java binary and class path,
+ * the {@code --add-exports} Agrona needs, and {@code -Djfabric.shm.dir} pointing at the test's private root. A daemon
+ * thread collects its output (stdout and stderr together) line by line, so a test can wait for a line while it runs.
+ * {@link #close()} kills it if it is still running, so no process outlives its test.
+ * <p>
+ * Used by the test thread; the output thread only appends.
+ */
+final class ExampleJvm implements AutoCloseable
+{
+    private final String name;
+    private final Process process;
+    private final List<String> lines = new ArrayList<>();
+    private final Thread pump;
+
+    private ExampleJvm(final String name, final Process process)
+    {
+        this.name = name;
+        this.process = process;
+        pump = new Thread(this::pump, "example-jvm-" + name);
+        pump.setDaemon(true);
+        pump.start();
+    }
+
+    /**
+     * @param name      what to call it in failure messages.
+     * @param mainClass the example's main class.
+     * @param root      the shm root directory.
+     * @param args      the example's arguments.
+     * @return the started process.
+     * @throws IOException when it cannot start.
+     */
+    static ExampleJvm start(final String name, final Class<?> mainClass, final Path root, final String... args)
+        throws IOException
+    {
+        final List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command()
+            .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        command.add("--add-exports");
+        command.add("java.base/jdk.internal.misc=ALL-UNNAMED");
+        // A quick start matters more here than peak speed.
+        command.add("-Xshare:auto");
+        command.add("-XX:TieredStopAtLevel=1");
+        command.add("-XX:+UseSerialGC");
+        command.add("-Djfabric.shm.dir=" + root);
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(mainClass.getName());
+        command.addAll(List.of(args));
+        return new ExampleJvm(name, new ProcessBuilder(command).redirectErrorStream(true).start());
+    }
+
+    private void pump()
+    {
+        try (BufferedReader in =
+            new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)))
+        {
+            String line;
+            while ((line = in.readLine()) != null)
+            {
+                synchronized (lines)
+                {
+                    lines.add(line);
+                    lines.notifyAll();
+                }
+            }
+        }
+        catch (final IOException ex)
+        {
+            synchronized (lines)
+            {
+                lines.add("(output unreadable: " + ex + ")");
+            }
+        }
+    }
+
+    /**
+     * Wait until the process has printed a line that {@code wanted} accepts.
+     *
+     * @param wanted         the line.
+     * @param timeoutSeconds how long to wait.
+     * @return the line.
+     * @throws InterruptedException when interrupted.
+     */
+    String awaitLine(final Predicate<String> wanted, final long timeoutSeconds) throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+        synchronized (lines)
+        {
+            int seen = 0;
+            while (true)
+            {
+                for (; seen < lines.size(); seen++)
+                {
+                    if (wanted.test(lines.get(seen)))
+                    {
+                        return lines.get(seen);
+                    }
+                }
+                final long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                if (left <= 0 || !process.isAlive() && !pump.isAlive())
+                {
+                    throw new AssertionError(name + " printed no such line" +
+                        (left <= 0 ? " within " + timeoutSeconds + " s" : " before it ended") + ":\n" + output());
+                }
+                lines.wait(Math.min(left, 100));
+            }
+        }
+    }
+
+    /**
+     * Wait for the process to exit.
+     *
+     * @param timeoutSeconds how long to wait before killing it (and failing).
+     * @return its exit status.
+     * @throws InterruptedException when interrupted.
+     */
+    int awaitExit(final long timeoutSeconds) throws InterruptedException
+    {
+        if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS))
+        {
+            process.destroyForcibly().waitFor();
+            throw new AssertionError(name + " did not exit within " + timeoutSeconds + " s:\n" + output());
+        }
+        pump.join(TimeUnit.SECONDS.toMillis(timeoutSeconds));
+        return process.exitValue();
+    }
+
+    /**
+     * Wait for the process to exit 0.
+     *
+     * @param timeoutSeconds how long to wait.
+     * @return every line it printed.
+     * @throws InterruptedException when interrupted.
+     */
+    List<String> awaitSuccess(final long timeoutSeconds) throws InterruptedException
+    {
+        final int status = awaitExit(timeoutSeconds);
+        if (status != 0)
+        {
+            throw new AssertionError(name + " exited " + status + ":\n" + output());
+        }
+        return lines();
+    }
+
+    /**
+     * SIGKILL it, as a crash would end it (no shutdown hook, nothing closed), and wait until it is gone.
+     *
+     * @throws InterruptedException when interrupted.
+     */
+    void kill() throws InterruptedException
+    {
+        process.destroyForcibly().waitFor();
+        pump.join(TimeUnit.SECONDS.toMillis(10));
+    }
+
+    /**
+     * SIGTERM it, as Ctrl-C or an operator would stop it (shutdown hooks run), and wait until it is gone.
+     *
+     * @return its exit status (143 for a JVM ended by SIGTERM).
+     * @throws Exception when kill(1) fails.
+     */
+    int terminate() throws Exception
+    {
+        // kill(1) rather than Process.destroy(), which also closes our end of its output: its last lines, the
+        // ones printed while it shuts down, would be lost.
+        final Process kill = new ProcessBuilder("kill", "-TERM", Long.toString(process.pid())).inheritIO().start();
+        if (!kill.waitFor(30, TimeUnit.SECONDS) || kill.exitValue() != 0)
+        {
+            throw new AssertionError("kill -TERM " + process.pid() + " failed");
+        }
+        return awaitExit(30);
+    }
+
+    /** @return every line printed so far. */
+    List<String> lines()
+    {
+        synchronized (lines)
+        {
+            return new ArrayList<>(lines);
+        }
+    }
+
+    /** @return everything printed so far, for failure messages. */
+    String output()
+    {
+        return String.join("\n", lines());
+    }
+
+    @Override
+    public void close()
+    {
+        if (process.isAlive())
+        {
+            process.destroyForcibly();
+            try
+            {
+                process.waitFor(30, TimeUnit.SECONDS);
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}
