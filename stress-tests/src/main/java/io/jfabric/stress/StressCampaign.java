@@ -1,5 +1,7 @@
 package io.jfabric.stress;
 
+import io.jfabric.stress.fixture.StressDomain;
+
 import org.openjdk.jcstress.JCStress;
 import org.openjdk.jcstress.Options;
 import org.openjdk.jcstress.annotations.Expect;
@@ -115,6 +117,11 @@ public final class StressCampaign
         finally
         {
             watchdog.interrupt();
+        }
+        final int swept = StressDomain.sweepDeadRoots();
+        if (swept > 0)
+        {
+            System.out.println("jfabric stress: removed the /dev/shm roots of " + swept + " forks that were killed");
         }
         final long elapsedS = (System.nanoTime() - startNs) / 1_000_000_000L;
 
