@@ -854,6 +854,53 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
         return table.incarnation(indexOf(fiAddr));
     }
 
+    /**
+     * The digest ({@code AuthKeys.digest}) of the authorization key the AV associates with an address: the key its
+     * insert named with FI_AUTH_KEY, 0 for none. The sending side's connect path, once per receiver incarnation: it
+     * allocates one snapshot entry.
+     *
+     * @param fiAddr an fi_addr_t of this AV naming an address.
+     * @return the digest, 0 when the address has no key (or no longer names an address).
+     */
+    public long authKeyDigestOf(final long fiAddr)
+    {
+        final AvTable.Entry entry = new AvTable.Entry();
+        final int index = indexOf(fiAddr);
+        if (index < 0 || !table.snapshot(index, entry) || entry.kind != AvDescriptor.KIND_ADDRESS ||
+            entry.authKey < 0)
+        {
+            return 0;
+        }
+        final long keyGeneration = entry.authKeyGeneration;
+        if (!table.snapshot((int)entry.authKey, entry) || entry.kind != AvDescriptor.KIND_AUTH_KEY ||
+            entry.generation != keyGeneration)
+        {
+            return 0;
+        }
+        return AuthKeyDigest.of(entry.bytes, entry.length);
+    }
+
+    /**
+     * The digests of every authorization key the AV holds now (fi_av_insert_auth_key), for an endpoint enabled
+     * against it. Control path.
+     *
+     * @return the digests, in table order; empty when it holds none.
+     */
+    public long[] authKeyDigests()
+    {
+        final AvTable.Entry entry = new AvTable.Entry();
+        final long[] found = new long[table.entryCount()];
+        int n = 0;
+        for (int i = 0; i < table.entryCount(); i++)
+        {
+            if (table.snapshot(i, entry) && entry.kind == AvDescriptor.KIND_AUTH_KEY)
+            {
+                found[n++] = AuthKeyDigest.of(entry.bytes, entry.length);
+            }
+        }
+        return java.util.Arrays.copyOf(found, n);
+    }
+
     private int validEntry(final String call, final long fiAddr, final int kind, final AvTable.Entry entry)
     {
         final int index = indexOf(fiAddr);

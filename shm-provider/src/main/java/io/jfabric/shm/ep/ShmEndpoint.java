@@ -1,5 +1,6 @@
 package io.jfabric.shm.ep;
 
+import io.jfabric.DomainAttr;
 import io.jfabric.Endpoint;
 import io.jfabric.EpType;
 import io.jfabric.Errno;
@@ -15,6 +16,7 @@ import io.jfabric.shm.FidLifecycle;
 import io.jfabric.shm.LocalHost;
 import io.jfabric.shm.ProcessIdentity;
 import io.jfabric.shm.ShmConfig;
+import io.jfabric.shm.av.AuthKeyDigest;
 import io.jfabric.shm.av.ShmAddress;
 import io.jfabric.shm.av.ShmAddressVector;
 import io.jfabric.shm.cntr.ShmCounter;
@@ -416,13 +418,25 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         }
         final long txSize = info.txAttr() != null && info.txAttr().size() > 0 ? info.txAttr().size() : 1024;
         final long rxSize = info.rxAttr() != null && info.rxAttr().size() > 0 ? info.rxAttr().size() : 1024;
+        final boolean authKeysFromAv = shmDomain.attr().authKeySize() == DomainAttr.FI_AV_AUTH_KEY;
+        final long authDigest = authKeysFromAv ? 0 : AuthKeyDigest.of(
+            info.epAttr() != null && info.epAttr().authKey() != null ? info.epAttr().authKey() :
+            shmDomain.attr().authKey());
+        final long[] accepted = authKeysFromAv ? av.authKeyDigests() :
+            authDigest == 0 ? new long[0] : new long[] {authDigest};
+        if (accepted.length > SlotDescriptor.MAX_AUTH_DIGESTS)
+        {
+            throw new FabricException(Errno.FI_EINVAL, "fi_enable: the bound AV holds " + accepted.length +
+                " authorization keys; an shm endpoint accepts at most " + SlotDescriptor.MAX_AUTH_DIGESTS);
+        }
         for (int stat = SlotDescriptor.STAT_INLINE_OFFSET; stat <= SlotDescriptor.STAT_DAMAGED_OFFSET; stat += 8)
         {
             region.putLongOrdered(SlotDescriptor.statOffset(geometry, slot, stat), 0);
         }
+        AuthKeys.publish(region, geometry, slot, accepted);
         tx = new TxContext(region, geometry, slot, incarnation, av, registrar, txCq, selectiveTx, sendCntr,
             config.rendezvousMin(), config.livenessTimeoutMs(), config.checksum(), (int)Math.min(txSize, 1 << 16), iovLimit(), guards.sendGuard(),
-            guards.progressGuard(), claim);
+            guards.progressGuard(), claim, authDigest, authKeysFromAv);
         rx = new RxContext(region, geometry, slot, incarnation, av, rxCq, selectiveRx, recvCntr,
             shmDomain.remoteMemory(), (int)Math.min(rxSize, 1 << 20), config.unexpectedCount(),
             config.unexpectedBytes(), directedRecv, minMultiRecv, guards.receiveGuard(), config.livenessTimeoutMs(), eq,

@@ -41,6 +41,15 @@ import org.agrona.BitUtil;
  *   +---------------------------------------------------------------+  232
  *   |   Lane records dropped as damaged (long) [R]                  |
  *   +---------------------------------------------------------------+  240
+ *   |                     Reserved up to 256                       ...
+ *   +---------------------------------------------------------------+  256 authorization keys
+ *   |   Key Count (int): digests that follow; 0 = accepts no key    |
+ *   +---------------------------------------------------------------+  260
+ *   |                     Reserved up to 320                       ...
+ *   +---------------------------------------------------------------+  320
+ *   |   Key Digest 0 ... MAX_AUTH_DIGESTS - 1 (long each): the      |
+ *   |   authorization keys the endpoint accepts senders with        |
+ *   +---------------------------------------------------------------+  384
  *   |                     Reserved up to 1024                      ...
  *   +---------------------------------------------------------------+  1024 = SLOT_LANE_OWNERS_OFFSET
  *   |   Lane Owner 0 (long): who may write lane 0 of this slot      |
@@ -48,6 +57,9 @@ import org.agrona.BitUtil;
  *   |   Lane Owner 1 ... one per slot                              ...
  *   +---------------------------------------------------------------+  slotHeaderLength(g)
  * </pre>
+ * The key count and digests are written before the slot's state goes ACTIVE (release) and never change while it
+ * is; a sender reads them after acquiring that state (see {@code AuthKeys}).
+ * <p>
  * Each statistic has one writer, so a plain increment published with an ordered store is exact: [S] the
  * endpoint's sending side, [P] its transmit progress (see {@code TxContext}), [R] its receive context.
  * <p>
@@ -83,6 +95,12 @@ public final class SlotDescriptor
     public static final int STAT_QUEUED_OFFSET = STAT_INLINE_OFFSET + 32;
     /** Offset of the count of lane records the receiver dropped as damaged (long). */
     public static final int STAT_DAMAGED_OFFSET = STAT_INLINE_OFFSET + 40;
+    /** Offset of the count of authorization key digests the endpoint accepts (int). */
+    public static final int AUTH_COUNT_OFFSET = 4 * BitUtil.CACHE_LINE_LENGTH;
+    /** Offset of the first authorization key digest (long). */
+    public static final int AUTH_DIGESTS_OFFSET = 5 * BitUtil.CACHE_LINE_LENGTH;
+    /** The most authorization keys one endpoint accepts. */
+    public static final int MAX_AUTH_DIGESTS = 8;
     /** State: no endpoint. */
     public static final int STATE_FREE = 0;
     /** State: an endpoint holds the slot but is not enabled; its lanes do not accept messages yet. */
@@ -196,5 +214,26 @@ public final class SlotDescriptor
     public static int receiverIncarnation(final long stamp)
     {
         return (int)stamp;
+    }
+
+    /**
+     * @param g    geometry.
+     * @param slot slot index.
+     * @return region offset of the slot's authorization key count.
+     */
+    public static int authCountOffset(final RegionGeometry g, final int slot)
+    {
+        return RegionDescriptor.slotOffset(g, slot) + AUTH_COUNT_OFFSET;
+    }
+
+    /**
+     * @param g     geometry.
+     * @param slot  slot index.
+     * @param index digest index, below {@link #MAX_AUTH_DIGESTS}.
+     * @return region offset of the slot's authorization key digest {@code index}.
+     */
+    public static int authDigestOffset(final RegionGeometry g, final int slot, final int index)
+    {
+        return RegionDescriptor.slotOffset(g, slot) + AUTH_DIGESTS_OFFSET + 8 * index;
     }
 }

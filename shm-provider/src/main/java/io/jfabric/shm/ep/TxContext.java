@@ -98,6 +98,10 @@ final class TxContext
     private final int statQueued;
     private final int statSegmented;
     private final int statRendezvous;
+    private final long authDigest;
+    private final boolean authKeysFromAv;
+    /** Per AV entry: the lane stamp under which its key was found accepted by the receiver, 0 when not (yet). */
+    private final long[] destAuthorized;
 
     /**
      * Build the context of an endpoint being enabled. Control path.
@@ -119,6 +123,8 @@ final class TxContext
      * @param sendGuard     the guard of the sending side (real under FI_THREAD_SAFE only).
      * @param progressGuard the guard of transmit progress.
      * @param claim         the endpoint's zero-copy claim, which this context serves from now on.
+     * @param authDigest    the endpoint's authorization key digest, 0 for none ({@link AuthKeys}).
+     * @param authKeysFromAv whether each destination's key comes from the AV instead (FI_AV_AUTH_KEY).
      */
     TxContext(
         final AtomicBuffer region,
@@ -137,8 +143,12 @@ final class TxContext
         final int iovLimit,
         final SpinGuard sendGuard,
         final SpinGuard progressGuard,
-        final LaneClaim claim)
+        final LaneClaim claim,
+        final long authDigest,
+        final boolean authKeysFromAv)
     {
+        this.authDigest = authDigest;
+        this.authKeysFromAv = authKeysFromAv;
         this.region = region;
         this.geometry = geometry;
         this.incarnation = incarnation;
@@ -173,6 +183,7 @@ final class TxContext
         }
         destState = new long[av.entries()];
         destPeer = new int[av.entries()];
+        destAuthorized = new long[av.entries()];
         java.util.Arrays.fill(destState, -1);
         senderLiveness = new PeerLiveness(region, geometry, livenessTimeoutMs);
         progressLiveness = new PeerLiveness(region, geometry, livenessTimeoutMs);
@@ -208,8 +219,9 @@ final class TxContext
      * {@code msg} is null, {@code buf} from {@code offset} (the single-buffer calls, which so allocate and fill no
      * descriptor).
      *
-     * @return 0, or a negated errno: FI_EAGAIN (lane, queue or CQ full), FI_EHOSTUNREACH (peer gone), FI_EINVAL
-     * (unknown destination), FI_EBADF (closed).
+     * @return 0, or a negated errno: FI_EAGAIN (lane, queue or CQ full), FI_EHOSTUNREACH (peer gone), FI_EACCES
+     * (the peer does not accept this endpoint's authorization key for it), FI_EINVAL (unknown destination),
+     * FI_EBADF (closed).
      */
     long send(
         final Msg msg, final ByteBuffer buf, final int offset, final long desc, final long total,
@@ -433,14 +445,26 @@ final class TxContext
             laneStamp[peer] = 0;
         }
         final long stamp = laneStamp[peer];
-        if (stamp != 0 && region.getLongVolatile(laneOwnerOffset[peer]) == stamp)
+        if (stamp != 0 && destAuthorized[index] == stamp && region.getLongVolatile(laneOwnerOffset[peer]) == stamp)
         {
             return peer;
         }
-        return connectSlow(peer, a.incarnationOf(destAddr));
+        final int connected = connectSlow(peer, a.incarnationOf(destAddr),
+            authKeysFromAv ? a.authKeyDigestOf(destAddr) : authDigest);
+        if (connected >= 0)
+        {
+            destAuthorized[index] = laneStamp[peer];
+        }
+        return connected;
     }
 
-    private int connectSlow(final int peer, final long wantedIncarnation)
+    /**
+     * Check the receiver incarnation (state, liveness, authorization key) and claim the lane into it. Sending side.
+     *
+     * @return the peer, or -FI_EAGAIN (not yet enabled, lane still held for an earlier incarnation),
+     * -FI_EHOSTUNREACH (gone, another incarnation, stopped), -FI_EACCES (it does not accept this key).
+     */
+    private int connectSlow(final int peer, final long wantedIncarnation, final long digest)
     {
         laneStamp[peer] = 0;
         final int peerState = region.getIntVolatile(SlotDescriptor.stateOffset(geometry, peer));
@@ -453,6 +477,10 @@ final class TxContext
             senderLiveness.status(peer, inc) != PeerLiveness.ALIVE)
         {
             return -Errno.FI_EHOSTUNREACH;
+        }
+        if (!AuthKeys.accepts(region, geometry, peer, digest))
+        {
+            return -Errno.FI_EACCES;
         }
         final long want = SlotDescriptor.laneStamp(incarnation, inc);
         final int ownerOffset = laneOwnerOffset[peer];

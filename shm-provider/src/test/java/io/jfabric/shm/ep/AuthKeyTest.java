@@ -1,0 +1,217 @@
+package io.jfabric.shm.ep;
+
+import io.jfabric.AddressVector;
+import io.jfabric.AvAttr;
+import io.jfabric.CompletionQueue;
+import io.jfabric.CqAttr;
+import io.jfabric.Domain;
+import io.jfabric.DomainAttr;
+import io.jfabric.Endpoint;
+import io.jfabric.Errno;
+import io.jfabric.Fabric;
+import io.jfabric.Flags;
+import io.jfabric.Info;
+import io.jfabric.Versions;
+import io.jfabric.shm.ChildJvm;
+import io.jfabric.shm.ShmProvider;
+import io.jfabric.shm.ShmTestRoot;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * Issue 14 item 5: authorization keys are enforced between real processes. A receiver in a second JVM is opened
+ * with a domain key, with AV keys (FI_AV_AUTH_KEY), or with none; this JVM sends with a wrong key, no key, the right
+ * key (from its domain, its endpoint attributes or its AV). A sender without the receiver's key gets
+ * {@code -FI_EACCES} from the call and the receiver sees nothing; one with it delivers.
+ */
+class AuthKeyTest
+{
+    private static final String DOMAIN = "keys";
+    private static final int MESSAGES = 3;
+
+    private final List<AutoCloseable> opened = new ArrayList<>();
+    private final List<ChildJvm> children = new ArrayList<>();
+    private ShmTestRoot root;
+    private ShmProvider provider;
+
+    @BeforeEach
+    void open()
+    {
+        root = new ShmTestRoot();
+        provider = root.provider();
+    }
+
+    @AfterEach
+    void close() throws Exception
+    {
+        for (final ChildJvm child : children)
+        {
+            child.kill();
+        }
+        for (int i = opened.size() - 1; i >= 0; i--)
+        {
+            opened.get(i).close();
+        }
+        root.close();
+    }
+
+    @Test
+    void shouldDeliverOnlyFromSendersWithTheReceiversDomainKey() throws Exception
+    {
+        final ChildJvm receiver = child("key=alpha");
+        final String address = receiver.awaitResult(60).get("addr");
+
+        assertEquals(-Errno.FI_EACCES, sendAll(sender(key("beta"), null), address, null), "a wrong key");
+        assertEquals(-Errno.FI_EACCES, sendAll(sender(null, null), address, null), "no key");
+        assertEquals(0, received(receiver), "the receiver saw nothing");
+
+        assertEquals(0, sendAll(sender(key("alpha"), null), address, null), "the domain's key");
+        assertEquals(0, sendAll(sender(key("beta"), "alpha"), address, null), "ep_attr.auth_key over the domain's");
+        assertEquals(2 * MESSAGES, received(receiver), "both delivered");
+    }
+
+    @Test
+    void shouldRefuseAKeyedSenderToAReceiverWithoutAKey() throws Exception
+    {
+        final ChildJvm receiver = child("none");
+        final String address = receiver.awaitResult(60).get("addr");
+
+        assertEquals(-Errno.FI_EACCES, sendAll(sender(key("alpha"), null), address, null));
+        assertEquals(0, sendAll(sender(null, null), address, null));
+        assertEquals(MESSAGES, received(receiver));
+    }
+
+    @Test
+    void shouldUseThePerAddressKeyOfAnAvAuthKeyDomain() throws Exception
+    {
+        final ChildJvm receiver = child("avkeys=alpha,gamma");
+        final String address = receiver.awaitResult(60).get("addr");
+        final Info avKeys = new Info();
+        avKeys.domainAttr().name(DOMAIN).authKeySize(DomainAttr.FI_AV_AUTH_KEY);
+
+        assertEquals(-Errno.FI_EACCES, sendAll(sender(avKeys, null), address, AvKey.of("beta")), "a wrong AV key");
+        assertEquals(-Errno.FI_EACCES, sendAll(sender(avKeys, null), address, null), "an address without a key");
+        assertEquals(0, received(receiver));
+
+        assertEquals(0, sendAll(sender(avKeys, null), address, AvKey.of("gamma")), "one of the receiver's keys");
+        assertEquals(0, sendAll(sender(key("alpha"), null), address, null), "a domain key the receiver's AV holds");
+        assertEquals(2 * MESSAGES, received(receiver));
+    }
+
+    /** An AV key to insert the destination with. */
+    private static final class AvKey
+    {
+        final byte[] key;
+
+        private AvKey(final byte[] key)
+        {
+            this.key = key;
+        }
+
+        static AvKey of(final String key)
+        {
+            return new AvKey(key.getBytes(StandardCharsets.US_ASCII));
+        }
+    }
+
+    private static Info key(final String domainKey)
+    {
+        final Info hints = new Info();
+        hints.domainAttr().name(DOMAIN).authKey(domainKey.getBytes(StandardCharsets.US_ASCII));
+        return hints;
+    }
+
+    /** A sending endpoint of a domain opened from hints (null: no key), with an endpoint key or none. */
+    private Sender sender(final Info domainHints, final String endpointKey)
+    {
+        final Info hints = domainHints != null ? domainHints : new Info();
+        if (domainHints == null)
+        {
+            hints.domainAttr().name(DOMAIN);
+        }
+        final Info info = provider.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints).get(0);
+        if (endpointKey != null)
+        {
+            info.epAttr().authKey(endpointKey.getBytes(StandardCharsets.US_ASCII));
+        }
+        final Fabric fabric = keep(provider.fabric(info.fabricAttr(), 0));
+        final Domain domain = keep(fabric.domain(info, 0));
+        final AddressVector av = keep(domain.avOpen(new AvAttr(), 0));
+        final CompletionQueue cq = keep(domain.cqOpen(new CqAttr(), 0));
+        final Endpoint ep = keep(domain.endpoint(info, 0));
+        ep.bind(av, 0);
+        ep.bind(cq, Flags.FI_TRANSMIT | Flags.FI_RECV);
+        ep.enable();
+        return new Sender(av, ep);
+    }
+
+    private static final class Sender
+    {
+        final AddressVector av;
+        final Endpoint ep;
+
+        Sender(final AddressVector av, final Endpoint ep)
+        {
+            this.av = av;
+            this.ep = ep;
+        }
+    }
+
+    /** Insert the receiver (with an AV key when given) and inject MESSAGES; the first failure, else 0. */
+    private static long sendAll(final Sender sender, final String address, final AvKey avKey)
+    {
+        final long[] out = new long[1];
+        if (avKey != null)
+        {
+            final long handle = sender.av.insertAuthKey(avKey.key, 0);
+            out[0] = handle;
+            sender.av.insert(new String[] {address}, 1, out, Flags.FI_AUTH_KEY, 0);
+        }
+        else
+        {
+            sender.av.insert(new String[] {address}, 1, out, 0, 0);
+        }
+        final ByteBuffer buf = ByteBuffer.allocateDirect(32);
+        for (int i = 0; i < MESSAGES; i++)
+        {
+            long rc;
+            while ((rc = sender.ep.inject(buf, 0, 32, out[0])) == -Errno.FI_EAGAIN)
+            {
+                Thread.onSpinWait();
+            }
+            if (rc != 0)
+            {
+                return rc;
+            }
+        }
+        return 0;
+    }
+
+    private static int received(final ChildJvm receiver) throws Exception
+    {
+        receiver.tell("count 300");
+        return Integer.parseInt(receiver.awaitResult(60).get("received"));
+    }
+
+    private ChildJvm child(final String mode) throws Exception
+    {
+        final ChildJvm child = ChildJvm.start(AuthPeerMain.class, List.of("jfabric.shm.dir=" + root.dir()), DOMAIN,
+            mode);
+        children.add(child);
+        return child;
+    }
+
+    private <T extends AutoCloseable> T keep(final T c)
+    {
+        opened.add(c);
+        return c;
+    }
+}
