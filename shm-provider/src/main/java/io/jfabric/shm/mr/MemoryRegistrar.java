@@ -1,5 +1,7 @@
 package io.jfabric.shm.mr;
 
+import io.jfabric.shm.av.AuthKeyDigest;
+
 import io.jfabric.DomainAttr;
 import io.jfabric.EqEvent;
 import io.jfabric.Errno;
@@ -167,7 +169,8 @@ public final class MemoryRegistrar
         {
             throw new FabricException(Errno.FI_EINVAL, "fi_mr_reg: buffer must not be null");
         }
-        return register("fi_mr_reg", new MrIov[]{MrIov.of(buffer)}, access, offset, requestedKey, flags, context, 0);
+        return register("fi_mr_reg", new MrIov[]{MrIov.of(buffer)}, access, offset, requestedKey, flags, context, 0,
+            null);
     }
 
     /**
@@ -189,7 +192,7 @@ public final class MemoryRegistrar
         final long flags,
         final long context)
     {
-        return register("fi_mr_regv", iov, access, offset, requestedKey, flags, context, 0);
+        return register("fi_mr_regv", iov, access, offset, requestedKey, flags, context, 0, null);
     }
 
     /**
@@ -211,7 +214,16 @@ public final class MemoryRegistrar
                 " bytes is longer than the " + ShmCapabilities.MAX_AUTH_KEY_SIZE + " shm accepts");
         }
         return register("fi_mr_regattr", mrAttr.iov(), mrAttr.access(), mrAttr.offset(), mrAttr.requestedKey(),
-            flags, mrAttr.context(), mrAttr.iface());
+            flags, mrAttr.context(), mrAttr.iface(), mrAttr.authKey());
+    }
+
+    /**
+     * @return the digest of this domain's authorization key ({@code domain_attr.auth_key}), 0 for none: what a
+     * region registered without a key of its own carries, and what this domain's one-sided accesses present.
+     */
+    long domainAuthDigest()
+    {
+        return AuthKeyDigest.of(domain.attr().authKey());
     }
 
     private ShmMemoryRegion register(
@@ -222,7 +234,8 @@ public final class MemoryRegistrar
         final long requestedKey,
         final long flags,
         final long context,
-        final int iface)
+        final int iface,
+        final byte[] authKey)
     {
         domain.ensureOpen(operation);
         final MrIov[] pieces = checkIov(operation, iov);
@@ -302,7 +315,7 @@ public final class MemoryRegistrar
         }
 
         final ShmMemoryRegion mr = new ShmMemoryRegion(this, pieces, access, flags, requestedKey, length, baseAddress,
-            shareable, segmentOffset, context);
+            shareable, segmentOffset, authKey != null ? AuthKeyDigest.of(authKey) : domainAuthDigest(), context);
         final ShmEventQueue eq = domain.asyncMrRegistration() ? domain.eventQueue() : null;
         if (eq == null)
         {

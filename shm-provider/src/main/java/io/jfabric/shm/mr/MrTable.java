@@ -51,6 +51,7 @@ public final class MrTable
     private final AtomicBuffer region;
     private final int entries;
     private final int tableOffset;
+    private final RegionGeometry geometry;
     private final long self = ProcessIdentity.self();
 
     /**
@@ -60,6 +61,7 @@ public final class MrTable
     public MrTable(final AtomicBuffer region, final RegionGeometry geometry)
     {
         this.region = region;
+        this.geometry = geometry;
         this.entries = geometry.mrTableEntries();
         this.tableOffset = RegionDescriptor.mrTableOffset(geometry);
     }
@@ -213,6 +215,7 @@ public final class MrTable
      * @param baseAddress   what peers subtract from their addresses.
      * @param access        access bits.
      * @param counter       counter index + 1, or 0.
+     * @param authDigest    the digest of the region's authorization key, 0 for none ({@code AuthKeyDigest}).
      */
     public void describe(
         final int index,
@@ -222,9 +225,11 @@ public final class MrTable
         final int length,
         final long baseAddress,
         final int access,
-        final int counter)
+        final int counter,
+        final long authDigest)
     {
         final int offset = offset(index);
+        region.putLong(RegionDescriptor.mrAuthDigestOffset(geometry, index), authDigest);
         region.putLong(offset + SEGMENT_ID_OFFSET, segmentId);
         region.putLong(offset + SEGMENT_NONCE_OFFSET, segmentNonce);
         region.putInt(offset + SEGMENT_OFFSET_OFFSET, segmentOffset);
@@ -390,6 +395,15 @@ public final class MrTable
     public int counter(final int index)
     {
         return region.getIntVolatile(offset(index) + COUNTER_OFFSET);
+    }
+
+    /**
+     * @param index entry.
+     * @return the digest of its authorization key, 0 for none; read it inside the sequence-locked window.
+     */
+    public long authDigest(final int index)
+    {
+        return region.getLong(RegionDescriptor.mrAuthDigestOffset(geometry, index));
     }
 
     private long longField(final int index, final int field)

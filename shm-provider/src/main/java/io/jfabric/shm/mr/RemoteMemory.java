@@ -66,12 +66,14 @@ public final class RemoteMemory extends FidLifecycle
     private final MrTable table;
     private final CounterTable counters;
     private final SegmentCache segments;
+    private final long authDigest;
 
     RemoteMemory(final MemoryRegistrar registrar)
     {
         super(FidClass.UNSPEC, 0);
         this.registrar = registrar;
         this.table = registrar.table();
+        this.authDigest = registrar.domainAuthDigest();
         this.counters = registrar.domain().counterTable();
         this.segments = new SegmentCache(registrar, registrar.domain().attr().name(), table);
         registrar.domain().retain("remoteMemory");
@@ -190,6 +192,7 @@ public final class RemoteMemory extends FidLifecycle
         final long regionLength = table.length(index);
         final long base = table.baseAddress(index);
         final int boundCounter = table.counter(index);
+        final long regionAuth = table.authDigest(index);
         if (MrTableDescriptor.state(control) != MrTableDescriptor.STATE_PUBLISHED || entryKey != key ||
             !table.unchanged(index, control))
         {
@@ -198,9 +201,9 @@ public final class RemoteMemory extends FidLifecycle
         }
         final SegmentReader sink = reader;
         final long right = dst != null ? Flags.FI_REMOTE_READ : Flags.FI_REMOTE_WRITE;
-        if (sink == null && (access & right) == 0)
+        if (sink == null && ((access & right) == 0 || regionAuth != authDigest))
         {
-            return -Errno.FI_EACCES;
+            return -Errno.FI_EACCES; // not opened for this access, or registered with another authorization key
         }
         if (regionLength < 0 || regionLength > SegmentDescriptor.MAX_DATA_LENGTH ||
             segmentOffset < 0 || segmentOffset > SegmentDescriptor.MAX_DATA_LENGTH - regionLength ||

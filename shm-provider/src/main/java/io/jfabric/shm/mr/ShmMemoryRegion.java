@@ -51,6 +51,8 @@ public final class ShmMemoryRegion extends FidLifecycle implements MemoryRegion
     /** Run while a refresh has the region disabled (the MMU notification's window); tests use it to observe it. */
     Runnable whileRefreshing = () -> {};
 
+    private final long authDigest;
+
     ShmMemoryRegion(
         final MemoryRegistrar registrar,
         final MrIov[] iov,
@@ -61,9 +63,11 @@ public final class ShmMemoryRegion extends FidLifecycle implements MemoryRegion
         final long baseAddress,
         final ShmShareableMemory shareable,
         final long segmentOffset,
+        final long authDigest,
         final long context)
     {
         super(FidClass.MR, context);
+        this.authDigest = authDigest;
         this.registrar = registrar;
         this.iov = iov;
         this.access = access;
@@ -271,7 +275,7 @@ public final class ShmMemoryRegion extends FidLifecycle implements MemoryRegion
         final SegmentFile segment = shareable == null ? null : shareable.segment();
         table.describe(entry, segment == null ? 0 : segment.segmentId(), segment == null ? 0 : segment.nonce(),
             (int)segmentOffset, (int)Math.min(length, Integer.MAX_VALUE), remoteBaseAddress(), (int)access,
-            counterPlusOne);
+            counterPlusOne, authDigest);
     }
 
     private void bindEndpoint(final MrEndpoint ep, final long flags)

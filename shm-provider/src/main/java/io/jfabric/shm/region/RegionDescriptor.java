@@ -29,6 +29,9 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  *   |  MR key table                |  mrTableEntries x MR_ENTRY_LENGTH, page aligned
  *   +------------------------------+  counterTableOffset(g)
  *   |  Counter table               |  counterEntries x COUNTER_ENTRY_LENGTH, page aligned
+ *   +------------------------------+  mrAuthTableOffset(g)
+ *   |  MR key digests              |  mrTableEntries x 8: the AuthKeyDigest of each MR entry's
+ *   |                              |  authorization key, 0 for none (layout 6), page aligned
  *   +------------------------------+  regionLength(g)
  * </pre>
  * The header, one page; each group starts a cache line so the two fields other processes write (ready and attach
@@ -166,7 +169,7 @@ public final class RegionDescriptor
      * The layout this class describes. 5: lane records carry 24 bits of the receiver incarnation (16 before) and an
      * ABORT record type ({@code LaneRecordDescriptor}); slot heartbeats move every 10 ms ({@code Heartbeats}).
      */
-    public static final int LAYOUT_VERSION = 5;
+    public static final int LAYOUT_VERSION = 6;
 
     /** Alignment of every part of the file. */
     public static final int PAGE_LENGTH = 4096;
@@ -287,6 +290,9 @@ public final class RegionDescriptor
 
     /** Entries of the user table: how many region opens (domain objects, in all processes) it records at once. */
     public static final int USER_TABLE_ENTRIES = (HEADER_LENGTH - USER_TABLE_OFFSET) / USER_ENTRY_LENGTH;
+
+    /** Length of an MR key table entry's authorization key digest. */
+    public static final int MR_AUTH_DIGEST_LENGTH = 8;
 
     /** Length of a memory region key table entry. */
     public static final int MR_ENTRY_LENGTH = 64;
@@ -472,6 +478,26 @@ public final class RegionDescriptor
      * @return length of the whole file.
      */
     public static long regionLength(final RegionGeometry g)
+    {
+        return mrAuthTableOffsetLong(g) + tableLength(g.mrTableEntries(), MR_AUTH_DIGEST_LENGTH);
+    }
+
+    /**
+     * @param g     geometry.
+     * @param index MR key table entry index in {@code [0, mrTableEntries)}.
+     * @return offset of that entry's authorization key digest (long), written by the entry's owner before it
+     * publishes the entry and read inside a reader's sequence-locked window.
+     */
+    public static int mrAuthDigestOffset(final RegionGeometry g, final int index)
+    {
+        if (index < 0 || index >= g.mrTableEntries())
+        {
+            throw new IndexOutOfBoundsException("mr entry " + index + " not in [0, " + g.mrTableEntries() + ")");
+        }
+        return (int)mrAuthTableOffsetLong(g) + index * MR_AUTH_DIGEST_LENGTH;
+    }
+
+    private static long mrAuthTableOffsetLong(final RegionGeometry g)
     {
         return counterTableOffsetLong(g) + tableLength(g.counterEntries(), COUNTER_ENTRY_LENGTH);
     }

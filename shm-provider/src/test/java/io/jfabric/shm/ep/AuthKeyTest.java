@@ -11,10 +11,16 @@ import io.jfabric.Errno;
 import io.jfabric.Fabric;
 import io.jfabric.Flags;
 import io.jfabric.Info;
+import io.jfabric.MrAttr;
+import io.jfabric.MrIov;
+import io.jfabric.ShareableMemory;
 import io.jfabric.Versions;
 import io.jfabric.shm.ChildJvm;
+import io.jfabric.shm.ShmDomain;
 import io.jfabric.shm.ShmProvider;
 import io.jfabric.shm.ShmTestRoot;
+import io.jfabric.shm.mr.RemoteMemory;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -104,6 +110,46 @@ class AuthKeyTest
         assertEquals(0, sendAll(sender(avKeys, null), address, AvKey.of("gamma")), "one of the receiver's keys");
         assertEquals(0, sendAll(sender(key("alpha"), null), address, null), "a domain key the receiver's AV holds");
         assertEquals(2 * MESSAGES, received(receiver));
+    }
+
+    /**
+     * A memory region's key: its own (fi_mr_regattr auth_key) or its domain's. One-sided access from a domain with
+     * another key gets -FI_EACCES. The accessors are other domain objects of the region: other mappings of it, as
+     * another process has.
+     */
+    @Test
+    void shouldRefuseOneSidedAccessWithAnotherKeyThanTheRegions()
+    {
+        final Domain owner = domain(key("alpha"));
+        final ShareableMemory memory = keep(owner.allocShareable(4096));
+        memory.buffer().put(7, (byte)42);
+        keep(owner.mrRegv(new MrIov[] {MrIov.of(memory, 0, 4096)}, Flags.FI_REMOTE_READ, 0, 11, 0, 0));
+        keep(owner.mrRegAttr(new MrAttr().iov(new MrIov[] {MrIov.of(memory, 0, 4096)}).access(Flags.FI_REMOTE_READ)
+            .requestedKey(12).authKey("beta".getBytes(StandardCharsets.US_ASCII)), 0));
+
+        final UnsafeBuffer dst = new UnsafeBuffer(new byte[1]);
+        final RemoteMemory alpha = keep(((ShmDomain)domain(key("alpha"))).remoteMemory());
+        final RemoteMemory beta = keep(((ShmDomain)domain(key("beta"))).remoteMemory());
+        final RemoteMemory none = keep(((ShmDomain)domain(null)).remoteMemory());
+
+        assertEquals(0, alpha.read(11, 7, dst, 0, 1), "the domain's key");
+        assertEquals(42, dst.getByte(0));
+        assertEquals(-Errno.FI_EACCES, beta.read(11, 7, dst, 0, 1), "another key");
+        assertEquals(-Errno.FI_EACCES, none.read(11, 7, dst, 0, 1), "no key");
+        assertEquals(0, beta.read(12, 7, dst, 0, 1), "the region's own key");
+        assertEquals(-Errno.FI_EACCES, alpha.read(12, 7, dst, 0, 1), "its domain's key is not the region's");
+    }
+
+    private Domain domain(final Info domainHints)
+    {
+        final Info hints = domainHints != null ? domainHints : new Info();
+        if (domainHints == null)
+        {
+            hints.domainAttr().name(DOMAIN);
+        }
+        final Info info = provider.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints).get(0);
+        final Fabric fabric = keep(provider.fabric(info.fabricAttr(), 0));
+        return keep(fabric.domain(info, 0));
     }
 
     /** An AV key to insert the destination with. */

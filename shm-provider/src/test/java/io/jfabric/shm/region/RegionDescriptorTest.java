@@ -76,7 +76,10 @@ class RegionDescriptorTest
         assertEquals(end, mrTableOffset(GEOMETRY));
         assertEquals(BitUtil.align(100 * MR_ENTRY_LENGTH, PAGE_LENGTH), mrTableLength(GEOMETRY));
         assertEquals(mrTableOffset(GEOMETRY) + mrTableLength(GEOMETRY), counterTableOffset(GEOMETRY));
-        assertEquals(counterTableOffset(GEOMETRY) + counterTableLength(GEOMETRY), regionLength(GEOMETRY));
+        final int mrAuthTable = counterTableOffset(GEOMETRY) + counterTableLength(GEOMETRY);
+        assertEquals(mrAuthTable, mrAuthDigestOffset(GEOMETRY, 0));
+        assertEquals(mrAuthTable + 99 * MR_AUTH_DIGEST_LENGTH, mrAuthDigestOffset(GEOMETRY, 99));
+        assertEquals(mrAuthTable + BitUtil.align(100 * MR_AUTH_DIGEST_LENGTH, PAGE_LENGTH), regionLength(GEOMETRY));
         assertEquals(0, regionLength(GEOMETRY) % PAGE_LENGTH);
         assertEquals(mrTableOffset(GEOMETRY) + 99 * MR_ENTRY_LENGTH, mrEntryOffset(GEOMETRY, 99));
         assertEquals(counterTableOffset(GEOMETRY) + 9 * COUNTER_ENTRY_LENGTH, counterEntryOffset(GEOMETRY, 9));

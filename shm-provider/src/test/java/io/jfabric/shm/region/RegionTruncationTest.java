@@ -126,7 +126,7 @@ class RegionTruncationTest
         {
             final Map<String, String> outcome = child.awaitResult(60);
             assertEquals("" + -Errno.FI_EIO, outcome.get("rc"), "its ping ended with -FI_EIO: " + outcome);
-            assertTrue(Long.parseLong(outcome.get("rounds")) >= 1000, "it ran before the truncation: " + outcome);
+            assertTrue(Long.parseLong(outcome.get("rounds")) > 0, "it ran before the truncation: " + outcome);
             assertEquals("" + Errno.FI_EIO, outcome.get("eq"), "its event queue says why: " + outcome);
             assertEquals("yes", child.awaitResult(60).get("closed"), "it closed everything without an exception");
             final String transcript = child.awaitSuccess(60);

@@ -78,7 +78,7 @@ public class MrEntryPublicationTest
     private int register(final int n)
     {
         final int index = table.claim(KEY, "stress");
-        table.describe(index, n, NONCE + n, n * 4096, n * 65536, BASE + n, ACCESS, n);
+        table.describe(index, n, NONCE + n, n * 4096, n * 65536, BASE + n, ACCESS, n, NONCE * n);
         table.publish(index);
         return index;
     }
@@ -110,7 +110,8 @@ public class MrEntryPublicationTest
         final boolean whole = peerTable.key(index) == KEY && peerTable.segmentOffset(index) == segment * 4096L &&
             peerTable.length(index) == segment * 65536L && peerTable.segmentNonce(index) == NONCE + segment &&
             peerTable.baseAddress(index) == BASE + segment &&
-            peerTable.access(index) == ACCESS && peerTable.counter(index) == segment;
+            peerTable.access(index) == ACCESS && peerTable.counter(index) == segment &&
+            peerTable.authDigest(index) == NONCE * segment;
         if (MrTableDescriptor.state(control) != MrTableDescriptor.STATE_PUBLISHED ||
             !peerTable.unchanged(index, control))
         {
