@@ -79,9 +79,9 @@ import org.agrona.BitUtil;
  * <pre>
  *   +---------------------------------------------------------------+  +0
  *   |  State (long), one of: FREE 0;                                |
- *   |    CLAIMED (owner identity: pid | start-time bits) << 2 | 1   |
- *   |    VALID: generation (41 bits) << 23 | references (20 bits)   |
- *   |      << 3 | updating (1 bit) << 2 | 2                         |
+ *   |    CLAIMED: (owner identity: pid | start-time bits) * 4 + 1   |
+ *   |    VALID: generation (41 bits) * 2^23 + references (20 bits)  |
+ *   |      * 8 + updating (1 bit) * 4 + 2                           |
  *   +---------------------------------------------------------------+  +8
  *   |  Kind (int): 1 endpoint address, 2 authorization key          |
  *   +---------------------------------------------------------------+  +12

@@ -309,6 +309,13 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
     /**
      * Data path: {@link #write} an entry whose room was {@link #reserve}d.
      *
+     * @param context   the operation's context.
+     * @param flags     the completion flags.
+     * @param len       the length.
+     * @param bufOffset where the data was placed (FI_MULTI_RECV), else 0.
+     * @param data      the remote CQ data.
+     * @param tag       the tag.
+     * @param srcAddr   the source fi_addr (FI_SOURCE), else FI_ADDR_NOTAVAIL.
      * @return whether it was written.
      */
     public boolean writeReserved(
@@ -322,6 +329,15 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
     /**
      * Data path: {@link #writeError} an entry whose room was {@link #reserve}d.
      *
+     * @param context   the operation's context.
+     * @param flags     the completion flags.
+     * @param len       the length.
+     * @param bufOffset where the data was placed (FI_MULTI_RECV), else 0.
+     * @param data      the remote CQ data.
+     * @param tag       the tag.
+     * @param olen      the bytes that did not fit (truncation), else 0.
+     * @param err       the error number.
+     * @param srcAddr   the source fi_addr (FI_SOURCE), else FI_ADDR_NOTAVAIL.
      * @return whether it was written.
      */
     public boolean writeErrorReserved(
@@ -355,6 +371,13 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
     /**
      * Data path: append a success entry.
      *
+     * @param context   the operation's context.
+     * @param flags     the completion flags.
+     * @param len       the length.
+     * @param bufOffset where the data was placed (FI_MULTI_RECV), else 0.
+     * @param data      the remote CQ data.
+     * @param tag       the tag.
+     * @param srcAddr   the source fi_addr (FI_SOURCE), else FI_ADDR_NOTAVAIL.
      * @return whether it was written (false only when closed or the ring is out of space, which admission control
      * prevents).
      */
@@ -390,6 +413,15 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
     /**
      * Data path: append an error entry; its error data is the errno's name.
      *
+     * @param context   the operation's context.
+     * @param flags     the completion flags.
+     * @param len       the length.
+     * @param bufOffset where the data was placed (FI_MULTI_RECV), else 0.
+     * @param data      the remote CQ data.
+     * @param tag       the tag.
+     * @param olen      the bytes that did not fit (truncation), else 0.
+     * @param err       the error number.
+     * @param srcAddr   the source fi_addr (FI_SOURCE), else FI_ADDR_NOTAVAIL.
      * @return whether it was written.
      */
     public boolean writeError(

@@ -599,6 +599,16 @@ public final class ReceiveMatcher
         return e;
     }
 
+    /**
+     * Bring the next bytes of a delivery: into the matched receive's buffer (what fits; the rest is counted as
+     * truncated) or the unexpected store. A handle that is not in progress, or bytes past the message's length, are
+     * ignored. Receive side.
+     *
+     * @param delivery  the handle from {@link #begin}.
+     * @param src       where the bytes are.
+     * @param srcOffset the first of them.
+     * @param length    how many.
+     */
     public void write(final long delivery, final DirectBuffer src, final int srcOffset, final int length)
     {
         if (!inProgress(delivery) || length <= 0)

@@ -337,61 +337,91 @@ public final class MrTable
         return region.getLongVolatile(offset(index) + CONTROL_OFFSET) == control;
     }
 
-    /** @param index entry. @return key. */
+    /**
+     * @param index entry.
+     * @return key.
+     */
     public long key(final int index)
     {
         return longField(index, KEY_OFFSET);
     }
 
-    /** @param index entry. @return the owner's {@link ProcessIdentity}. */
+    /**
+     * @param index entry.
+     * @return the owner's {@link ProcessIdentity}.
+     */
     public long owner(final int index)
     {
         return longField(index, OWNER_OFFSET);
     }
 
-    /** @param index entry. @return the owner's pid, decoded from its identity: what names its segment files. */
+    /**
+     * @param index entry.
+     * @return the owner's pid, decoded from its identity: what names its segment files.
+     */
     public long ownerPid(final int index)
     {
         return ProcessIdentity.pid(owner(index));
     }
 
-    /** @param index entry. @return segment id. */
+    /**
+     * @param index entry.
+     * @return segment id.
+     */
     public long segmentId(final int index)
     {
         return longField(index, SEGMENT_ID_OFFSET);
     }
 
-    /** @param index entry. @return the segment's nonce, 0 when the entry names no segment. */
+    /**
+     * @param index entry.
+     * @return the segment's nonce, 0 when the entry names no segment.
+     */
     public long segmentNonce(final int index)
     {
         return longField(index, SEGMENT_NONCE_OFFSET);
     }
 
-    /** @param index entry. @return offset in the segment's data; negative only in a damaged entry. */
+    /**
+     * @param index entry.
+     * @return offset in the segment's data; negative only in a damaged entry.
+     */
     public int segmentOffset(final int index)
     {
         return region.getInt(offset(index) + SEGMENT_OFFSET_OFFSET);
     }
 
-    /** @param index entry. @return length; negative only in a damaged entry. */
+    /**
+     * @param index entry.
+     * @return length; negative only in a damaged entry.
+     */
     public int length(final int index)
     {
         return region.getInt(offset(index) + LENGTH_OFFSET);
     }
 
-    /** @param index entry. @return base address. */
+    /**
+     * @param index entry.
+     * @return base address.
+     */
     public long baseAddress(final int index)
     {
         return longField(index, BASE_ADDRESS_OFFSET);
     }
 
-    /** @param index entry. @return access bits. */
+    /**
+     * @param index entry.
+     * @return access bits.
+     */
     public int access(final int index)
     {
         return region.getInt(offset(index) + ACCESS_OFFSET);
     }
 
-    /** @param index entry. @return counter index + 1, or 0. */
+    /**
+     * @param index entry.
+     * @return counter index + 1, or 0.
+     */
     public int counter(final int index)
     {
         return region.getIntVolatile(offset(index) + COUNTER_OFFSET);

@@ -20,7 +20,7 @@ import io.jfabric.shm.region.RegionGeometry;
  *   |  Owner Identity: pid | start-time bits (ProcessIdentity)      |
  *   |                                                               |
  *   +---------------------------------------------------------------+  24
- *   |       Segment Id (the n of <domain>.seg.<pid>.<n>), 0 = none  |
+ *   |       Segment Id (the N of DOMAIN.seg.PID.N), 0 = none        |
  *   |                                                               |
  *   +---------------------------------------------------------------+  32
  *   |         Offset of the region in the segment's data            |
