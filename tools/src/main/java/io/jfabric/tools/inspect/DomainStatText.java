@@ -7,7 +7,6 @@ import io.jfabric.shm.stat.RingStat;
 import io.jfabric.shm.stat.SlotStat;
 
 import java.io.PrintWriter;
-import java.util.List;
 import java.util.Locale;
 
 /**
@@ -48,13 +47,6 @@ final class DomainStatText
         line("attached", stat.attachCount() + " opens so far; users now: " + live + " live, " +
             (stat.users().size() - live) + " gone");
         users(stat);
-        final List<Long> stale = DeletedMappings.pidsMapping(stat.path(), stat.inode());
-        if (!stale.isEmpty())
-        {
-            line("WARNING", "process(es) " + stale + " still map a removed earlier file of this domain: they form " +
-                "another domain under the same name, which this one cannot reach; restart them, or close and open " +
-                "their domain (see docs/RELIABILITY.md)");
-        }
     }
 
     /**

@@ -170,7 +170,11 @@ public final class StatCommand implements Callable<Integer>
             final Path file = RegionFile.regionPath(root, domain);
             if (!Files.exists(file))
             {
-                final List<Long> stale = DeletedMappings.pidsMapping(file, -1);
+                final List<Long> stale = new ArrayList<>();
+                for (final RegionMappers.Mapper mapper : RegionMappers.scan(file).mappers())
+                {
+                    stale.add(mapper.pid());
+                }
                 throw new FabricException(Errno.FI_ENOENT, "domain '" + domain + "' has no region " + file +
                     (stale.isEmpty() ? ": no process has opened it under " + root : ", but process(es) " + stale +
                     " still map a removed file of it: they use a domain that a new open of the name cannot reach"));

@@ -74,8 +74,8 @@ class StatCommandTest
             {
                 final CommandRun twice = CommandRun.run("stat", "orders", "--dir", root.toString());
                 assertEquals(0, twice.status, twice::toString);
-                assertTrue(twice.out.contains("WARNING    process(es) [" + ProcessHandle.current().pid() +
-                    "] still map a removed earlier file of this domain"), twice::toString);
+                assertTrue(twice.out.contains("WARNING    process " + ProcessHandle.current().pid() + " maps an " +
+                    "earlier file of this region"), twice::toString);
             }
         }
     }
