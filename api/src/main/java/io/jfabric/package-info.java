@@ -1,0 +1,10 @@
+/**
+ * The libfabric object model in Java: {@link io.jfabric.Fabrics#getInfo} (fi_getinfo), the attributes of
+ * {@code struct fi_info} ({@link io.jfabric.Info} and its parts), fabric, domain, address vector, memory region,
+ * endpoint, completion and event queues and counters as interfaces, with libfabric's flag bits
+ * ({@link io.jfabric.Flags}), errno values and texts ({@link io.jfabric.Errno}) and {@code fi_tostr}
+ * ({@link io.jfabric.ToStr}). Control calls throw {@link io.jfabric.FabricException} carrying the errno; data-path
+ * calls return 0, a count or a negated errno, as in C. No dependencies: providers plug in through
+ * {@code io.jfabric.spi}.
+ */
+package io.jfabric;

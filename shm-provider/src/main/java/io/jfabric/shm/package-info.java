@@ -1,0 +1,10 @@
+/**
+ * The {@code shm} provider: shared memory between processes of one host (FI_LOCAL_COMM only) over memory-mapped
+ * files under a root directory ({@code jfabric.shm.dir}, default {@code /dev/shm/jfabric-USER}). This package holds
+ * the provider ({@link io.jfabric.shm.ShmProvider}, found by {@code ServiceLoader}), its settings
+ * ({@link io.jfabric.shm.ShmConfig}), getinfo matching, the fabric and the domain, which opens a named region file
+ * ({@code region}) and everything built over it: {@code av}, {@code mr}, {@code cntr}, {@code ep}, {@code cq},
+ * {@code eq}, {@code match}, {@code progress}; {@code cleanup} and {@code stat} read the files from outside. See
+ * docs/ARCHITECTURE.md.
+ */
+package io.jfabric.shm;
