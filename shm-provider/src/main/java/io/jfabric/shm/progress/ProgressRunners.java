@@ -22,6 +22,9 @@ import java.util.Map;
  */
 public final class ProgressRunners implements AutoCloseable
 {
+    /** Where a progress agent's failures go ({@code System.Logger} "io.jfabric.shm.progress"), not stderr. */
+    private static final System.Logger LOGGER = System.getLogger("io.jfabric.shm.progress");
+
     private final String domainName;
     private final ShmConfig config;
     private final boolean perEndpoint;
@@ -127,7 +130,8 @@ public final class ProgressRunners implements AutoCloseable
         Runner(final String name)
         {
             agent = new ProgressAgent(name);
-            final ErrorHandler errors = Throwable::printStackTrace;
+            final ErrorHandler errors = (ex) -> LOGGER.log(System.Logger.Level.ERROR,
+                "jfabric progress agent " + name + " failed in a pass over its endpoints; it goes on", ex);
             runner = new AgentRunner(idleStrategy(), errors, null, agent);
             final Thread t = new Thread(runner, name);
             t.setDaemon(true);
