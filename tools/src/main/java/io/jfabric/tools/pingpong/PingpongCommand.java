@@ -39,7 +39,8 @@ import java.util.concurrent.TimeUnit;
     mixinStandardHelpOptions = true,
     exitCodeOnInvalidInput = 1,
     sortOptions = false,
-    description = "Ping-pong messages between two JVMs through a named shm domain, as libfabric's fi_pingpong does: " +
+    description = "Ping-pong messages between two JVMs through a named domain of the provider -p names (shm by " +
+        "default), as libfabric's fi_pingpong does: " +
         "per size, fi_pingpong's columns (usec/xfer = mean of half a round trip) and the round-trip percentiles in ns.")
 public final class PingpongCommand implements Callable<Integer>
 {
