@@ -14,7 +14,8 @@ import java.util.Properties;
  * Starts the server side of {@code pingpong --self}: a second JVM with this JVM's java binary, JVM options (the
  * Agrona export among them, added if absent), class path and {@code jfabric.*} system properties (so it opens the
  * same root directory with the same region geometry), running {@code jfabric pingpong --role server --quiet} with
- * this run's settings. Its standard streams are this process's, so its errors show. Setup thread only.
+ * this run's settings (the provider and idle mode too; not {@code --hgrm}, which is the client's). Its standard
+ * streams are this process's, so its errors show. Setup thread only.
  */
 final class PeerLauncher
 {
@@ -92,6 +93,16 @@ final class PeerLauncher
         command.add("--quiet");
         command.add("--domain");
         command.add(options.domain());
+        if (!PingpongProvider.DEFAULT_NAME.equals(options.provider()))
+        {
+            command.add("-p");
+            command.add(options.provider());
+        }
+        if (options.idle() != IdleMode.BUSY)
+        {
+            command.add("--idle");
+            command.add(options.idle().cliName());
+        }
         if (options.sizes().spec() != null)
         {
             command.add("-S");

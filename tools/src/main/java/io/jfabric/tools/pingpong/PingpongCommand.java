@@ -2,7 +2,6 @@ package io.jfabric.tools.pingpong;
 
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
-import io.jfabric.shm.ShmConfig;
 import io.jfabric.shm.region.RegionFile;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -13,19 +12,25 @@ import picocli.CommandLine.Spec;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code jfabric pingpong}: libfabric's fi_pingpong over jfabric's shm provider, between two JVMs on this host.
- * Either {@code --self} (this JVM is the client and starts the server JVM itself) or one side per terminal with
- * {@code --role server} and {@code --role client} and the same {@code --domain}. Takes fi_pingpong's {@code -S},
- * {@code -I} and {@code -c}, prints its header and columns, and per size a {@code rtt_ns} percentile line; see
- * {@link PingpongRun} for the protocol and {@link PingpongEndpoint} for the libfabric calls.
+ * {@code jfabric pingpong}: libfabric's fi_pingpong over a jfabric provider (fi_getinfo with {@code -p}, shm by
+ * default: {@link PingpongProvider}), between two JVMs on this host. Either {@code --self} (this JVM is the client and
+ * starts the server JVM itself) or one side per terminal with {@code --role server} and {@code --role client} and the
+ * same {@code --domain}. Takes fi_pingpong's {@code -p}, {@code -S}, {@code -I} and {@code -c}, prints its header and
+ * columns, and per size a {@code rtt_ns} percentile line; with {@code --hgrm} the client also keeps each size's
+ * round-trip distribution in a file ({@link HgrmFiles}); {@code --idle} says how both sides wait between empty CQ
+ * polls ({@link IdleMode}). See {@link PingpongRun} for the protocol and {@link PingpongEndpoint} for the libfabric
+ * calls.
  * <p>
- * Exit status: 0; 1 for a usage error; otherwise the errno of what failed (110, FI_ETIMEDOUT, when the peer does
- * not show up or stops answering), with the reason on stderr. However it ends (done, failed, timed out, or the JVM
+ * Exit status: 0; 1 for a usage error; otherwise the errno of what failed (61, FI_ENODATA, when fi_getinfo finds no
+ * such provider or it offers nothing for pingpong's hints; 110, FI_ETIMEDOUT, when the peer does not show up or stops
+ * answering), with the reason on stderr. However it ends (done, failed, timed out, or the JVM
  * stopped by Ctrl-C or SIGTERM), each side removes the files it created and {@code --self} stops its server JVM
  * ({@link ExitCleanup}). Runs on the command line's thread.
  */
@@ -34,12 +39,18 @@ import java.util.concurrent.TimeUnit;
     mixinStandardHelpOptions = true,
     exitCodeOnInvalidInput = 1,
     sortOptions = false,
-    description = "Ping-pong messages between two JVMs through a named shm domain, as libfabric's fi_pingpong does: " +
+    description = "Ping-pong messages between two JVMs through a named domain of the provider -p names (shm by " +
+        "default), as libfabric's fi_pingpong does: " +
         "per size, fi_pingpong's columns (usec/xfer = mean of half a round trip) and the round-trip percentiles in ns.")
 public final class PingpongCommand implements Callable<Integer>
 {
     @Spec
     private CommandSpec spec;
+
+    @Option(names = {"-p", "--provider"}, paramLabel = "PROV",
+        description = "the provider, found with fi_getinfo as 'jfabric info -p' finds it (default: ${DEFAULT-VALUE}); " +
+            "none of that name: exit 61 (FI_ENODATA)")
+    private String provider = PingpongProvider.DEFAULT_NAME;
 
     @Option(names = "-S", paramLabel = "size|list|all",
         description = "message size in bytes (k, m, g: KiB, MiB, GiB, as 4k), a comma list, or 'all' " +
@@ -81,6 +92,17 @@ public final class PingpongCommand implements Callable<Integer>
         description = "do not register the send buffer: large messages are segmented instead of going by rendezvous")
     private boolean unregistered;
 
+    @Option(names = "--idle", paramLabel = IdleMode.NAMES,
+        description = "how each side waits after a CQ poll that found nothing: busy spin (the default, for " +
+            "latency), yield, backoff (spin, yield, then park 1-50 us) or sleep (park 50 us)")
+    private String idle;
+
+    @Option(names = "--hgrm", paramLabel = "FILE",
+        description = "the client writes each size's timed round trips (ns) as HdrHistogram's percentile " +
+            "distribution, one file per size: FILE with -<size> inserted before its extension, as rtt-64.hgrm " +
+            "for rtt.hgrm")
+    private Path hgrm;
+
     @Option(names = "--keep", description = "keep the domain's region file at the end (default: delete it, however the run ends)")
     private boolean keep;
 
@@ -105,16 +127,17 @@ public final class PingpongCommand implements Callable<Integer>
         final PrintWriter err = spec.commandLine().getErr();
         try
         {
-            final ShmConfig config = ShmConfig.load();
-            final PingpongOptions options = options(config.maxMsgSize());
             final Role side = side();
+            final PingpongOptions given = options(SizeList.MAX_BUFFER_SIZE, side);
+            final PingpongProvider found = PingpongProvider.find(given.provider(), given.domain(), given.mode());
+            final PingpongOptions options = options(found.maxMsgSize(), side);
             try (ExitCleanup cleanup = ExitCleanup.install())
             {
                 if (self)
                 {
-                    return runSelf(config, options, cleanup, out, err);
+                    return runSelf(found, options, cleanup, out, err);
                 }
-                new PingpongRun(config, options, side, quiet, cleanup, out).run();
+                new PingpongRun(found, options, side, quiet, cleanup, out).run();
                 return 0;
             }
         }
@@ -141,7 +164,7 @@ public final class PingpongCommand implements Callable<Integer>
     }
 
     private int runSelf(
-        final ShmConfig config, final PingpongOptions options, final ExitCleanup cleanup, final PrintWriter out,
+        final PingpongProvider found, final PingpongOptions options, final ExitCleanup cleanup, final PrintWriter out,
         final PrintWriter err)
     {
         final Process server;
@@ -157,7 +180,7 @@ public final class PingpongCommand implements Callable<Integer>
         cleanup.stop(server);
         try
         {
-            new PingpongRun(config, options, Role.CLIENT, quiet, cleanup, out).run();
+            new PingpongRun(found, options, Role.CLIENT, quiet, cleanup, out).run();
             if (!server.waitFor(options.timeoutSeconds(), TimeUnit.SECONDS))
             {
                 err.print("pingpong: the server JVM (pid " + server.pid() + ") did not exit within " +
@@ -178,7 +201,13 @@ public final class PingpongCommand implements Callable<Integer>
         }
     }
 
-    private PingpongOptions options(final long maxMsgSize)
+    /**
+     * @param maxMsgSize the largest size {@code -S} may give: the provider's max_msg_size once it is known.
+     * @param side       this side.
+     * @return the settings.
+     * @throws ParameterException for a usage error.
+     */
+    private PingpongOptions options(final long maxMsgSize, final Role side)
     {
         if (iterations < 1)
         {
@@ -192,12 +221,22 @@ public final class PingpongCommand implements Callable<Integer>
         {
             throw new ParameterException(spec.commandLine(), "--tagged and --claim exclude each other");
         }
+        if (provider.isBlank())
+        {
+            throw new ParameterException(spec.commandLine(), "-p must name a provider");
+        }
+        if (hgrm != null)
+        {
+            checkHgrm(side);
+        }
         final SizeList sizeList;
         final Warmup warmupRule;
+        final IdleMode idleMode;
         try
         {
             sizeList = SizeList.parse(sizes, maxMsgSize);
             warmupRule = warmup == null ? Warmup.byDefault() : Warmup.of(warmup);
+            idleMode = idle == null ? IdleMode.BUSY : IdleMode.parse(idle);
         }
         catch (final IllegalArgumentException ex)
         {
@@ -214,7 +253,23 @@ public final class PingpongCommand implements Callable<Integer>
         }
         final TransferMode mode = tagged ? TransferMode.TAGGED : claim ? TransferMode.CLAIM : TransferMode.MSG;
         return new PingpongOptions(
-            sizeList, iterations, warmupRule, name, mode, verify, timeoutSeconds, !unregistered, keep);
+            sizeList, iterations, warmupRule, name, mode, verify, timeoutSeconds, !unregistered, keep, provider,
+            idleMode, hgrm == null ? null : hgrm.toAbsolutePath().normalize());
+    }
+
+    private void checkHgrm(final Role side)
+    {
+        if (side == Role.SERVER)
+        {
+            throw new ParameterException(spec.commandLine(),
+                "--hgrm is the client's: the server times no round trip (give it to --self or --role client)");
+        }
+        final Path parent = hgrm.toAbsolutePath().normalize().getParent();
+        if (hgrm.getFileName() == null || parent == null || !Files.isDirectory(parent))
+        {
+            throw new ParameterException(spec.commandLine(),
+                "--hgrm: " + hgrm + " is not a file in an existing directory");
+        }
     }
 
     private Role side()

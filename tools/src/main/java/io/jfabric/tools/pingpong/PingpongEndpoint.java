@@ -11,27 +11,22 @@ import io.jfabric.CqErrEntry;
 import io.jfabric.CqFormat;
 import io.jfabric.Domain;
 import io.jfabric.Endpoint;
-import io.jfabric.EpType;
 import io.jfabric.Errno;
 import io.jfabric.Fabric;
 import io.jfabric.FabricException;
+import io.jfabric.Fabrics;
 import io.jfabric.Flags;
 import io.jfabric.Info;
 import io.jfabric.MemoryRegion;
 import io.jfabric.MessageClaim;
 import io.jfabric.MrIov;
-import io.jfabric.MrMode;
-import io.jfabric.Progress;
 import io.jfabric.ShareableMemory;
-import io.jfabric.Threading;
-import io.jfabric.tools.SpinPatience;
-import io.jfabric.Versions;
 import io.jfabric.WaitObj;
-import io.jfabric.shm.ShmConfig;
 import io.jfabric.shm.ShmDomain;
-import io.jfabric.shm.ShmProvider;
 import io.jfabric.shm.mr.ShmShareableMemory;
 import io.jfabric.shm.region.RegionFile;
+import io.jfabric.tools.SpinPatience;
+import org.agrona.concurrent.IdleStrategy;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -39,17 +34,17 @@ import java.nio.file.Path;
 import java.util.function.Consumer;
 
 /**
- * One side's libfabric objects for a pingpong, opened as a libfabric application opens them: fi_getinfo with hints
- * (FI_EP_RDM, FI_MSG | FI_TAGGED, the named domain, FI_PROGRESS_MANUAL, FI_THREAD_DOMAIN), fabric, domain, an
- * unnamed AV into which the peer's address is inserted, one CQ (FI_CQ_FORMAT_MSG, no wait object) bound for
+ * One side's libfabric objects for a pingpong, opened as a libfabric application opens them: from the info
+ * fi_getinfo returned ({@link PingpongProvider}: FI_EP_RDM, FI_MSG or FI_TAGGED, the named domain,
+ * FI_PROGRESS_MANUAL, FI_THREAD_DOMAIN, the provider of {@code -p}), fi_fabric, domain, an unnamed AV into which the peer's address is inserted, one CQ (FI_CQ_FORMAT_MSG, no wait object) bound for
  * FI_TRANSMIT | FI_RECV, and the endpoint; plus the transmit and receive buffers in shareable memory, the
  * transmit one registered for FI_SEND (provider keys, FI_MR_PROV_KEY) and its descriptor passed with every send, so
  * that large messages take the provider's one-copy rendezvous (unless {@code --unregistered}: then they are copied
  * through the provider's segmentation).
  * <p>
- * The data-path methods ({@link #postRecv}, {@link #send}, {@link #awaitRx}, {@link #verify}) busy-poll the CQ
- * (manual progress: reading it is what drains the endpoint's receive ring), allocate nothing, and return 0 or a
- * negated errno; on an error, {@link #failure()} says what failed. One thread (the pingpong's) uses an instance.
+ * The data-path methods ({@link #postRecv}, {@link #send}, {@link #awaitRx}, {@link #verify}) poll the CQ (manual
+ * progress: reading it is what drains the endpoint's receive ring), waiting between empty polls as {@code --idle}
+ * says ({@link IdleMode}: a busy spin by default), allocate nothing, and return 0 or a negated errno; on an error, {@link #failure()} says what failed. One thread (the pingpong's) uses an instance.
  */
 final class PingpongEndpoint implements AutoCloseable
 {
@@ -62,9 +57,10 @@ final class PingpongEndpoint implements AutoCloseable
 
 
     private final PingpongOptions options;
-    private final ShmConfig config;
+    private final Info info;
     private final Consumer<Path> created;
     private final SpinPatience patience;
+    private final IdleStrategy idleStrategy;
     private final CqEntries entries = new CqEntries(8);
     private final CqErrEntry errEntry = new CqErrEntry();
     private final ByteBuffer ctrl = ByteBuffer.allocateDirect(CTRL_BYTES);
@@ -93,27 +89,28 @@ final class PingpongEndpoint implements AutoCloseable
     private boolean repostDue;
     private String failure;
 
-    private PingpongEndpoint(final ShmConfig config, final PingpongOptions options, final Consumer<Path> created)
+    private PingpongEndpoint(final Info info, final PingpongOptions options, final Consumer<Path> created)
     {
-        this.config = config;
+        this.info = info;
         this.options = options;
         this.created = created;
         this.patience = new SpinPatience(options.timeoutSeconds() * 1_000_000_000L);
+        this.idleStrategy = options.idle().strategy();
     }
 
     /**
      * Open everything and enable the endpoint.
      *
-     * @param config  the provider settings (root directory, sizes) both sides run with.
+     * @param info    what fi_getinfo returned for pingpong's hints ({@link PingpongProvider#info()}).
      * @param options the run's settings.
      * @param created told of every file this open creates, as soon as it exists (before a later step can fail): the
      *                domain's region file when this open created it, and the two shareable-memory segments.
      * @return the endpoint, enabled, with no receive posted yet.
      * @throws FabricException from the control calls, everything opened so far closed again.
      */
-    static PingpongEndpoint open(final ShmConfig config, final PingpongOptions options, final Consumer<Path> created)
+    static PingpongEndpoint open(final Info info, final PingpongOptions options, final Consumer<Path> created)
     {
-        final PingpongEndpoint endpoint = new PingpongEndpoint(config, options, created);
+        final PingpongEndpoint endpoint = new PingpongEndpoint(info, options, created);
         try
         {
             endpoint.openAll();
@@ -126,32 +123,19 @@ final class PingpongEndpoint implements AutoCloseable
         }
     }
 
-    /**
-     * @param domain the named domain.
-     * @return the hints pingpong passes to fi_getinfo.
-     */
-    static Info hints(final String domain)
-    {
-        final Info hints = new Info();
-        hints.caps(Flags.FI_MSG | Flags.FI_TAGGED);
-        hints.epAttr().type(EpType.RDM);
-        hints.domainAttr().name(domain).threading(Threading.DOMAIN).dataProgress(Progress.MANUAL)
-            .mrMode(MrMode.FI_MR_PROV_KEY);
-        return hints;
-    }
-
     private void openAll()
     {
-        final ShmProvider provider = new ShmProvider(config);
-        final Info info = provider.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints(options.domain())).get(0);
         injectSize = info.txAttr().injectSize();
         maxMsgSize = info.epAttr().maxMsgSize();
-        fabric = provider.fabric(info.fabricAttr(), 0);
+        fabric = Fabrics.fabric(info.fabricAttr(), 0);
         domain = fabric.domain(info, 0);
-        final RegionFile region = ((ShmDomain)domain).region();
-        if (region.created())
+        if (domain instanceof ShmDomain)
         {
-            created.accept(region.path());
+            final RegionFile region = ((ShmDomain)domain).region();
+            if (region.created())
+            {
+                created.accept(region.path());
+            }
         }
         av = domain.avOpen(new AvAttr().type(AvType.TABLE).count(4), 0);
         cq = domain.cqOpen(new CqAttr().format(CqFormat.MSG).waitObj(WaitObj.NONE), 0);
@@ -164,9 +148,9 @@ final class PingpongEndpoint implements AutoCloseable
         final long largest = Math.min(options.sizes().within(maxMsgSize).max(), maxMsgSize);
         final int bytes = (int)Math.max(largest, CTRL_BYTES);
         txMemory = domain.allocShareable(bytes);
-        created.accept(((ShmShareableMemory)txMemory).segment().path());
+        createdSegment(txMemory);
         rxMemory = domain.allocShareable(bytes);
-        created.accept(((ShmShareableMemory)rxMemory).segment().path());
+        createdSegment(rxMemory);
         if (options.registered())
         {
             txRegion = domain.mrRegv(new MrIov[]{MrIov.of(txMemory, 0, bytes)}, Flags.FI_SEND, 0, 0, 0, 0);
@@ -178,6 +162,14 @@ final class PingpongEndpoint implements AutoCloseable
         for (int i = 0; i < bytes; i++)
         {
             tx.put(i, pattern(i));
+        }
+    }
+
+    private void createdSegment(final ShareableMemory memory)
+    {
+        if (memory instanceof ShmShareableMemory)
+        {
+            created.accept(((ShmShareableMemory)memory).segment().path());
         }
     }
 
@@ -256,7 +248,7 @@ final class PingpongEndpoint implements AutoCloseable
      */
     long postRecv()
     {
-        patience.reset();
+        startWait();
         while (true)
         {
             final long rc = options.mode() == TransferMode.TAGGED ?
@@ -335,7 +327,7 @@ final class PingpongEndpoint implements AutoCloseable
         final TransferMode mode = options.mode();
         final boolean claimed = mode == TransferMode.CLAIM && size <= injectSize;
         final boolean inject = size < injectSize;
-        patience.reset();
+        startWait();
         while (true)
         {
             final long rc;
@@ -386,7 +378,7 @@ final class PingpongEndpoint implements AutoCloseable
     }
 
     /**
-     * Busy-poll the CQ until {@code target} receives have completed.
+     * Poll the CQ until {@code target} receives have completed.
      *
      * @param target receive completions to reach.
      * @return 0 or a negated errno.
@@ -398,7 +390,7 @@ final class PingpongEndpoint implements AutoCloseable
         {
             return reposted;
         }
-        patience.reset();
+        startWait();
         while (rxDone < target)
         {
             final long idle = idle(poll(), "no message from the peer");
@@ -412,7 +404,7 @@ final class PingpongEndpoint implements AutoCloseable
 
     private long awaitTx(final long target)
     {
-        patience.reset();
+        startWait();
         while (txDone < target)
         {
             final long idle = idle(poll(), "no send completion");
@@ -424,9 +416,17 @@ final class PingpongEndpoint implements AutoCloseable
         return 0;
     }
 
+    /** A wait starts: its timeout from now, and the idle strategy from its first step (a backoff from scratch). */
+    private void startWait()
+    {
+        patience.reset();
+        idleStrategy.reset();
+    }
+
     /**
-     * After a poll: pass on its error, spin-wait when it found nothing, and give up once nothing has happened for
-     * the timeout (the clock is read every {@link SpinPatience#POLLS_PER_CLOCK_CHECK} empty polls only).
+     * After a poll: pass on its error, wait as {@code --idle} says when it found nothing (a spin by default), and give
+     * up once nothing has happened for the timeout (the clock is read every {@link SpinPatience#POLLS_PER_CLOCK_CHECK}
+     * empty polls only).
      *
      * @param polled what {@link #poll} returned.
      * @param what   what was awaited, for the failure.
@@ -441,13 +441,14 @@ final class PingpongEndpoint implements AutoCloseable
         if (polled > 0)
         {
             patience.reset();
+            idleStrategy.reset();
             return 0;
         }
         if (patience.exhausted())
         {
             return fail(-Errno.FI_ETIMEDOUT, what + " in " + options.timeoutSeconds() + " s");
         }
-        Thread.onSpinWait();
+        idleStrategy.idle();
         return 0;
     }
 

@@ -1,9 +1,12 @@
 package io.jfabric.tools.pingpong;
 
+import java.nio.file.Path;
+
 /**
  * One pingpong run's settings, as both sides must agree on them (fi_pingpong's rule: -S and -I the same on both
  * sides; here also -W and the transfer mode, which the client's hello carries and the server checks), plus this
- * side's own ({@link #registered()}, {@link #keep()}). Immutable.
+ * side's own ({@link #registered()}, {@link #keep()}, {@link #idle()}, {@link #hgrm()}) and the provider's name both
+ * sides look up. Immutable.
  */
 public final class PingpongOptions
 {
@@ -21,8 +24,14 @@ public final class PingpongOptions
     private final int timeoutSeconds;
     private final boolean registered;
     private final boolean keep;
+    private final String provider;
+    private final IdleMode idle;
+    private final Path hgrm;
 
     /**
+     * Settings with the defaults of {@code -p} ({@value PingpongProvider#DEFAULT_NAME}), {@code --idle} (busy) and
+     * {@code --hgrm} (none).
+     *
      * @param sizes          the sizes to test.
      * @param iterations     measured iterations per size.
      * @param warmup         unmeasured round trips before them.
@@ -44,6 +53,38 @@ public final class PingpongOptions
         final boolean registered,
         final boolean keep)
     {
+        this(sizes, iterations, warmup, domain, mode, verify, timeoutSeconds, registered, keep,
+            PingpongProvider.DEFAULT_NAME, IdleMode.BUSY, null);
+    }
+
+    /**
+     * @param sizes          the sizes to test.
+     * @param iterations     measured iterations per size.
+     * @param warmup         unmeasured round trips before them.
+     * @param domain         the named domain both sides open.
+     * @param mode           the transfer calls.
+     * @param verify         check every received byte ({@code -c}).
+     * @param timeoutSeconds how long to wait for the peer.
+     * @param registered     register the transmit buffer (large sends by rendezvous), this side only.
+     * @param keep           keep the domain's region file at the end ({@code --keep}), this side only.
+     * @param provider       the provider's name ({@code -p}).
+     * @param idle           how this side waits after an empty CQ poll ({@code --idle}).
+     * @param hgrm           where the client writes each size's round-trip distribution ({@code --hgrm}), or null.
+     */
+    public PingpongOptions(
+        final SizeList sizes,
+        final int iterations,
+        final Warmup warmup,
+        final String domain,
+        final TransferMode mode,
+        final boolean verify,
+        final int timeoutSeconds,
+        final boolean registered,
+        final boolean keep,
+        final String provider,
+        final IdleMode idle,
+        final Path hgrm)
+    {
         this.sizes = sizes;
         this.iterations = iterations;
         this.warmup = warmup;
@@ -53,6 +94,9 @@ public final class PingpongOptions
         this.timeoutSeconds = timeoutSeconds;
         this.registered = registered;
         this.keep = keep;
+        this.provider = provider;
+        this.idle = idle;
+        this.hgrm = hgrm;
     }
 
     /** @return the sizes to test. */
@@ -107,6 +151,27 @@ public final class PingpongOptions
     public boolean keep()
     {
         return keep;
+    }
+
+    /** @return the provider's name ({@code -p}). */
+    public String provider()
+    {
+        return provider;
+    }
+
+    /** @return how this side waits after a CQ poll that found nothing. */
+    public IdleMode idle()
+    {
+        return idle;
+    }
+
+    /**
+     * @return the file the client writes the round-trip distributions to, one per size (see {@link HgrmFiles}), or
+     * null for none.
+     */
+    public Path hgrm()
+    {
+        return hgrm;
     }
 
     /**

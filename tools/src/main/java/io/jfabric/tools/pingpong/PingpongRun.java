@@ -1,7 +1,6 @@
 package io.jfabric.tools.pingpong;
 
 import io.jfabric.Errno;
-import io.jfabric.shm.ShmConfig;
 import io.jfabric.shm.region.RegionFile;
 import org.HdrHistogram.Histogram;
 
@@ -15,7 +14,9 @@ import java.nio.file.Path;
  * ones in lockstep, timed as a whole as fi_pingpong times them, then {@code I} more, each timed on its own, and a
  * final {@code fin} from the client. The client prints a line saying what the warm-up was, fi_pingpong's header and
  * rows (from the first pass) and, per size, the round-trip line from an HdrHistogram of the second pass's round
- * trips; the server prints the same lines but the round trips' for the passes it echoed (nothing when quiet).
+ * trips; the server prints the same lines but the round trips' for the passes it echoed (nothing when quiet). With
+ * {@code --hgrm} the client also writes each size's histogram as a percentile distribution ({@link HgrmFiles}) after
+ * the size's timed pass, and says where in a {@code #} line after the round-trip line.
  * <p>
  * Every file this side creates is handed to the {@link ExitCleanup} as soon as it exists, so it goes however the
  * run ends: the rendezvous file, the shareable-memory segments, and the domain's region file when this side created
@@ -33,7 +34,7 @@ final class PingpongRun
     /** Largest round trip the histogram tracks (longer ones count as this): 60 s. */
     static final long HISTOGRAM_MAX_NANOS = 60_000_000_000L;
 
-    private final ShmConfig config;
+    private final PingpongProvider provider;
     private final PingpongOptions options;
     private final Role role;
     private final boolean quiet;
@@ -48,27 +49,27 @@ final class PingpongRun
     private long expectedRx;
 
     /**
-     * @param config  provider settings.
-     * @param options the run's settings.
-     * @param role    this side.
-     * @param quiet   print nothing but errors (the peer --self starts).
-     * @param cleanup what removes this side's files at the end.
-     * @param out     where results go.
+     * @param provider what fi_getinfo found, and its root directory.
+     * @param options  the run's settings.
+     * @param role     this side.
+     * @param quiet    print nothing but errors (the peer --self starts).
+     * @param cleanup  what removes this side's files at the end.
+     * @param out      where results go.
      */
     PingpongRun(
-        final ShmConfig config,
+        final PingpongProvider provider,
         final PingpongOptions options,
         final Role role,
         final boolean quiet,
         final ExitCleanup cleanup,
         final PrintWriter out)
     {
-        this.config = config;
+        this.provider = provider;
         this.options = options;
         this.role = role;
         this.quiet = quiet;
         this.cleanup = cleanup;
-        this.regionFile = RegionFile.regionPath(config.rootDir(), options.domain());
+        this.regionFile = RegionFile.regionPath(provider.rootDir(), options.domain());
         this.out = out;
     }
 
@@ -79,8 +80,8 @@ final class PingpongRun
      */
     void run()
     {
-        final Rendezvous rendezvous = new Rendezvous(config.rootDir(), options.domain());
-        try (PingpongEndpoint endpoint = PingpongEndpoint.open(config, options, this::created))
+        final Rendezvous rendezvous = new Rendezvous(provider.rootDir(), options.domain());
+        try (PingpongEndpoint endpoint = PingpongEndpoint.open(provider.info(), options, this::created))
         {
             if (role == Role.CLIENT && !options.keep())
             {
@@ -215,6 +216,15 @@ final class PingpongRun
                 out.print(PerfFormat.rttLine(rtt));
             }
             out.flush();
+        }
+        if (client && options.hgrm() != null)
+        {
+            final Path written = HgrmFiles.write(options.hgrm(), size, rtt);
+            if (!quiet)
+            {
+                out.print("# distribution (" + HgrmFiles.UNIT + "): " + written + "\n");
+                out.flush();
+            }
         }
     }
 

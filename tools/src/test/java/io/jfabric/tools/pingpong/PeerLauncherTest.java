@@ -3,6 +3,7 @@ package io.jfabric.tools.pingpong;
 import io.jfabric.tools.JfabricMain;
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Properties;
 
@@ -60,6 +61,18 @@ class PeerLauncherTest
         assertFalse(command.contains("-c"), command::toString);
         assertTrue(command.contains("--unregistered"), command::toString);
         assertTrue(command.contains("--keep"), "a server that created the region keeps it too: " + command);
+    }
+
+    @Test
+    void shouldGiveTheServerTheProviderAndIdleModeButNotTheClientsHgrmFile()
+    {
+        final List<String> command = PeerLauncher.command("java", List.of(), "cp", new Properties(),
+            new PingpongOptions(SizeList.parse("64"), 10, Warmup.of(1), "pp", TransferMode.MSG, false, 30, true, false,
+                "other", IdleMode.BACKOFF, Path.of("/tmp/rtt.hgrm")));
+        assertEquals("other", command.get(command.indexOf("-p") + 1), command::toString);
+        assertEquals("backoff", command.get(command.indexOf("--idle") + 1), command::toString);
+        assertFalse(command.contains("--hgrm"), command::toString);
+        assertFalse(command.stream().anyMatch(arg -> arg.contains("rtt")), command::toString);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.jfabric.tools.pingpong;
 
+import io.jfabric.Errno;
 import io.jfabric.tools.JfabricMain;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -30,6 +31,10 @@ class PingpongCommandTest
         "--self --tagged --claim               | --tagged and --claim exclude each other",
         "--self --domain .hidden               | --domain",
         "--self --timeout 0                    | --timeout must be at least 1",
+        "--self --idle spin                    | --idle must be busy",
+        "--self --idle                         | Missing required parameter for option '--idle'",
+        "--role server --hgrm rtt.hgrm         | --hgrm is the client's",
+        "--self --hgrm /no/such/dir/rtt.hgrm   | is not a file in an existing directory",
     })
     void shouldRefuseAUsageErrorWithStatusOne(final String args, final String reason)
     {
@@ -41,6 +46,24 @@ class PingpongCommandTest
         assertTrue(err.toString().contains(reason), err::toString);
     }
 
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "--self -p nosuch -S 64            | FI_MSG",
+        "--role client -p nosuch --tagged  | FI_TAGGED",
+    })
+    void shouldExitWithFiEnodataNamingAProviderGetinfoDoesNotKnow(final String args, final String caps)
+    {
+        final StringWriter out = new StringWriter();
+        final StringWriter err = new StringWriter();
+        final String[] argv = ("pingpong " + args.trim()).split(" +");
+        final int status = JfabricMain.execute(new PrintWriter(out), new PrintWriter(err), argv);
+        assertEquals(Errno.FI_ENODATA, status, err::toString);
+        assertTrue(err.toString().startsWith("pingpong: -p nosuch: no provider of that name offers FI_EP_RDM with " +
+            caps), err::toString);
+        assertTrue(err.toString().contains("prov_name=nosuch"), err::toString);
+        assertEquals("", out.toString(), "nothing ran");
+    }
+
     @Test
     void shouldDescribeFiPingpongsOptionsInItsHelp()
     {
@@ -48,8 +71,9 @@ class PingpongCommandTest
         final int status = JfabricMain.execute(new PrintWriter(out), new PrintWriter(new StringWriter()),
             "help", "pingpong");
         assertEquals(0, status);
-        for (final String option : new String[]{"-S", "-I", "-W", "-c", "--self", "--role", "--domain", "--tagged",
-            "--claim", "--unregistered", "--keep", "--timeout"})
+        for (final String option : new String[]{"-p", "--provider", "-S", "-I", "-W", "-c", "--self", "--role",
+            "--domain", "--tagged", "--claim", "--unregistered", "--idle=busy|yield|backoff|sleep", "--hgrm", "--keep",
+            "--timeout"})
         {
             assertTrue(out.toString().contains(option), option + " in " + out);
         }

@@ -2,9 +2,13 @@ package io.jfabric.tools.pingpong;
 
 import io.jfabric.Errno;
 import io.jfabric.tools.JfabricMain;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -24,15 +28,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Real pingpongs between this JVM (the client, in-process) and a server JVM over a real domain region in a root
  * directory of its own ({@code jfabric.shm.dir}, which the server inherits), with every byte checked ({@code -c}).
+ * <p>
+ * The client finds the shm provider through {@code Fabrics.getInfo}, and that provider reads its settings once per
+ * JVM, on first use: so the root and the region geometry are set once for the class, before any provider use, and
+ * the tools' tests run each class in a JVM of its own (surefire {@code reuseForks=false}, tools/pom.xml). Every test
+ * must leave the root empty; whatever one leaves is removed after it, so the next starts clean.
  */
 class PingpongTwoJvmTest
 {
     private static final String ROOT_PROPERTY = "jfabric.shm.dir";
 
-    private Path root;
+    private static Path root;
 
-    @BeforeEach
-    void useOwnRoot()
+    @BeforeAll
+    static void useOwnRoot()
     {
         root = Path.of(Files.isDirectory(Path.of("/dev/shm")) ? "/dev/shm" : System.getProperty("java.io.tmpdir"),
             "jfabric-pingpong-" + UUID.randomUUID());
@@ -41,15 +50,27 @@ class PingpongTwoJvmTest
     }
 
     @AfterEach
-    void removeRoot() throws IOException
+    void emptyRoot() throws IOException
+    {
+        delete(root, false);
+    }
+
+    @AfterAll
+    static void removeRoot() throws IOException
     {
         System.clearProperty(ROOT_PROPERTY);
         System.clearProperty("jfabric.shm.ep.count");
-        if (Files.exists(root))
+        delete(root, true);
+    }
+
+    private static void delete(final Path dir, final boolean itself) throws IOException
+    {
+        if (Files.exists(dir))
         {
-            try (Stream<Path> paths = Files.walk(root))
+            try (Stream<Path> paths = Files.walk(dir))
             {
-                paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+                paths.sorted(Comparator.reverseOrder()).filter(path -> itself || !path.equals(dir))
+                    .forEach(path -> path.toFile().delete());
             }
         }
     }
@@ -122,6 +143,47 @@ class PingpongTwoJvmTest
     {
         final Run run = runCleanly("--claim", "-S", "8,64,4096", "-I", "100", "-W", "10", "-c");
         assertEquals(3, run.rttLines(), run::toString);
+    }
+
+    @Test
+    void shouldFindTheShmProviderThroughGetinfoWithDashP() throws IOException
+    {
+        final Run run = runCleanly("-p", "shm", "-S", "64", "-I", "100", "-W", "10", "-c");
+        assertEquals(1, run.rttLines(), run::toString);
+        assertTrue(run.out.contains("rounds=100"), run::toString);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"busy", "yield", "backoff", "sleep"})
+    void shouldPingpongWithEachIdleMode(final String idle) throws IOException
+    {
+        final Run run = runCleanly("--idle", idle, "-S", "64,4096", "-I", "50", "-W", "10", "-c");
+        assertEquals(2, run.rttLines(), run::toString);
+        assertTrue(run.out.contains("rounds=50"), run::toString);
+    }
+
+    @Test
+    void shouldKeepEachSizesRoundTripDistributionInAFileOfItsOwn(@TempDir final Path dir) throws IOException
+    {
+        final Path hgrm = dir.resolve("rtt.hgrm");
+        final Run run = runCleanly("-S", "64,4096", "-I", "300", "-W", "10", "--hgrm", hgrm.toString());
+        final List<String> lines = run.out.lines().toList();
+        assertEquals(2 + 2 * 3, lines.size(), run::toString);
+        for (final int size : new int[]{64, 4096})
+        {
+            final Path file = dir.resolve("rtt-" + size + ".hgrm");
+            assertTrue(lines.contains("# distribution (ns): " + file), run::toString);
+            final HgrmParse parsed = HgrmParse.read(file);
+            assertEquals("# jfabric pingpong: round trips of " + size + "-byte messages, Value in ns, " +
+                "300 round trips", parsed.header);
+            assertEquals(300, parsed.lastTotalCount, "the distribution counts every timed round trip");
+            assertEquals(300, parsed.footerTotalCount);
+            assertTrue(parsed.firstValue > 0 && parsed.lastValue == parsed.footerMax, file::toString);
+        }
+        try (Stream<Path> files = Files.list(dir))
+        {
+            assertEquals(2, files.count(), "one file per size, nothing else");
+        }
     }
 
     @Test

@@ -1,0 +1,143 @@
+package io.jfabric.tools.pingpong;
+
+import io.jfabric.EpType;
+import io.jfabric.Errno;
+import io.jfabric.FabricException;
+import io.jfabric.Fabrics;
+import io.jfabric.Flags;
+import io.jfabric.Info;
+import io.jfabric.MrMode;
+import io.jfabric.Progress;
+import io.jfabric.Threading;
+import io.jfabric.Versions;
+import io.jfabric.shm.ShmConfig;
+import io.jfabric.shm.ShmProvider;
+import io.jfabric.spi.FabricProvider;
+
+import java.nio.file.Path;
+
+/**
+ * The provider a pingpong runs over, found as a libfabric application finds it and as {@code jfabric info -p} does:
+ * {@link Fabrics#getInfo} with pingpong's hints ({@link #hints}: FI_EP_RDM, FI_MSG or FI_TAGGED, the named domain,
+ * FI_PROGRESS_MANUAL, FI_THREAD_DOMAIN, {@code prov_name} from {@code -p}), keeping the first info returned. An
+ * unknown provider, or one that offers nothing for those hints, is getinfo's {@link Errno#FI_ENODATA}.
+ * <p>
+ * The settings are the provider's own: the shm provider {@link Fabrics} discovered reads its {@link ShmConfig} from
+ * the {@code jfabric.shm.*} system properties and {@code JFABRIC_SHM_*} environment variables on its first use, once
+ * per JVM, and {@link #rootDir()} is that configuration's root directory, where the domain's region lives and the
+ * two sides publish their addresses. With another provider the rendezvous files go to the root directory
+ * {@link ShmConfig#load()} gives. Immutable once found; the command's thread.
+ */
+final class PingpongProvider
+{
+    /** {@code -p}'s default. */
+    static final String DEFAULT_NAME = "shm";
+
+    private final Info info;
+    private final Path rootDir;
+
+    private PingpongProvider(final Info info, final Path rootDir)
+    {
+        this.info = info;
+        this.rootDir = rootDir;
+    }
+
+    /**
+     * fi_getinfo with pingpong's hints.
+     *
+     * @param provider the provider's name ({@code -p}).
+     * @param domain   the named domain both sides open.
+     * @param mode     the transfer calls: FI_TAGGED for {@link TransferMode#TAGGED}, else FI_MSG.
+     * @return the provider and the first info it offers.
+     * @throws FabricException {@link Errno#FI_ENODATA} when no provider of that name matches the hints,
+     *                         {@link Errno#FI_EINVAL} for a bad {@code jfabric.shm.*} setting.
+     */
+    static PingpongProvider find(final String provider, final String domain, final TransferMode mode)
+    {
+        checkSettings(provider);
+        final Info info;
+        try
+        {
+            info = Fabrics.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints(provider, domain, mode)).get(0);
+        }
+        catch (final FabricException ex)
+        {
+            if (ex.errno() != Errno.FI_ENODATA)
+            {
+                throw ex;
+            }
+            throw new FabricException(Errno.FI_ENODATA, "-p " + provider + ": no provider of that name offers " +
+                "FI_EP_RDM with " + (mode == TransferMode.TAGGED ? "FI_TAGGED" : "FI_MSG") + " and manual progress " +
+                "for domain '" + domain + "' ('jfabric info -l' lists the providers): " + ex.reason());
+        }
+        return new PingpongProvider(info, rootDir(info.fabricAttr().provName()));
+    }
+
+    /**
+     * @param provider the provider's name, or null for any.
+     * @param domain   the named domain.
+     * @param mode     the transfer calls.
+     * @return the hints pingpong passes to fi_getinfo.
+     */
+    static Info hints(final String provider, final String domain, final TransferMode mode)
+    {
+        final Info hints = new Info();
+        hints.caps(mode == TransferMode.TAGGED ? Flags.FI_TAGGED : Flags.FI_MSG);
+        hints.epAttr().type(EpType.RDM);
+        hints.fabricAttr().provName(provider);
+        hints.domainAttr().name(domain).threading(Threading.DOMAIN).dataProgress(Progress.MANUAL)
+            .mrMode(MrMode.FI_MR_PROV_KEY);
+        return hints;
+    }
+
+    /**
+     * Read the named shm provider's settings now, so that a bad one is its own {@link Errno#FI_EINVAL} naming the
+     * setting rather than one of the reasons of getinfo's FI_ENODATA (getinfo skips a provider that fails).
+     */
+    private static void checkSettings(final String provider)
+    {
+        for (final FabricProvider candidate : Fabrics.providers())
+        {
+            if (candidate instanceof ShmProvider && candidate.name().equalsIgnoreCase(provider))
+            {
+                ((ShmProvider)candidate).config();
+            }
+        }
+    }
+
+    private static Path rootDir(final String provName)
+    {
+        for (final FabricProvider candidate : Fabrics.providers())
+        {
+            if (candidate instanceof ShmProvider && candidate.name().equals(provName))
+            {
+                return ((ShmProvider)candidate).config().rootDir();
+            }
+        }
+        return ShmConfig.load().rootDir();
+    }
+
+    /** @return the info getinfo returned first, to open the fabric, domain and endpoint with. */
+    Info info()
+    {
+        return info;
+    }
+
+    /** @return the provider's name, as getinfo reported it. */
+    String name()
+    {
+        return info.fabricAttr().provName();
+    }
+
+    /** @return the endpoint's max_msg_size, for {@code -S}. */
+    long maxMsgSize()
+    {
+        return info.epAttr().maxMsgSize();
+    }
+
+    /** @return the directory of the domain's region and of the rendezvous files. */
+    Path rootDir()
+    {
+        return rootDir;
+    }
+}
