@@ -103,6 +103,11 @@ public final class PingpongCommand implements Callable<Integer>
             "for rtt.hgrm")
     private Path hgrm;
 
+    @Option(names = "--plot", paramLabel = "FILE.png",
+        description = "the client draws every size's round-trip percentiles (ns against 1/(1-percentile), log " +
+            "scales, as HdrHistogram's plotter) into one PNG")
+    private Path plot;
+
     @Option(names = "--keep", description = "keep the domain's region file at the end (default: delete it, however the run ends)")
     private boolean keep;
 
@@ -227,7 +232,11 @@ public final class PingpongCommand implements Callable<Integer>
         }
         if (hgrm != null)
         {
-            checkHgrm(side);
+            checkClientFile(side, "--hgrm", hgrm);
+        }
+        if (plot != null)
+        {
+            checkClientFile(side, "--plot", plot);
         }
         final SizeList sizeList;
         final Warmup warmupRule;
@@ -254,21 +263,22 @@ public final class PingpongCommand implements Callable<Integer>
         final TransferMode mode = tagged ? TransferMode.TAGGED : claim ? TransferMode.CLAIM : TransferMode.MSG;
         return new PingpongOptions(
             sizeList, iterations, warmupRule, name, mode, verify, timeoutSeconds, !unregistered, keep, provider,
-            idleMode, hgrm == null ? null : hgrm.toAbsolutePath().normalize());
+            idleMode, hgrm == null ? null : hgrm.toAbsolutePath().normalize(),
+            plot == null ? null : plot.toAbsolutePath().normalize());
     }
 
-    private void checkHgrm(final Role side)
+    private void checkClientFile(final Role side, final String option, final Path file)
     {
         if (side == Role.SERVER)
         {
             throw new ParameterException(spec.commandLine(),
-                "--hgrm is the client's: the server times no round trip (give it to --self or --role client)");
+                option + " is the client's: the server times no round trip (give it to --self or --role client)");
         }
-        final Path parent = hgrm.toAbsolutePath().normalize().getParent();
-        if (hgrm.getFileName() == null || parent == null || !Files.isDirectory(parent))
+        final Path parent = file.toAbsolutePath().normalize().getParent();
+        if (file.getFileName() == null || parent == null || !Files.isDirectory(parent))
         {
             throw new ParameterException(spec.commandLine(),
-                "--hgrm: " + hgrm + " is not a file in an existing directory");
+                option + ": " + file + " is not a file in an existing directory");
         }
     }
 

@@ -27,6 +27,7 @@ public final class PingpongOptions
     private final String provider;
     private final IdleMode idle;
     private final Path hgrm;
+    private final Path plot;
 
     /**
      * Settings with the defaults of {@code -p} ({@value PingpongProvider#DEFAULT_NAME}), {@code --idle} (busy) and
@@ -85,6 +86,43 @@ public final class PingpongOptions
         final IdleMode idle,
         final Path hgrm)
     {
+        this(sizes, iterations, warmup, domain, mode, verify, timeoutSeconds, registered, keep, provider, idle, hgrm,
+            null);
+    }
+
+    /**
+     * As the other constructor, with a percentile plot.
+     *
+     * @param sizes          the sizes to test.
+     * @param iterations     measured iterations per size.
+     * @param warmup         unmeasured round trips before them.
+     * @param domain         the named domain both sides open.
+     * @param mode           the transfer calls.
+     * @param verify         check every received byte ({@code -c}).
+     * @param timeoutSeconds how long to wait for the peer.
+     * @param registered     register the transmit buffer (large sends by rendezvous), this side only.
+     * @param keep           keep the domain's region file at the end ({@code --keep}), this side only.
+     * @param provider       the provider's name ({@code -p}).
+     * @param idle           how this side waits after an empty CQ poll ({@code --idle}).
+     * @param hgrm           where the client writes each size's round-trip distribution ({@code --hgrm}), or null.
+     * @param plot           where the client draws every size's percentile plot ({@code --plot}), or null.
+     */
+    public PingpongOptions(
+        final SizeList sizes,
+        final int iterations,
+        final Warmup warmup,
+        final String domain,
+        final TransferMode mode,
+        final boolean verify,
+        final int timeoutSeconds,
+        final boolean registered,
+        final boolean keep,
+        final String provider,
+        final IdleMode idle,
+        final Path hgrm,
+        final Path plot)
+    {
+        this.plot = plot;
         this.sizes = sizes;
         this.iterations = iterations;
         this.warmup = warmup;
@@ -172,6 +210,12 @@ public final class PingpongOptions
     public Path hgrm()
     {
         return hgrm;
+    }
+
+    /** @return the PNG the client draws every size's round-trip percentiles into ({@link PercentilePlot}), or null. */
+    public Path plot()
+    {
+        return plot;
     }
 
     /**

@@ -47,6 +47,8 @@ final class PingpongRun
      * wait for a send completion may already have taken the next message's receive completion from the shared CQ.
      */
     private long expectedRx;
+    /** With {@code --plot}, the client's timed round trips per size, copied after each size's timed pass. */
+    private java.util.Map<Integer, Histogram> plotted;
 
     /**
      * @param provider what fi_getinfo found, and its root directory.
@@ -104,6 +106,15 @@ final class PingpongRun
             for (final int size : sizes)
             {
                 measure(endpoint, size);
+            }
+            if (plotted != null)
+            {
+                PercentilePlot.write(options.plot(), plotted);
+                if (!quiet)
+                {
+                    out.print("# percentile plot: " + options.plot() + "\n");
+                    out.flush();
+                }
             }
             if (role == Role.CLIENT)
             {
@@ -216,6 +227,14 @@ final class PingpongRun
                 out.print(PerfFormat.rttLine(rtt));
             }
             out.flush();
+        }
+        if (client && options.plot() != null)
+        {
+            if (plotted == null)
+            {
+                plotted = new java.util.LinkedHashMap<>();
+            }
+            plotted.put(size, rtt.copy());
         }
         if (client && options.hgrm() != null)
         {

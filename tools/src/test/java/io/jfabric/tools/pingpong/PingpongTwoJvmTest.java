@@ -163,6 +163,41 @@ class PingpongTwoJvmTest
     }
 
     @Test
+    void shouldDrawEverySizesPercentilesIntoOnePng(@TempDir final Path dir) throws IOException
+    {
+        final Path png = dir.resolve("rtt.png");
+        final Run run = runCleanly("-S", "64,4096", "-I", "300", "-W", "10", "--plot", png.toString());
+        assertTrue(run.out.contains("# percentile plot: " + png + "\n"), run::toString);
+        final byte[] bytes = Files.readAllBytes(png);
+        assertEquals(0x89, bytes[0] & 0xff, "PNG signature");
+        assertEquals("PNG", new String(bytes, 1, 3, java.nio.charset.StandardCharsets.US_ASCII));
+        final java.awt.image.BufferedImage image = javax.imageio.ImageIO.read(png.toFile());
+        assertEquals(PercentilePlot.WIDTH, image.getWidth());
+        assertEquals(PercentilePlot.HEIGHT, image.getHeight());
+        int colours = 0;
+        final java.util.Set<Integer> seen = new java.util.HashSet<>();
+        for (int x = 0; x < image.getWidth(); x += 7)
+        {
+            for (int y = 0; y < image.getHeight(); y += 7)
+            {
+                if (seen.add(image.getRGB(x, y)))
+                {
+                    colours++;
+                }
+            }
+        }
+        assertTrue(colours > 3, "something was drawn: " + colours + " colours");
+    }
+
+    @Test
+    void shouldRefusePlotOnTheServerSide()
+    {
+        final Run run = run("pingpong", "--role", "server", "--plot", "/tmp/x.png");
+        assertEquals(1, run.status, run::toString);
+        assertTrue(run.err.contains("--plot is the client's"), run::toString);
+    }
+
+    @Test
     void shouldKeepEachSizesRoundTripDistributionInAFileOfItsOwn(@TempDir final Path dir) throws IOException
     {
         final Path hgrm = dir.resolve("rtt.hgrm");
