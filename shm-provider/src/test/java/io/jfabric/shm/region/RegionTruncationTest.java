@@ -125,7 +125,10 @@ class RegionTruncationTest
         for (final ChildJvm child : List.of(initiator, responder))
         {
             final Map<String, String> outcome = child.awaitResult(60);
-            assertEquals("" + -Errno.FI_EIO, outcome.get("rc"), "its ping ended with -FI_EIO: " + outcome);
+            // -FI_EIO once a watch or a caught fault marked the region; -FI_EHOSTUNREACH when a send first found
+            // the peer's slot zeroed by the truncation (the peer looks gone): both clean, both seen under load.
+            assertTrue(("" + -Errno.FI_EIO).equals(outcome.get("rc")) ||
+                ("" + -Errno.FI_EHOSTUNREACH).equals(outcome.get("rc")), "its ping ended in a clean error: " + outcome);
             assertTrue(Long.parseLong(outcome.get("rounds")) > 0, "it ran before the truncation: " + outcome);
             assertEquals("" + Errno.FI_EIO, outcome.get("eq"), "its event queue says why: " + outcome);
             assertEquals("yes", child.awaitResult(60).get("closed"), "it closed everything without an exception");
