@@ -777,11 +777,13 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
             {
                 return -Errno.FI_EINVAL;
             }
-            if (inject && len > injectSize || len > maxMsgSize)
+            final boolean copyNow = inject || (opFlags & Flags.FI_INJECT) != 0;
+            if (copyNow && len > injectSize || len > maxMsgSize)
             {
                 return -Errno.FI_EMSGSIZE;
             }
-            return tx.send(null, buf, offset, desc, len, destAddr, tag, data, recordFlags, opFlags, context, inject);
+            return tx.send(null, buf, offset, desc, len, destAddr, tag, data, recordFlags, opFlags, context, copyNow,
+                inject);
         }
         catch (final InternalError ex)
         {
@@ -818,7 +820,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
             {
                 return -Errno.FI_EMSGSIZE;
             }
-            return tx.send(msg, null, 0, 0, total, destAddr, tag, data, recordFlags, opFlags, context, inject);
+            return tx.send(msg, null, 0, 0, total, destAddr, tag, data, recordFlags, opFlags, context, inject, false);
         }
         catch (final InternalError ex)
         {

@@ -234,6 +234,9 @@ final class TxContext
      * {@code msg} is null, {@code buf} from {@code offset} (the single-buffer calls, which so allocate and fill no
      * descriptor).
      *
+     * @param inject     whether the data must be copied out before the call returns (an inject call, or the
+     *                   FI_INJECT operation flag): never queued.
+     * @param injectCall whether it is fi_inject/fi_injectdata, which write no completion.
      * @return 0, or a negated errno: FI_EAGAIN (lane, queue or CQ full), FI_EHOSTUNREACH (peer gone), FI_EACCES
      * (the peer does not accept this endpoint's authorization key for it), FI_EINVAL (unknown destination),
      * FI_EBADF (closed).
@@ -241,7 +244,7 @@ final class TxContext
     long send(
         final Msg msg, final ByteBuffer buf, final int offset, final long desc, final long total,
         final long destAddr, final long tag, final long data, final int recordFlags, final long opFlags,
-        final long context, final boolean inject)
+        final long context, final boolean inject, final boolean injectCall)
     {
         sendGuard.lock();
         try
@@ -259,7 +262,7 @@ final class TxContext
             {
                 return -Errno.FI_EHOSTUNREACH;
             }
-            final boolean completion = wantsCompletion(opFlags, inject);
+            final boolean completion = wantsCompletion(opFlags, injectCall);
             if (completion && cq != null && !cq.hasRoom())
             {
                 return -Errno.FI_EAGAIN;
@@ -516,13 +519,13 @@ final class TxContext
         return peer;
     }
 
-    private boolean wantsCompletion(final long opFlags, final boolean inject)
+    /**
+     * fi_msg(3): only fi_inject and fi_injectdata (and their tagged forms) never complete; FI_INJECT as an operation
+     * flag hands the buffer back at once and completes as any send does.
+     */
+    private boolean wantsCompletion(final long opFlags, final boolean injectCall)
     {
-        if (inject || (opFlags & Flags.FI_INJECT) != 0)
-        {
-            return false;
-        }
-        return !selective || (opFlags & Flags.FI_COMPLETION) != 0;
+        return !injectCall && (!selective || (opFlags & Flags.FI_COMPLETION) != 0);
     }
 
     /** A send is done: its completion (when wanted) and its counter. Either role. */

@@ -113,6 +113,46 @@ class ShmEndpointLoopbackTest
         }
     }
 
+    /**
+     * Issue 15: FI_INJECT as an operation flag hands the buffer back at once but completes like any send (fi_msg(3));
+     * only the inject calls write no completion. It used to suppress the completion, so a program that waits for it
+     * hung.
+     */
+    @Test
+    void shouldCompleteASendmsgWithTheInjectFlagButNotAnInjectCall()
+    {
+        final ByteBuffer src = ByteBuffer.allocateDirect(64);
+        final ByteBuffer dst = ByteBuffer.allocateDirect(64);
+        final Msg msg = new Msg(1).set(src, 0, 64, 0);
+        msg.addr = addrB;
+        msg.context = 77;
+        assertEquals(0, b.recv(dst, 0, 64, 0, addrA, 1));
+        assertEquals(0, a.sendmsg(msg, Flags.FI_INJECT | Flags.FI_COMPLETION));
+        src.put(0, (byte)9); // the buffer is the application's again at once
+        assertEquals(77, awaitSendCompletion(), "the FI_INJECT sendmsg completes");
+
+        assertEquals(0, b.recv(dst, 0, 64, 0, addrA, 2));
+        assertEquals(0, a.inject(src, 0, 64, addrB));
+        assertEquals(-1, awaitSendCompletion(), "fi_inject writes no completion");
+    }
+
+    /** Reads A's CQ for up to 2 s while progressing B: the first send completion's context, or -1 for none. */
+    private long awaitSendCompletion()
+    {
+        final CqEntries e = new CqEntries(4);
+        final long deadline = System.nanoTime() + 2_000_000_000L;
+        while (System.nanoTime() < deadline)
+        {
+            cqB.read(e, 4);
+            final int n = cqA.read(e, 4);
+            if (n > 0)
+            {
+                return e.opContext[0];
+            }
+        }
+        return -1;
+    }
+
     @Test
     void shouldReturnEagainWhenPeerLaneIsFullAndLoseNothing()
     {
