@@ -109,10 +109,6 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
     private boolean selectiveRx;
     private ShmCounter sendCntr;
     private ShmCounter recvCntr;
-    private ShmCounter readCntr;
-    private ShmCounter writeCntr;
-    private ShmCounter remoteReadCntr;
-    private ShmCounter remoteWriteCntr;
     private ShmEventQueue eq;
     private final java.util.List<ShmMemoryRegion> boundRegions = new java.util.ArrayList<>();
 
@@ -363,12 +359,18 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
 
     private void bindCounter(final ShmCounter c, final long flags)
     {
-        final long known = Flags.FI_SEND | Flags.FI_RECV | Flags.FI_READ | Flags.FI_WRITE | Flags.FI_REMOTE_READ |
-            Flags.FI_REMOTE_WRITE;
-        if (flags == 0 || (flags & ~known) != 0)
+        final long rma = Flags.FI_READ | Flags.FI_WRITE | Flags.FI_REMOTE_READ | Flags.FI_REMOTE_WRITE;
+        if ((flags & rma) != 0)
+        {
+            // Accepted and never counted before: refused until endpoints have fi_read/fi_write (issue 16).
+            throw new FabricException(Errno.FI_EBADFLAGS, "fi_ep_bind: counter flags 0x" + Long.toHexString(flags) +
+                " include FI_READ, FI_WRITE, FI_REMOTE_READ or FI_REMOTE_WRITE, which count RMA operations; shm " +
+                "endpoints have none yet: bind with FI_SEND and/or FI_RECV");
+        }
+        if (flags == 0 || (flags & ~(Flags.FI_SEND | Flags.FI_RECV)) != 0)
         {
             throw new FabricException(Errno.FI_EBADFLAGS, "fi_ep_bind: counter flags 0x" + Long.toHexString(flags) +
-                " must be a non-empty set of FI_SEND, FI_RECV, FI_READ, FI_WRITE, FI_REMOTE_READ, FI_REMOTE_WRITE");
+                " must be a non-empty set of FI_SEND and FI_RECV");
         }
         if ((flags & Flags.FI_SEND) != 0)
         {
@@ -377,22 +379,6 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         if ((flags & Flags.FI_RECV) != 0)
         {
             recvCntr = swapCounter(recvCntr, c);
-        }
-        if ((flags & Flags.FI_READ) != 0)
-        {
-            readCntr = swapCounter(readCntr, c);
-        }
-        if ((flags & Flags.FI_WRITE) != 0)
-        {
-            writeCntr = swapCounter(writeCntr, c);
-        }
-        if ((flags & Flags.FI_REMOTE_READ) != 0)
-        {
-            remoteReadCntr = swapCounter(remoteReadCntr, c);
-        }
-        if ((flags & Flags.FI_REMOTE_WRITE) != 0)
-        {
-            remoteWriteCntr = swapCounter(remoteWriteCntr, c);
         }
     }
 
@@ -659,7 +645,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
 
     private ShmCounter[] counters()
     {
-        return new ShmCounter[] { sendCntr, recvCntr, readCntr, writeCntr, remoteReadCntr, remoteWriteCntr };
+        return new ShmCounter[] { sendCntr, recvCntr };
     }
 
     private static void releaseIfBound(final FidLifecycle f)

@@ -242,6 +242,46 @@ class EndpointControlPathTest
         counter.close();
     }
 
+    /**
+     * Issue 15: counters bound with FI_READ, FI_WRITE, FI_REMOTE_READ or FI_REMOTE_WRITE were accepted and never
+     * counted (endpoints have no RMA yet): refused. FI_SEND and FI_RECV counters count every send and receive.
+     */
+    @Test
+    void shouldRefuseRmaCounterBindingsAndCountSendsAndReceives()
+    {
+        open();
+        final AddressVector av = keep(domain.avOpen(new AvAttr(), 0));
+        final CompletionQueue cq = keep(domain.cqOpen(new CqAttr(), 0));
+        final Counter sends = keep(domain.cntrOpen(null, 0));
+        final Counter receives = keep(domain.cntrOpen(null, 0));
+        final Endpoint ep = keep(domain.endpoint(info, 0));
+        for (final long rma : new long[] {FI_READ, FI_WRITE, FI_REMOTE_READ, FI_REMOTE_WRITE, FI_SEND | FI_WRITE})
+        {
+            assertErrno(Errno.FI_EBADFLAGS, () -> ep.bind(sends, rma));
+        }
+        ep.bind(av, 0);
+        ep.bind(cq, FI_TRANSMIT | FI_RECV);
+        ep.bind(sends, FI_SEND);
+        ep.bind(receives, FI_RECV);
+        ep.enable();
+        final long[] self = new long[1];
+        av.insert(new String[] {new String(ep.getname(), java.nio.charset.StandardCharsets.US_ASCII)}, 1, self, 0, 0);
+        final java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocateDirect(64);
+        final io.jfabric.CqEntries entries = new io.jfabric.CqEntries(8);
+        for (int i = 0; i < 3; i++)
+        {
+            assertEquals(0, ep.recv(buf, 0, 64, 0, io.jfabric.Addresses.FI_ADDR_UNSPEC, i));
+            assertEquals(0, ep.send(buf, 0, 64, 0, self[0], 10 + i));
+        }
+        final long deadline = System.nanoTime() + 5_000_000_000L;
+        while ((sends.read() < 3 || receives.read() < 3) && System.nanoTime() < deadline)
+        {
+            cq.read(entries, 8);
+        }
+        assertEquals(3, sends.read(), "three sends counted");
+        assertEquals(3, receives.read(), "three receives counted");
+    }
+
     @Test
     void shouldReleaseTheSlotOnCloseSoThatAnotherEndpointCanTakeIt()
     {
