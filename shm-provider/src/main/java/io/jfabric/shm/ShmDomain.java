@@ -91,7 +91,6 @@ public final class ShmDomain extends FidLifecycle implements Domain
     private final Heartbeats.Registration watchRegistration;
     private final ConcurrentLinkedQueue<RegionFinding> unposted = new ConcurrentLinkedQueue<>();
     private boolean asyncMrRegistration;
-    private volatile HmemOverrideOps hmemOverride;
     private final MemoryRegistrar memory;
     private final CounterTable counterTable;
     private ProgressRunners progressRunners;
@@ -299,15 +298,10 @@ public final class ShmDomain extends FidLifecycle implements Domain
             throw new FabricException(Errno.FI_EINVAL, "fi_set_ops: '" + name + "' takes an " +
                 HmemOverrideOps.class.getSimpleName() + ", not " + (ops == null ? "null" : ops.getClass().getName()));
         }
-        hmemOverride = (HmemOverrideOps)ops;
-    }
-
-    /**
-     * @return the HMEM override installed with {@link #setOps}, or null: the provider's own copies are used.
-     */
-    public HmemOverrideOps hmemOverride()
-    {
-        return hmemOverride;
+        // It used to be stored and never called. shm has no FI_HMEM: every copy it makes is of host memory, which
+        // it does itself, so there is nothing to override. fi_domain(3): an override not supported is FI_ENOSYS.
+        throw new FabricException(Errno.FI_ENOSYS, "fi_set_ops: shm does not support '" + name + "': it has no " +
+            "FI_HMEM capability and copies only host memory (FI_HMEM_SYSTEM) itself, so the callbacks would never run");
     }
 
     /**
