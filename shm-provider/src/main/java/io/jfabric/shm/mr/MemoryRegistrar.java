@@ -49,7 +49,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * <ul>
  *   <li>iov: 1 to mr_iov_limit entries ({@link Errno#FI_EINVAL}), each of length &gt; 0 within its memory;
  *   offset 0; flags only {@link Flags#FI_RMA_EVENT} ({@link Errno#FI_EBADFLAGS}); access only FI_SEND, FI_RECV,
- *   FI_READ, FI_WRITE, FI_REMOTE_READ, FI_REMOTE_WRITE ({@link Errno#FI_EINVAL}); iface FI_HMEM_SYSTEM.</li>
+ *   FI_READ, FI_WRITE, FI_REMOTE_READ, FI_REMOTE_WRITE ({@link Errno#FI_EINVAL}); iface is ignored (fi_mr(3) reads
+ *   it only with FI_HMEM, which shm does not offer).</li>
  *   <li>Remote access (FI_REMOTE_READ/WRITE) needs shareable memory of this domain ({@link Errno#FI_EACCES}
  *   otherwise: heap and direct buffers cannot be reached from another process), and, with several iov entries,
  *   entries that follow each other in one shareable allocation ({@link Errno#FI_EINVAL}).</li>
@@ -184,8 +185,7 @@ public final class MemoryRegistrar
         {
             throw new FabricException(Errno.FI_EINVAL, "fi_mr_reg: buffer must not be null");
         }
-        return register("fi_mr_reg", new MrIov[]{MrIov.of(buffer)}, access, offset, requestedKey, flags, context, 0,
-            null);
+        return register("fi_mr_reg", new MrIov[]{MrIov.of(buffer)}, access, offset, requestedKey, flags, context, null);
     }
 
     /**
@@ -207,7 +207,7 @@ public final class MemoryRegistrar
         final long flags,
         final long context)
     {
-        return register("fi_mr_regv", iov, access, offset, requestedKey, flags, context, 0, null);
+        return register("fi_mr_regv", iov, access, offset, requestedKey, flags, context, null);
     }
 
     /**
@@ -229,7 +229,7 @@ public final class MemoryRegistrar
                 " bytes is longer than the " + ShmCapabilities.MAX_AUTH_KEY_SIZE + " shm accepts");
         }
         return register("fi_mr_regattr", mrAttr.iov(), mrAttr.access(), mrAttr.offset(), mrAttr.requestedKey(),
-            flags, mrAttr.context(), mrAttr.iface(), mrAttr.authKey());
+            flags, mrAttr.context(), mrAttr.authKey());
     }
 
     /**
@@ -249,7 +249,6 @@ public final class MemoryRegistrar
         final long requestedKey,
         final long flags,
         final long context,
-        final int iface,
         final byte[] authKey)
     {
         domain.ensureOpen(operation);
@@ -271,11 +270,8 @@ public final class MemoryRegistrar
                 " has bits 0x" + Long.toHexString(access & ~ACCESS_BITS) + " that are not access bits (FI_SEND, " +
                 "FI_RECV, FI_READ, FI_WRITE, FI_REMOTE_READ, FI_REMOTE_WRITE)");
         }
-        if (iface != 0)
-        {
-            throw new FabricException(Errno.FI_EINVAL,
-                operation + ": iface " + iface + " is not supported; shm registers FI_HMEM_SYSTEM (0) memory only");
-        }
+        // iface is ignored: fi_mr(3) reads it only when the application asked for FI_HMEM, which shm never offers,
+        // so the memory is host memory whatever the field says.
 
         long length = 0;
         for (final MrIov piece : pieces)
