@@ -16,6 +16,7 @@
 package io.jfabric.shm.av;
 
 import io.jfabric.AvAttr;
+import io.jfabric.AvType;
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
 import io.jfabric.Flags;
@@ -86,9 +87,10 @@ final class AvFile
         final boolean readOnly = (attr.flags() & Flags.FI_READ) != 0;
         final Object root = SharedFile.checkedRoot(config.rootDir(), config.groupAccess());
         final int entries = AvDescriptor.entriesFor(attr.count());
+        final boolean mapType = attr.type() == AvType.MAP;
         for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++)
         {
-            final AvFormat existing = new AvFormat(domainName, attr.name(), entries, attr.mapAddr());
+            final AvFormat existing = new AvFormat(domainName, attr.name(), entries, attr.mapAddr(), mapType);
             final SharedFile.Mapped opened = SharedFile.openExisting(root, path, WHAT, existing, readOnly);
             if (opened != null)
             {
@@ -99,7 +101,7 @@ final class AvFile
                 throw new FabricException(Errno.FI_ENOENT, "fi_av_open: FI_READ opens an existing AV, and " + path +
                     " does not exist: no process has created AV '" + attr.name() + "' of domain '" + domainName + "'");
             }
-            final AvFormat created = new AvFormat(domainName, attr.name(), entries, attr.mapAddr());
+            final AvFormat created = new AvFormat(domainName, attr.name(), entries, attr.mapAddr(), mapType);
             final SharedFile.Mapped made =
                 SharedFile.tryCreate(root, path, WHAT, created, config.groupAccess(), "lower the AV count");
             if (made != null)
@@ -151,9 +153,12 @@ final class AvFile
         private final String avName;
         private int entries;
         private long mapAddr;
+        private final boolean mapType;
 
-        AvFormat(final String domainName, final String avName, final int entries, final long mapAddr)
+        AvFormat(
+            final String domainName, final String avName, final int entries, final long mapAddr, final boolean mapType)
         {
+            this.mapType = mapType;
             this.domainName = domainName;
             this.avName = avName;
             this.entries = entries;
@@ -180,8 +185,12 @@ final class AvFile
                     "' of domain '" + header.domainName() + "', not '" + avName + "' of '" + domainName + "'");
             }
             entries = header.entryCount();
-            // The caller's map_addr (0: the creator's) is checked against this table before it is mapped.
-            ShmAddressVector.checkMapAddr(mapAddr != 0 ? mapAddr : header.mapAddr(), entries);
+            // An FI_AV_MAP opener's map_addr (0: the creator's) is the base of its fi_addr values: checked against
+            // this table before it is mapped. An FI_AV_TABLE's values are the indices, whatever map_addr says.
+            if (mapType)
+            {
+                ShmAddressVector.checkMapAddr(mapAddr != 0 ? mapAddr : header.mapAddr(), entries);
+            }
             mapAddr = header.mapAddr();
             return header.fileLength();
         }

@@ -38,22 +38,31 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
 /**
- * The shm provider's address vector (fi_av(3)), of type FI_AV_TABLE (FI_AV_MAP behaves the same and is reported
- * as asked; FI_AV_UNSPEC resolves to FI_AV_TABLE). Addresses are {@link ShmAddress} strings of this host and this
- * AV's domain; any well-formed one whose slot is below the region's slot count inserts, whether or not an endpoint
- * holds that slot yet (an AV may list peers that start later). Addresses of another host or domain do not insert
- * (FI_LOCAL_COMM only): their fi_addr slot gets {@link Addresses#FI_ADDR_NOTAVAIL} and their status
- * {@link Errno#FI_EADDRNOTAVAIL}; a malformed address or slot gives {@link Errno#FI_EINVAL}, a full table
- * {@link Errno#FI_ENOSPC}.
+ * The shm provider's address vector (fi_av(3)), of type FI_AV_TABLE or FI_AV_MAP (both reported as asked; they
+ * differ only in the fi_addr_t values of a named AV, see below; FI_AV_UNSPEC resolves to FI_AV_TABLE). Addresses
+ * are {@link ShmAddress} strings of this host and this AV's domain; any well-formed one whose slot is below the
+ * region's slot count inserts, whether or not an endpoint holds that slot yet (an AV may list peers that start
+ * later). Addresses of another host or domain do not insert (FI_LOCAL_COMM only): their fi_addr slot gets
+ * {@link Addresses#FI_ADDR_NOTAVAIL} and their status {@link Errno#FI_EADDRNOTAVAIL}; a malformed address or slot
+ * gives {@link Errno#FI_EINVAL}, a full table {@link Errno#FI_ENOSPC}.
  * <p>
- * <b>fi_addr_t values</b>: {@code map_addr + index}, in the low 32 bits: a named AV needs map_addr + its table's
- * entries &lt; 2^32, so the last fi_addr stays below 0xFFFFFFFF (fi_group_addr of all ones in both halves would
- * be FI_ADDR_NOTAVAIL) ({@link Errno#FI_EINVAL} at open otherwise, before any file is created). The high 32 bits are
- * left for {@link AddressVector#groupAddr} (fi_group_addr) and {@link AddressVector#rxAddr} (fi_rx_addr, the top
- * rx_ctx_bits) and ignored when resolving. An unnamed AV ignores map_addr (base 0, as the
- * page says). A named AV records its creator's map_addr; an opener passing 0 uses and gets back that one, an
- * opener passing another value uses its own: processes that give the same map_addr get the same fi_addr for the
- * same entry, since the index is the same in every process.
+ * <b>fi_addr_t values</b> ({@link #fiAddrBase}{@code  + index}, in the low 32 bits):
+ * <ul>
+ * <li>FI_AV_TABLE: the table index, 0, 1, 2, ... (lowest free first), named or not and whatever map_addr was given,
+ * as fi_av(3) says of FI_AV_TABLE; every process of a named table gets the same fi_addr for an entry, since the
+ * index is shared. map_addr is recorded and reported back only.</li>
+ * <li>FI_AV_MAP: unnamed, the index too (map_addr is ignored without a name). Named, {@code map_addr + index}:
+ * the page makes map_addr the base of a shared FI_AV_MAP's values, so processes giving the same map_addr get the
+ * same fi_addr for an entry. map_addr + the table's entries must then be &lt; 2^32, so the last fi_addr stays below
+ * 0xFFFFFFFF (fi_group_addr of all ones in both halves would be FI_ADDR_NOTAVAIL) ({@link Errno#FI_EINVAL} at open
+ * otherwise, before any file is created or mapped).</li>
+ * </ul>
+ * A named AV records its creator's map_addr; an opener passing 0 uses and gets back that one, an opener passing
+ * another value uses its own. The type is not recorded: processes sharing a named AV must open it with the same
+ * type to agree on fi_addr values. The high 32 bits are left for {@link AddressVector#groupAddr} (fi_group_addr)
+ * and {@link AddressVector#rxAddr} (fi_rx_addr, the top rx_ctx_bits) and ignored when resolving. Every fi_addr this
+ * AV hands out or reports (inserts, auth key handles, FI_SOURCE src_addr in completions) is of this form, and every
+ * one it takes (lookup, remove, user ids, FI_AUTH_KEY handles, destinations) is resolved by {@link #indexOf}.
  * <p>
  * <b>Named AVs</b> live in {@code <root>/<domain>.<name>.av}, created and validated like the domain region (see
  * {@link io.jfabric.shm.region.SharedFile}); the table is sized from the creator's count (rounded up to a power of
@@ -101,10 +110,10 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
     /** Longest AV name. */
     public static final int MAX_NAME_LENGTH = 48;
 
-    /** Bits of an fi_addr_t that carry map_addr + index: the low 32, below fi_group_addr's group id. */
+    /** Bits of an fi_addr_t that carry the base + index: the low 32, below fi_group_addr's group id. */
     public static final int INDEX_BITS = 32;
 
-    /** One more than the largest fi_addr_t value an entry may have: map_addr + entries must not exceed it. */
+    /** One more than the largest fi_addr_t value an entry may have: base + entries must not exceed it. */
     public static final long FI_ADDR_LIMIT = 1L << INDEX_BITS;
 
     private static final long INDEX_MASK = FI_ADDR_LIMIT - 1;
@@ -116,7 +125,7 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
     private final AvAttr attr;
     private final String domainName;
     private final int slotCount;
-    private final long mapAddr;
+    private final long fiAddrBase;
     private final boolean readOnly;
     private final boolean async;
     private final boolean userIdMode;
@@ -134,7 +143,8 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
         this.domainName = domain.attr().name();
         this.slotCount = domain.region().geometry().slotCount();
         this.path = path;
-        this.mapAddr = mapAddr;
+        // fi_av(3): FI_AV_TABLE fi_addr values are indices from 0; map_addr is the base of a named FI_AV_MAP's.
+        this.fiAddrBase = path != null && attr.type() == AvType.MAP ? mapAddr : 0;
         this.readOnly = (attr.flags() & Flags.FI_READ) != 0;
         this.async = (attr.flags() & Flags.FI_EVENT) != 0;
         this.userIdMode = (attr.flags() & Flags.FI_AV_USER_ID) != 0;
@@ -243,13 +253,17 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
         else
         {
             validateName(attr.name());
-            checkMapAddr(attr.mapAddr(), AvDescriptor.entriesFor(attr.count()));
+            if (attr.type() == AvType.MAP)
+            {
+                checkMapAddr(attr.mapAddr(), AvDescriptor.entriesFor(attr.count()));
+            }
         }
         return attr;
     }
 
     /**
-     * Check that map_addr + every index of a table of {@code entries} fits the low {@link #INDEX_BITS} bits of an
+     * For a named FI_AV_MAP, whose fi_addr_t values are map_addr + index: check that map_addr + every index of a
+     * table of {@code entries} fits the low {@link #INDEX_BITS} bits of an
      * fi_addr_t, the bits resolution reads (fi_group_addr takes the high 32), and is not all ones there: the last
      * fi_addr must stay below 0xFFFFFFFF, or fi_group_addr(it, 0xFFFFFFFF) would be FI_ADDR_NOTAVAIL.
      *
@@ -302,10 +316,24 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
         return domain;
     }
 
-    /** @return the map_addr in use: the base of this AV's fi_addr_t values. */
+    /**
+     * @return the base of this AV's fi_addr_t values (fi_addr = base + index): the map_addr in use for a named
+     * FI_AV_MAP, 0 otherwise (FI_AV_TABLE values are the indices). The map_addr in use is {@code attr().mapAddr()}.
+     */
+    public long fiAddrBase()
+    {
+        return fiAddrBase;
+    }
+
+    /**
+     * The same as {@link #fiAddrBase}, not the map_addr in use ({@code attr().mapAddr()}): kept under this name
+     * for callers outside this package that compute fi_addr values as {@code mapAddr() + index}.
+     *
+     * @return {@link #fiAddrBase}.
+     */
     public long mapAddr()
     {
-        return mapAddr;
+        return fiAddrBase;
     }
 
     /** @return the table, for this package's tests. */
@@ -514,7 +542,7 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
             }
             if (fiAddr != null)
             {
-                fiAddr[i] = ok ? mapAddr + result : Addresses.FI_ADDR_NOTAVAIL;
+                fiAddr[i] = ok ? fiAddrBase + result : Addresses.FI_ADDR_NOTAVAIL;
             }
             if (syncErr)
             {
@@ -729,7 +757,7 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
                 "fi_av_insert_auth_key: all " + table.entryCount() + " entries of the AV are in use");
         }
         table.publishKey(index, authKey.clone());
-        return mapAddr + index;
+        return fiAddrBase + index;
     }
 
     @Override
@@ -820,7 +848,7 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
         {
             return -1;
         }
-        final long index = (fiAddr & INDEX_MASK) - mapAddr;
+        final long index = (fiAddr & INDEX_MASK) - fiAddrBase;
         return index < 0 || index >= table.entryCount() ? -1 : (int)index;
     }
 
@@ -930,9 +958,9 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
     {
         final int index = indexOf(fiAddr);
         final String why = fiAddr == Addresses.FI_ADDR_NOTAVAIL ? "is FI_ADDR_NOTAVAIL" : index < 0 ?
-            "is outside the table (map_addr 0x" + Long.toHexString(mapAddr) + ", " + table.entryCount() +
-            " entries)" : "names no " + "valid entry of that kind (removed, never inserted, or an " +
-            "authorization key without FI_AUTH_KEY)";
+            "is outside the table (fi_addr values 0x" + Long.toHexString(fiAddrBase) + " + index, " +
+            table.entryCount() + " entries)" : "names no valid entry of that kind (removed, never inserted, or " +
+            "an authorization key without FI_AUTH_KEY)";
         return new FabricException(Errno.FI_EINVAL, call + ": fi_addr 0x" + Long.toHexString(fiAddr) + " " + why);
     }
 

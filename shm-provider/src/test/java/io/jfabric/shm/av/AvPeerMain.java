@@ -29,10 +29,10 @@ import java.nio.file.Path;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * One process of the multi-JVM named AV test: opens the domain and the named AV at a map_addr through the public
- * API, waits for the start gate file, then inserts {@code kept} addresses of its own (incarnation {@code id * 1000 +
- * j + 1}) interleaved with {@code churn} insert + remove pairs of temporary ones, prints what it got
- * ({@code kept <fi_addr> <address>}), marks itself done, waits until every peer is done and prints the whole table
+ * One process of the multi-JVM named AV test: opens the domain and the named AV (type UNSPEC: FI_AV_TABLE) at a
+ * map_addr through the public API, waits for the start gate file, then inserts {@code kept} addresses of its own
+ * (incarnation {@code id * 1000 + j + 1}) interleaved with {@code churn} insert + remove pairs of temporary ones,
+ * prints what it got ({@code kept <fi_addr> <address>}), marks itself done, waits until every peer is done and prints the whole table
  * as it sees it ({@code table <fi_addr> <address>}).
  * <p>
  * Arguments: domain, AV name, map_addr, id, peers, kept, churn, gate directory.
@@ -102,7 +102,7 @@ public final class AvPeerMain
             final ShmAddressVector shm = (ShmAddressVector)av;
             for (int i = 0; i < shm.entries(); i++)
             {
-                final long a = shm.mapAddr() + i;
+                final long a = i; // FI_AV_TABLE (UNSPEC resolves to it): the fi_addr is the index, whatever map_addr
                 if (shm.slotOf(a) >= 0)
                 {
                     out.append("table ").append(a).append(' ').append(av.lookup(a)).append('\n');

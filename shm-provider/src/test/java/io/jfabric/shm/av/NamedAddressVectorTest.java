@@ -17,6 +17,7 @@ package io.jfabric.shm.av;
 
 import io.jfabric.AddressVector;
 import io.jfabric.AvAttr;
+import io.jfabric.AvType;
 import io.jfabric.Domain;
 import io.jfabric.EqAttr;
 import io.jfabric.EqEntry;
@@ -73,6 +74,12 @@ class NamedAddressVectorTest extends AvDomainTestBase
         return d.avOpen(new AvAttr().name(name).count(16).mapAddr(mapAddr).flags(flags), 0);
     }
 
+    /** A named FI_AV_MAP: the type whose fi_addr values are map_addr + index. */
+    private AddressVector openMap(final Domain d, final String name, final long mapAddr)
+    {
+        return d.avOpen(new AvAttr().type(AvType.MAP).name(name).count(16).mapAddr(mapAddr), 0);
+    }
+
     @Test
     void shouldShareEntriesAndFiAddrsBetweenOpensAtTheSameMapAddr()
     {
@@ -81,12 +88,14 @@ class NamedAddressVectorTest extends AvDomainTestBase
             AddressVector second = open(other, "peers", 0x1000, 0))
         {
             assertTrue(Files.isRegularFile(avFile("peers")));
+            assertEquals(AvType.TABLE, first.attr().type());
             final long[] a = new long[3];
             assertEquals(3, first.insert(addrs(DOMAIN, 0, 3), 3, a, 0, 0));
-            assertArrayEquals(new long[]{ 0x1000, 0x1001, 0x1002 }, a);
+            assertArrayEquals(new long[]{ 0, 1, 2 }, a, "FI_AV_TABLE fi_addr values are indices from 0, map_addr " +
+                "or not (fi_av(3))");
             final long[] b = new long[1];
             assertEquals(1, second.insert(addrs(DOMAIN, 9, 1), 1, b, 0, 0));
-            assertEquals(0x1003, b[0], "indices are shared: the next insert anywhere takes the next index");
+            assertEquals(3, b[0], "indices are shared: the next insert anywhere takes the next index");
             for (int i = 0; i < 3; i++)
             {
                 assertEquals(addr(DOMAIN, i), second.lookup(a[i]));
@@ -99,11 +108,11 @@ class NamedAddressVectorTest extends AvDomainTestBase
     }
 
     @Test
-    void shouldReturnTheCreatorsMapAddrForZeroAndHonourAnotherOne()
+    void shouldReturnTheCreatorsMapAddrForZeroAndHonourAnotherOneForAMap()
     {
-        try (AddressVector creator = open(domain, "peers", 0x7000, 0);
-            AddressVector zero = open(domain, "peers", 0, 0);
-            AddressVector elsewhere = open(domain, "peers", 0x9000, 0))
+        try (AddressVector creator = openMap(domain, "peers", 0x7000);
+            AddressVector zero = openMap(domain, "peers", 0);
+            AddressVector elsewhere = openMap(domain, "peers", 0x9000))
         {
             assertEquals(0x7000, creator.attr().mapAddr());
             assertEquals(0x7000, zero.attr().mapAddr(), "0 on input returns the map_addr in use");
@@ -115,8 +124,8 @@ class NamedAddressVectorTest extends AvDomainTestBase
             assertEquals(4, ((ShmAddressVector)elsewhere).slotOf(0x9000), "same index at another base");
             assertErrno(Errno.FI_EINVAL, () -> elsewhere.lookup(0x7000));
         }
-        assertErrno(Errno.FI_EINVAL, () -> open(domain, "peers", (1L << 32) - 4, 0), "no room below bit 32");
-        assertErrno(Errno.FI_EINVAL, () -> open(domain, "peers", -16, 0));
+        assertErrno(Errno.FI_EINVAL, () -> openMap(domain, "peers", (1L << 32) - 4), "no room below bit 32");
+        assertErrno(Errno.FI_EINVAL, () -> openMap(domain, "peers", -16));
         try (AddressVector unnamed = domain.avOpen(new AvAttr().mapAddr(0x5000), 0))
         {
             assertEquals(0, unnamed.attr().mapAddr(), "map_addr is ignored without a name");
@@ -127,8 +136,8 @@ class NamedAddressVectorTest extends AvDomainTestBase
     void shouldCreateNothingWhenTheFirstOpenGivesABadMapAddr()
     {
         final Path file = avFile("fresh");
-        assertErrno(Errno.FI_EINVAL, () -> open(domain, "fresh", (1L << 48) - 4, 0));
-        assertErrno(Errno.FI_EINVAL, () -> open(domain, "fresh", -16, 0));
+        assertErrno(Errno.FI_EINVAL, () -> openMap(domain, "fresh", (1L << 48) - 4));
+        assertErrno(Errno.FI_EINVAL, () -> openMap(domain, "fresh", -16));
         assertTrue(Files.notExists(file), "a rejected map_addr leaves no file behind");
         try (AddressVector av = open(domain, "fresh", 0, 0))
         {
@@ -140,13 +149,13 @@ class NamedAddressVectorTest extends AvDomainTestBase
     }
 
     @Test
-    void shouldRefuseAMapAddrWhoseLastFiAddrWouldBeAllOnesInTheLow32Bits()
+    void shouldRefuseAMapAddrWhoseLastFiAddrWouldBeAllOnesInTheLow32BitsForAMap()
     {
         final long lastAllowed = (1L << 32) - 17;
-        assertErrno(Errno.FI_EINVAL, () -> open(domain, "edge", lastAllowed + 1, 0), "map_addr + 16 entries == 2^32 " +
+        assertErrno(Errno.FI_EINVAL, () -> openMap(domain, "edge", lastAllowed + 1), "map_addr + 16 entries == 2^32 " +
             "makes the last fi_addr 0xFFFFFFFF, which fi_group_addr(x, 0xFFFFFFFF) turns into FI_ADDR_NOTAVAIL");
         assertTrue(Files.notExists(avFile("edge")));
-        try (AddressVector av = open(domain, "edge", lastAllowed, 0))
+        try (AddressVector av = openMap(domain, "edge", lastAllowed))
         {
             assertEquals(lastAllowed, av.attr().mapAddr());
             assertEquals(0xFFFF_FFFEL, lastAllowed + av.attr().count() - 1, "the last fi_addr stays below all ones");
@@ -154,12 +163,12 @@ class NamedAddressVectorTest extends AvDomainTestBase
     }
 
     @Test
-    void shouldKeepFiAddrsInTheLow32BitsAndResolveGroupAddresses()
+    void shouldKeepFiAddrsInTheLow32BitsAndResolveGroupAddressesForAMap()
     {
         final long top = (1L << 32) - 17;
-        assertErrno(Errno.FI_EINVAL, () -> open(domain, "high", top + 1, 0), "16 entries from top + 1 reach 2^32");
+        assertErrno(Errno.FI_EINVAL, () -> openMap(domain, "high", top + 1), "16 entries from top + 1 reach 2^32");
         assertTrue(Files.notExists(avFile("high")));
-        try (AddressVector av = open(domain, "high", top, 0))
+        try (AddressVector av = openMap(domain, "high", top))
         {
             final long[] a = new long[1];
             assertEquals(1, av.insert(addrs(DOMAIN, 6, 1), 1, a, 0, 0));
@@ -168,7 +177,7 @@ class NamedAddressVectorTest extends AvDomainTestBase
             assertEquals(6, shm.slotOf(AddressVector.groupAddr(a[0], 0xFFFF_FFFF)), "the group id is ignored");
             assertEquals(6, shm.slotOf(AddressVector.rxAddr(AddressVector.groupAddr(a[0], 3), 1, 4)));
             assertEquals(-1, shm.slotOf(AddressVector.groupAddr(a[0] + 1, 3)), "the low bits still name the entry");
-            assertErrno(Errno.FI_EINVAL, () -> open(domain, "high", top + 8, 0), "an opener's map_addr is checked " +
+            assertErrno(Errno.FI_EINVAL, () -> openMap(domain, "high", top + 8), "an opener's map_addr is checked " +
                 "against the existing table too");
         }
     }

@@ -44,9 +44,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Three child JVMs insert into one named AV at the same time (with insert/remove churn), then every process must
- * see the same table with the same fi_addr for each address at the same map_addr, no address lost and no index given
- * twice; the parent's FI_READ opener sees the updates and cannot write.
+ * Three child JVMs insert into one named AV (FI_AV_TABLE) at the same time (with insert/remove churn), then every
+ * process must see the same table with the same fi_addr for each address, no address lost and no index given twice;
+ * the parent's FI_READ opener sees the updates and cannot write. The children open it at three map_addr values (0:
+ * the creator's, the creator's, another): a table's fi_addr values are its indices whatever the map_addr (fi_av(3)),
+ * so all agree.
  */
 class NamedAvMultiProcessTest
 {
@@ -55,6 +57,10 @@ class NamedAvMultiProcessTest
     private static final int KEPT = 40;
     private static final int CHURN = 60;
     private static final long MAP_ADDR = 0x40000;
+    private static final long OTHER_MAP_ADDR = 0x90000;
+    private static final String[] CHILD_MAP_ADDR = { "0", "0x40000", "0x90000" };
+    private static final long[] CHILD_MAP_ADDR_IN_USE = { MAP_ADDR, MAP_ADDR, OTHER_MAP_ADDR };
+    private static final int ENTRIES = 256;
 
     @Test
     void shouldGiveEveryProcessTheSameTableAfterConcurrentInsertsFromThreeJvms() throws Exception
@@ -64,7 +70,7 @@ class NamedAvMultiProcessTest
             final ShmProvider provider = root.provider();
             try (Fabric fabric = provider.fabric(info(provider, DOMAIN).fabricAttr(), 0);
                 Domain domain = fabric.domain(info(provider, DOMAIN), 0);
-                AddressVector creator = domain.avOpen(new AvAttr().name("peers").count(256).mapAddr(MAP_ADDR), 0);
+                AddressVector creator = domain.avOpen(new AvAttr().name("peers").count(ENTRIES).mapAddr(MAP_ADDR), 0);
                 AddressVector reader = domain.avOpen(new AvAttr().name("peers").flags(Flags.FI_READ), 0))
             {
                 assertEquals(MAP_ADDR, reader.attr().mapAddr());
@@ -73,8 +79,8 @@ class NamedAvMultiProcessTest
                 for (int id = 0; id < PEERS; id++)
                 {
                     children.add(ChildJvm.start(AvPeerMain.class, List.of("jfabric.shm.dir=" + root.dir()),
-                        DOMAIN, "peers", "0", String.valueOf(id), String.valueOf(PEERS), String.valueOf(KEPT),
-                        String.valueOf(CHURN), gate.toString()));
+                        DOMAIN, "peers", CHILD_MAP_ADDR[id], String.valueOf(id), String.valueOf(PEERS),
+                        String.valueOf(KEPT), String.valueOf(CHURN), gate.toString()));
                 }
                 awaitFiles(gate, "ready-", PEERS);
                 Files.createFile(gate.resolve("go"));
@@ -94,9 +100,9 @@ class NamedAvMultiProcessTest
                 Files.createFile(gate.resolve("exit"));
 
                 final Map<String, Long> kept = new HashMap<>();
-                for (final ChildJvm child : children)
+                for (int id = 0; id < PEERS; id++)
                 {
-                    final String output = child.awaitSuccess(120);
+                    final String output = children.get(id).awaitSuccess(120);
                     final Map<Long, String> childTable = new TreeMap<>();
                     for (final String line : output.split("\n"))
                     {
@@ -111,7 +117,8 @@ class NamedAvMultiProcessTest
                         }
                         else if (parts[0].equals("attr"))
                         {
-                            assertEquals("mapAddr=" + MAP_ADDR, parts[1], "0 on input gave the creator's map_addr");
+                            assertEquals("mapAddr=" + CHILD_MAP_ADDR_IN_USE[id], parts[1],
+                                "the map_addr in use: the creator's for 0, else the child's own");
                         }
                     }
                     assertEquals(readerTable, childTable, "every process sees the same table:\n" + output);
@@ -123,6 +130,8 @@ class NamedAvMultiProcessTest
                     assertEquals(entry.getKey(), readerTable.get(entry.getValue()),
                         "the fi_addr a child got names its address in every process");
                     assertEquals(entry.getKey(), creator.lookup(entry.getValue()));
+                    assertTrue(entry.getValue() >= 0 && entry.getValue() < ENTRIES, "a table's fi_addr is its " +
+                        "index, not map_addr + index: " + Long.toHexString(entry.getValue()));
                 }
             }
         }
@@ -133,7 +142,7 @@ class NamedAvMultiProcessTest
         int count = 0;
         for (int i = 0; i < av.entries(); i++)
         {
-            if (av.slotOf(av.mapAddr() + i) >= 0)
+            if (av.slotOf(i) >= 0) // FI_AV_TABLE: the fi_addr is the index
             {
                 count++;
             }
@@ -146,7 +155,7 @@ class NamedAvMultiProcessTest
         final Map<Long, String> table = new TreeMap<>();
         for (int i = 0; i < shm.entries(); i++)
         {
-            final long a = shm.mapAddr() + i;
+            final long a = i; // FI_AV_TABLE: the fi_addr is the index
             if (shm.slotOf(a) >= 0)
             {
                 table.put(a, av.lookup(a));
