@@ -45,7 +45,9 @@ import java.util.List;
  * <ul>
  *   <li>A hint set to a non-zero value must be supported or nothing matches; zero is a wildcard (mode bits
  *       excepted: the provider needs no mode, so any mode hint matches).</li>
- *   <li>Capabilities: FI_LOCAL_COMM is offered, FI_REMOTE_COMM never. When the hints give caps the output holds
+ *   <li>Capabilities: FI_LOCAL_COMM is offered, FI_REMOTE_COMM never; no RMA capability (FI_RMA, FI_READ,
+ *       FI_WRITE, FI_REMOTE_READ, FI_REMOTE_WRITE, FI_RMA_EVENT) and tx_attr.rma_iov_limit 0, since no endpoint RMA
+ *       call exists. When the hints give caps the output holds
  *       exactly those plus FI_LOCAL_COMM (fi_getinfo(3): asked for neither locality, the provider indicates its
  *       configuration); otherwise every capability the provider has. Tx/rx caps may name modifiers the info's
  *       caps imply (a primary capability without modifiers implies them all).</li>
@@ -139,7 +141,7 @@ final class ShmInfoMatcher
             .injectSize(config.injectSize())
             .size(config.txSize())
             .iovLimit(ShmCapabilities.IOV_LIMIT)
-            .rmaIovLimit(ShmCapabilities.IOV_LIMIT)
+            .rmaIovLimit(ShmCapabilities.RMA_IOV_LIMIT)
             .tclass(htx.tclass());
 
         final RxAttr hrx = h.rxAttr() != null ? h.rxAttr() : new RxAttr();
@@ -336,7 +338,7 @@ final class ShmInfoMatcher
         above("tx_attr.inject_size", tx.injectSize(), config.injectSize());
         above("tx_attr.size", tx.size(), config.txSize());
         above("tx_attr.iov_limit", tx.iovLimit(), ShmCapabilities.IOV_LIMIT);
-        above("tx_attr.rma_iov_limit", tx.rmaIovLimit(), ShmCapabilities.IOV_LIMIT);
+        above("tx_attr.rma_iov_limit", tx.rmaIovLimit(), ShmCapabilities.RMA_IOV_LIMIT);
     }
 
     private void checkRx(final RxAttr rx, final long infoCaps)
@@ -413,7 +415,9 @@ final class ShmInfoMatcher
         if (unsupported != 0)
         {
             noMatch(what + " ask for " + ToStr.caps(unsupported) + ", which shm does not offer" + where +
-                ((unsupported & Flags.FI_REMOTE_COMM) != 0 ? " (shm is FI_LOCAL_COMM only)" : ""));
+                ((unsupported & Flags.FI_REMOTE_COMM) != 0 ? " (shm is FI_LOCAL_COMM only)" : "") +
+                ((unsupported & ShmCapabilities.RMA_CAPS) != 0 ?
+                " (no endpoint RMA call exists: fi_read/fi_write are not built)" : ""));
         }
     }
 
