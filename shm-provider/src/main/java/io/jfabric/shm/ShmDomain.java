@@ -111,13 +111,11 @@ public final class ShmDomain extends FidLifecycle implements Domain
             throw new FabricException(Errno.FI_EBADFLAGS,
                 "fi_domain2: flags 0x" + Long.toHexString(flags) + " are not supported; shm supports none (not FI_PEER)");
         }
-        if (requested.domainAttr().domain() != null)
-        {
-            throw new FabricException(Errno.FI_EINVAL,
-                "fi_domain: info.domain_attr.domain is set; pass an info whose domain is not yet open");
-        }
         this.fabric = fabric;
-        this.info = resolve(fabric, requested);
+        // domain_attr.domain and fabric_attr.fabric are getinfo's: an input restriction and an output reference
+        // (fi_domain(3), fi_fabric(3)). fi_domain ignores them, as libfabric does, so the info of an open domain
+        // (domain.info()) opens a new domain with the same name and attributes.
+        this.info = resolve(fabric, withoutInstances(requested));
         this.attr = info.domainAttr();
         this.resources = new DomainResources(attr);
 
@@ -142,6 +140,24 @@ public final class ShmDomain extends FidLifecycle implements Domain
         memory = new MemoryRegistrar(this, config.rootDir(), config.groupAccess());
         watch = new RegionWatch(region);
         watchRegistration = Heartbeats.register((nowMs) -> watchRegion());
+        fabric.provider().opened(this);
+    }
+
+    /** The info without its references to open instances: a copy only when it has one. */
+    private static Info withoutInstances(final Info requested)
+    {
+        final boolean fabricSet = requested.fabricAttr() != null && requested.fabricAttr().fabric() != null;
+        if (requested.domainAttr().domain() == null && !fabricSet)
+        {
+            return requested;
+        }
+        final Info copy = requested.copy();
+        copy.domainAttr().domain(null);
+        if (fabricSet)
+        {
+            copy.fabricAttr().fabric(null);
+        }
+        return copy;
     }
 
     /** On the heartbeat thread, each tick: look at the region's file; report what is new on the event queue. */
@@ -184,6 +200,9 @@ public final class ShmDomain extends FidLifecycle implements Domain
         final Info resolved = matched.get(0);
         final DomainAttr asked = requested.domainAttr();
         final DomainAttr out = resolved.domainAttr();
+        // getinfo referenced the open instances, if any; this domain's info names itself instead (info(), attr()).
+        out.domain(null);
+        resolved.fabricAttr().fabric(null);
         // Counts the application lowered are this domain's limits; zero takes the provider's.
         out.epCnt(askedOr(asked.epCnt(), out.epCnt()))
             .txCtxCnt(askedOr(asked.txCtxCnt(), out.txCtxCnt()))
@@ -206,6 +225,12 @@ public final class ShmDomain extends FidLifecycle implements Domain
     public Fabric fabric()
     {
         return fabric;
+    }
+
+    /** @return the domain's name (for getinfo's references to open domains). */
+    String name()
+    {
+        return attr.name();
     }
 
     @Override
@@ -338,6 +363,7 @@ public final class ShmDomain extends FidLifecycle implements Domain
     @Override
     protected synchronized void doClose()
     {
+        fabric.provider().closed(this);
         Heartbeats.unregister(watchRegistration);
         if (eq != null)
         {

@@ -95,6 +95,7 @@ public final class ShmFabric extends FidLifecycle implements Fabric
     @Override
     protected void doClose()
     {
-        // nothing of its own: domains and event queues hold references, so none is open here
+        // nothing else of its own: domains and event queues hold references, so none is open here
+        provider.closed(this);
     }
 }

@@ -17,10 +17,12 @@ package io.jfabric.shm;
 
 import io.jfabric.AddrFormat;
 import io.jfabric.AvType;
+import io.jfabric.Domain;
 import io.jfabric.DomainAttr;
 import io.jfabric.EpAttr;
 import io.jfabric.EpType;
 import io.jfabric.Errno;
+import io.jfabric.Fabric;
 import io.jfabric.FabricAttr;
 import io.jfabric.FabricException;
 import io.jfabric.Flags;
@@ -37,6 +39,7 @@ import io.jfabric.Versions;
 import io.jfabric.shm.region.RegionFile;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -45,7 +48,9 @@ import java.util.List;
  * <ul>
  *   <li>A hint set to a non-zero value must be supported or nothing matches; zero is a wildcard (mode bits
  *       excepted: the provider needs no mode, so any mode hint matches).</li>
- *   <li>Capabilities: FI_LOCAL_COMM is offered, FI_REMOTE_COMM never. When the hints give caps the output holds
+ *   <li>Capabilities: FI_LOCAL_COMM is offered, FI_REMOTE_COMM never; no RMA capability (FI_RMA, FI_READ,
+ *       FI_WRITE, FI_REMOTE_READ, FI_REMOTE_WRITE, FI_RMA_EVENT) and tx_attr.rma_iov_limit 0, since no endpoint RMA
+ *       call exists. When the hints give caps the output holds
  *       exactly those plus FI_LOCAL_COMM (fi_getinfo(3): asked for neither locality, the provider indicates its
  *       configuration); otherwise every capability the provider has. Tx/rx caps may name modifiers the info's
  *       caps imply (a primary capability without modifiers implies them all).</li>
@@ -59,8 +64,18 @@ import java.util.List;
  *   <li>A domain name in the hints must be a valid region name ({@link RegionFile#validateDomainName}); the named region is
  *       created when the domain is opened. A fabric name other than "shm", an endpoint type other than RDM, an
  *       address format other than FI_ADDR_STR, or a node that is not this host match nothing.</li>
+ *   <li>Open instances (fi_domain(3), fi_fabric(3)). On input, {@code domain_attr.domain} set to an open domain of
+ *       this provider restricts the output to that domain: one info whose domain attributes are the domain's own
+ *       (name, threading, progress, resource management, AV type, mr_mode, counts, caps, auth key), and whose
+ *       fabric is the domain's; a hint contradicting the domain (another name, another model, a count above the
+ *       domain's, caps or mr_mode it lacks) matches nothing. {@code fabric_attr.fabric} set to an open fabric of
+ *       this provider restricts the output to that fabric (its api_version; a domain hint must have been opened
+ *       from it). A closed object, or one of another provider, matches nothing. On output, {@code domain_attr.domain}
+ *       references the first opened domain of the info's name still open (of the given fabric, when one is
+ *       given), and {@code fabric_attr.fabric} the given fabric, else that domain's fabric, else the first opened
+ *       fabric still open; null when there is none.</li>
  * </ul>
- * Thread safe: it holds only the immutable configuration.
+ * Thread safe: it holds the immutable configuration and reads the provider's lists of open objects.
  */
 final class ShmInfoMatcher
 {
@@ -68,10 +83,12 @@ final class ShmInfoMatcher
     static final int PROTOCOL_VERSION = 1;
 
     private final ShmConfig config;
+    private final ShmProvider provider;
 
-    ShmInfoMatcher(final ShmConfig config)
+    ShmInfoMatcher(final ShmConfig config, final ShmProvider provider)
     {
         this.config = config;
+        this.provider = provider;
     }
 
     /**
@@ -109,18 +126,163 @@ final class ShmInfoMatcher
         checkRx(h.rxAttr(), h.caps());
         final DomainAttr hd = h.domainAttr() != null ? h.domainAttr() : new DomainAttr();
         checkDomain(hd);
+        final ShmFabric fabric = openFabric(h.fabricAttr());
+        final ShmDomain domain = openDomain(hd, fabric);
 
         final List<Info> result = new ArrayList<>(2);
-        if (hd.dataProgress() == Progress.UNSPEC)
+        if (domain != null)
         {
-            result.add(build(version, caps, h, hd, Progress.MANUAL));
-            result.add(build(version, caps, h, hd, Progress.AUTO));
+            result.add(restrict(build(version, caps, h, hd, domain.attr().dataProgress()), domain));
+        }
+        else if (hd.dataProgress() == Progress.UNSPEC)
+        {
+            result.add(reference(build(version, caps, h, hd, Progress.MANUAL), fabric));
+            result.add(reference(build(version, caps, h, hd, Progress.AUTO), fabric));
         }
         else
         {
-            result.add(build(version, caps, h, hd, hd.dataProgress()));
+            result.add(reference(build(version, caps, h, hd, hd.dataProgress()), fabric));
         }
         return result;
+    }
+
+    /**
+     * @return the open fabric {@code fabric_attr.fabric} names, or null when the hints name none.
+     * @throws FabricException {@link Errno#FI_ENODATA} for a closed fabric or one of another provider.
+     */
+    private ShmFabric openFabric(final FabricAttr hints)
+    {
+        final Fabric given = hints != null ? hints.fabric() : null;
+        if (given == null)
+        {
+            return null;
+        }
+        if (!(given instanceof ShmFabric) || ((ShmFabric)given).provider() != provider)
+        {
+            noMatch("fabric_attr.fabric is not a fabric of this shm provider (" + given.getClass().getName() + ")");
+        }
+        final ShmFabric fabric = (ShmFabric)given;
+        if (fabric.isClosed())
+        {
+            noMatch("fabric_attr.fabric is closed; getinfo restricts output only to an open fabric");
+        }
+        return fabric;
+    }
+
+    /**
+     * @return the open domain {@code domain_attr.domain} names, or null when the hints name none.
+     * @throws FabricException {@link Errno#FI_ENODATA} for a closed domain, one of another provider or fabric, or
+     *                         hints that contradict the domain's attributes.
+     */
+    private ShmDomain openDomain(final DomainAttr hd, final ShmFabric fabric)
+    {
+        final Domain given = hd.domain();
+        if (given == null)
+        {
+            return null;
+        }
+        if (!(given instanceof ShmDomain) || ((ShmFabric)given.fabric()).provider() != provider)
+        {
+            noMatch("domain_attr.domain is not a domain of this shm provider (" + given.getClass().getName() + ")");
+        }
+        final ShmDomain domain = (ShmDomain)given;
+        if (domain.isClosed())
+        {
+            noMatch("domain_attr.domain is closed; getinfo restricts output only to an open domain");
+        }
+        if (fabric != null && domain.fabric() != fabric)
+        {
+            noMatch("domain_attr.domain '" + domain.name() +
+                "' was opened from another fabric than fabric_attr.fabric");
+        }
+        checkAgainst(hd, domain.attr());
+        return domain;
+    }
+
+    /** The hints must not contradict the open domain's attributes {@code d}. */
+    private static void checkAgainst(final DomainAttr hd, final DomainAttr d)
+    {
+        final String of = " of the open domain '" + d.name() + "'";
+        if (hd.name() != null && !hd.name().equals(d.name()))
+        {
+            noMatch("domain_attr.name '" + hd.name() + "' is not the name" + of + " given in domain_attr.domain");
+        }
+        same("threading", hd.threading() != Threading.UNSPEC && hd.threading() != d.threading(),
+            hd.threading().cName(), d.threading().cName(), of);
+        same("control_progress", hd.controlProgress() != Progress.UNSPEC && hd.controlProgress() != d.controlProgress(),
+            hd.controlProgress().cName(), d.controlProgress().cName(), of);
+        same("data_progress", hd.dataProgress() != Progress.UNSPEC && hd.dataProgress() != d.dataProgress(),
+            hd.dataProgress().cName(), d.dataProgress().cName(), of);
+        same("resource_mgmt", hd.resourceMgmt() != ResourceMgmt.UNSPEC && hd.resourceMgmt() != d.resourceMgmt(),
+            hd.resourceMgmt().cName(), d.resourceMgmt().cName(), of);
+        same("av_type", hd.avType() != AvType.UNSPEC && hd.avType() != d.avType(),
+            hd.avType().cName(), d.avType().cName(), of);
+        if ((hd.caps() & ~d.caps()) != 0)
+        {
+            noMatch("domain_attr.caps ask for " + ToStr.caps(hd.caps() & ~d.caps()) + ", which the caps" + of +
+                " (" + ToStr.caps(d.caps()) + ") lack");
+        }
+        if (hd.mrMode() != 0 && (d.mrMode() & ~domainMrMode(hd.mrMode())) != 0)
+        {
+            noMatch("domain_attr.mr_mode 0x" + Integer.toHexString(hd.mrMode()) + " lacks bits 0x" +
+                Integer.toHexString(d.mrMode() & ~domainMrMode(hd.mrMode())) + " of the mr_mode" + of);
+        }
+        aboveDomain("cq_cnt", hd.cqCnt(), d.cqCnt(), of);
+        aboveDomain("ep_cnt", hd.epCnt(), d.epCnt(), of);
+        aboveDomain("tx_ctx_cnt", hd.txCtxCnt(), d.txCtxCnt(), of);
+        aboveDomain("rx_ctx_cnt", hd.rxCtxCnt(), d.rxCtxCnt(), of);
+        aboveDomain("cntr_cnt", hd.cntrCnt(), d.cntrCnt(), of);
+        aboveDomain("mr_cnt", hd.mrCnt(), d.mrCnt(), of);
+        aboveDomain("mr_iov_limit", hd.mrIovLimit(), d.mrIovLimit(), of);
+        if (hd.authKey() != null && !Arrays.equals(hd.authKey(), d.authKey()))
+        {
+            noMatch("domain_attr.auth_key is not the auth_key" + of);
+        }
+    }
+
+    private static void same(
+        final String what, final boolean differs, final String hint, final String domain, final String of)
+    {
+        if (differs)
+        {
+            noMatch("domain_attr." + what + " " + hint + " is not the " + what + of + " (" + domain + ")");
+        }
+    }
+
+    private static void aboveDomain(final String what, final long requested, final long limit, final String of)
+    {
+        if (Long.compareUnsigned(requested, limit) > 0)
+        {
+            noMatch("domain_attr." + what + " " + Long.toUnsignedString(requested) + " is above the limit " + limit +
+                of);
+        }
+    }
+
+    /** The info restricted to the open domain: its attributes, and references to it and its fabric. */
+    private static Info restrict(final Info info, final ShmDomain domain)
+    {
+        final ShmFabric fabric = (ShmFabric)domain.fabric();
+        info.domainAttr(domain.attr());
+        info.fabricAttr().fabric(fabric).apiVersion(fabric.apiVersion());
+        return info;
+    }
+
+    /**
+     * The output references to open instances: the first opened domain of the info's name (of {@code fabric} when
+     * the hints gave one), and {@code fabric}, else that domain's fabric, else the first opened fabric.
+     */
+    private Info reference(final Info info, final ShmFabric fabric)
+    {
+        final ShmDomain domain = provider.firstOpenDomain(info.domainAttr().name(), fabric);
+        info.domainAttr().domain(domain);
+        final ShmFabric referenced = fabric != null ? fabric :
+            domain != null ? (ShmFabric)domain.fabric() : provider.firstOpenFabric();
+        info.fabricAttr().fabric(referenced);
+        if (fabric != null)
+        {
+            info.fabricAttr().apiVersion(fabric.apiVersion());
+        }
+        return info;
     }
 
     private Info build(
@@ -139,7 +301,7 @@ final class ShmInfoMatcher
             .injectSize(config.injectSize())
             .size(config.txSize())
             .iovLimit(ShmCapabilities.IOV_LIMIT)
-            .rmaIovLimit(ShmCapabilities.IOV_LIMIT)
+            .rmaIovLimit(ShmCapabilities.RMA_IOV_LIMIT)
             .tclass(htx.tclass());
 
         final RxAttr hrx = h.rxAttr() != null ? h.rxAttr() : new RxAttr();
@@ -336,7 +498,7 @@ final class ShmInfoMatcher
         above("tx_attr.inject_size", tx.injectSize(), config.injectSize());
         above("tx_attr.size", tx.size(), config.txSize());
         above("tx_attr.iov_limit", tx.iovLimit(), ShmCapabilities.IOV_LIMIT);
-        above("tx_attr.rma_iov_limit", tx.rmaIovLimit(), ShmCapabilities.IOV_LIMIT);
+        above("tx_attr.rma_iov_limit", tx.rmaIovLimit(), ShmCapabilities.RMA_IOV_LIMIT);
     }
 
     private void checkRx(final RxAttr rx, final long infoCaps)
@@ -413,7 +575,9 @@ final class ShmInfoMatcher
         if (unsupported != 0)
         {
             noMatch(what + " ask for " + ToStr.caps(unsupported) + ", which shm does not offer" + where +
-                ((unsupported & Flags.FI_REMOTE_COMM) != 0 ? " (shm is FI_LOCAL_COMM only)" : ""));
+                ((unsupported & Flags.FI_REMOTE_COMM) != 0 ? " (shm is FI_LOCAL_COMM only)" : "") +
+                ((unsupported & ShmCapabilities.RMA_CAPS) != 0 ?
+                " (no endpoint RMA call exists: fi_read/fi_write are not built)" : ""));
         }
     }
 

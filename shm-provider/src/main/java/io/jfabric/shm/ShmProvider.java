@@ -24,6 +24,7 @@ import io.jfabric.Versions;
 import io.jfabric.spi.FabricProvider;
 
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * The {@code shm} provider, found by {@link io.jfabric.Fabrics} through {@link java.util.ServiceLoader}: processes
@@ -36,6 +37,9 @@ public final class ShmProvider implements FabricProvider
 {
     private volatile ShmConfig config;
     private volatile ShmInfoMatcher matcher;
+    /** The fabrics and domains of this provider now open, in the order they were opened (for getinfo). */
+    private final CopyOnWriteArrayList<ShmFabric> openFabrics = new CopyOnWriteArrayList<>();
+    private final CopyOnWriteArrayList<ShmDomain> openDomains = new CopyOnWriteArrayList<>();
 
     /**
      * The provider with the configuration of system properties and environment ({@link ShmConfig#load()}), read
@@ -52,7 +56,7 @@ public final class ShmProvider implements FabricProvider
     public ShmProvider(final ShmConfig config)
     {
         this.config = config;
-        this.matcher = new ShmInfoMatcher(config);
+        this.matcher = new ShmInfoMatcher(config, this);
     }
 
     @Override
@@ -81,7 +85,7 @@ public final class ShmProvider implements FabricProvider
                 if (c == null)
                 {
                     c = ShmConfig.load();
-                    matcher = new ShmInfoMatcher(c);
+                    matcher = new ShmInfoMatcher(c, this);
                     config = c;
                 }
             }
@@ -115,7 +119,61 @@ public final class ShmProvider implements FabricProvider
         }
         final int apiVersion = attr.apiVersion() != 0 ?
             Math.min(attr.apiVersion(), Versions.FI_CURRENT_VERSION) : Versions.FI_CURRENT_VERSION;
-        return new ShmFabric(this, apiVersion, context);
+        final ShmFabric fabric = new ShmFabric(this, apiVersion, context);
+        openFabrics.add(fabric);
+        return fabric;
+    }
+
+    /** A domain of this provider finished opening: getinfo may now reference it. */
+    void opened(final ShmDomain domain)
+    {
+        openDomains.add(domain);
+    }
+
+    /** A domain of this provider is closing: getinfo no longer references it. */
+    void closed(final ShmDomain domain)
+    {
+        openDomains.remove(domain);
+    }
+
+    /** A fabric of this provider is closing: getinfo no longer references it. */
+    void closed(final ShmFabric fabric)
+    {
+        openFabrics.remove(fabric);
+    }
+
+    /**
+     * @return the first opened fabric of this provider still open, or null (fi_fabric(3): the output of getinfo
+     * references the first opened instance of the named fabric).
+     */
+    ShmFabric firstOpenFabric()
+    {
+        for (final ShmFabric fabric : openFabrics)
+        {
+            if (!fabric.isClosed())
+            {
+                return fabric;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * @param name   a domain name.
+     * @param fabric the fabric it must have been opened from, or null for any fabric of this provider.
+     * @return the first opened domain of that name still open, or null (fi_domain(3): the output of getinfo
+     * references the first opened instance of the named domain).
+     */
+    ShmDomain firstOpenDomain(final String name, final ShmFabric fabric)
+    {
+        for (final ShmDomain domain : openDomains)
+        {
+            if (!domain.isClosed() && name.equals(domain.name()) && (fabric == null || domain.fabric() == fabric))
+            {
+                return domain;
+            }
+        }
+        return null;
     }
 
     ShmInfoMatcher matcher()

@@ -179,7 +179,7 @@ class ShmGetInfoTest
                 new Info().epAttr(new EpAttr().type(EpType.RDM)),
                 new Info().addrFormat(AddrFormat.ADDR_STR),
                 new Info().caps(FI_MSG | FI_LOCAL_COMM),
-                new Info().caps(FI_TAGGED | FI_RMA | FI_LOCAL_COMM | FI_SHARED_AV),
+                new Info().caps(FI_TAGGED | FI_DIRECTED_RECV | FI_LOCAL_COMM | FI_SHARED_AV),
                 new Info().domainAttr(new DomainAttr().caps(FI_LOCAL_COMM)),
                 new Info().domainAttr(new DomainAttr().caps(FI_LOCAL_COMM | FI_SHARED_AV).name("dom1")),
                 new Info().domainAttr(new DomainAttr().threading(Threading.DOMAIN).dataProgress(Progress.AUTO)),
@@ -470,10 +470,10 @@ class ShmGetInfoTest
         @ValueSource(longs = {
             FI_MSG | FI_LOCAL_COMM,
             FI_TAGGED | FI_RECV | FI_LOCAL_COMM,
-            FI_RMA | FI_READ | FI_REMOTE_WRITE | FI_LOCAL_COMM | FI_SHARED_AV,
-            FI_MSG | FI_TAGGED | FI_RMA | FI_DIRECTED_RECV | FI_LOCAL_COMM,
+            FI_MSG | FI_SEND | FI_LOCAL_COMM | FI_SHARED_AV,
+            FI_MSG | FI_TAGGED | FI_DIRECTED_RECV | FI_LOCAL_COMM,
             FI_MSG | FI_SEND | FI_MULTI_RECV | FI_SOURCE | FI_LOCAL_COMM,
-            FI_TAGGED | FI_RMA_EVENT | FI_AV_USER_ID | FI_LOCAL_COMM,
+            FI_TAGGED | FI_AV_USER_ID | FI_LOCAL_COMM,
             ShmCapabilities.INFO_CAPS})
         void shouldReturnExactlyTheRequestedCaps(final long caps)
         {
@@ -517,11 +517,11 @@ class ShmGetInfoTest
         void shouldReturnRequestedTxCapsWhenInfoCapsAreUnspecified()
         {
             final Info hints = new Info();
-            hints.txAttr().caps(FI_RMA | FI_WRITE);
+            hints.txAttr().caps(FI_TAGGED | FI_SEND);
             for (final Info info : getInfo(hints))
             {
                 assertEquals(ShmCapabilities.INFO_CAPS, info.caps());
-                assertEquals(FI_RMA | FI_WRITE, info.txAttr().caps());
+                assertEquals(FI_TAGGED | FI_SEND, info.txAttr().caps());
                 assertEquals(ShmCapabilities.INFO_CAPS & ShmCapabilities.RX_CAPS, info.rxAttr().caps());
             }
         }
@@ -530,8 +530,8 @@ class ShmGetInfoTest
         void shouldRefuseTxCapsThatContradictInfoCapsWithEnodata()
         {
             final Info hints = new Info().caps(FI_MSG | FI_LOCAL_COMM);
-            hints.txAttr().caps(FI_RMA | FI_WRITE);
-            assertRefused(hints, "tx_attr.caps", "FI_RMA", "contradict");
+            hints.txAttr().caps(FI_TAGGED | FI_SEND);
+            assertRefused(hints, "tx_attr.caps", "FI_TAGGED", "contradict");
         }
 
         @Test
@@ -550,8 +550,8 @@ class ShmGetInfoTest
             assertRefused(tx, "tx_attr.caps ask for FI_RECV", "does not offer there");
 
             final Info rx = new Info();
-            rx.rxAttr().caps(FI_RMA | FI_WRITE);
-            assertRefused(rx, "rx_attr.caps ask for FI_WRITE", "does not offer there");
+            rx.rxAttr().caps(FI_MSG | FI_SEND);
+            assertRefused(rx, "rx_attr.caps ask for FI_SEND", "does not offer there");
         }
 
         @Test
@@ -565,6 +565,73 @@ class ShmGetInfoTest
                 assertEquals(FI_MSG | FI_SEND, info.txAttr().caps());
                 assertEquals(FI_MSG | FI_RECV, info.rxAttr().caps());
             }
+        }
+    }
+
+    /**
+     * Issue 15: no endpoint RMA call exists (fi_read/fi_write are not built), so getinfo offers no RMA capability,
+     * no RMA iov and no FI_RMA_EVENT. MR access bits (FI_REMOTE_READ/FI_REMOTE_WRITE at registration) and the
+     * provider-level {@code RemoteMemory} are not capabilities and stay.
+     */
+    @Nested
+    class NoEndpointRma
+    {
+        private static final long RMA_CAPS =
+            FI_RMA | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE | FI_RMA_EVENT;
+
+        @Test
+        void shouldOfferNoRmaCapabilityAndNoRmaIovWithNullHints()
+        {
+            final List<Info> infos = getInfo(null);
+            assertEquals(2, infos.size());
+            for (final Info info : infos)
+            {
+                assertEquals(0, info.caps() & RMA_CAPS, () -> "caps: " + ToStr.caps(info.caps()));
+                assertEquals(0, info.txAttr().caps() & RMA_CAPS, () -> "tx caps: " + ToStr.caps(info.txAttr().caps()));
+                assertEquals(0, info.rxAttr().caps() & RMA_CAPS, () -> "rx caps: " + ToStr.caps(info.rxAttr().caps()));
+                assertEquals(0, info.domainAttr().caps() & RMA_CAPS);
+                assertEquals(0, info.txAttr().rmaIovLimit(), "tx_attr.rma_iov_limit");
+            }
+            assertEquals(0, ShmCapabilities.INFO_CAPS & RMA_CAPS, () -> ToStr.caps(ShmCapabilities.INFO_CAPS));
+            assertEquals(0, (ShmCapabilities.TX_CAPS | ShmCapabilities.RX_CAPS) & RMA_CAPS);
+        }
+
+        @ParameterizedTest
+        @ValueSource(longs = {FI_RMA, FI_READ, FI_WRITE, FI_REMOTE_READ, FI_REMOTE_WRITE, FI_RMA_EVENT,
+            FI_MSG | FI_RMA, FI_RMA | FI_READ | FI_LOCAL_COMM, FI_TAGGED | FI_RMA_EVENT, FI_MSG | FI_REMOTE_WRITE})
+        void shouldRefuseHintCapsAskingForRmaWithEnodataAndReason(final long caps)
+        {
+            assertRefused(new Info().caps(caps), "caps ask for " + ToStr.caps(caps & RMA_CAPS),
+                "fi_read/fi_write are not built");
+        }
+
+        @Test
+        void shouldRefuseRmaInTxOrRxCapsWithEnodataAndReason()
+        {
+            final Info tx = new Info();
+            tx.txAttr().caps(FI_RMA | FI_WRITE);
+            assertRefused(tx, "tx_attr.caps ask for " + ToStr.caps(FI_RMA | FI_WRITE), "fi_read/fi_write are not built");
+
+            final Info rx = new Info();
+            rx.rxAttr().caps(FI_MSG | FI_REMOTE_WRITE);
+            assertRefused(rx, "rx_attr.caps ask for FI_REMOTE_WRITE", "fi_read/fi_write are not built");
+        }
+
+        @Test
+        void shouldRefuseAnyRmaIovLimitHintWithEnodata()
+        {
+            final Info hints = new Info();
+            hints.txAttr().rmaIovLimit(1);
+            assertRefused(hints, "tx_attr.rma_iov_limit 1 is above shm's limit 0");
+        }
+
+        @Test
+        void shouldCarryTheRmaReasonThroughFabrics()
+        {
+            final Info hints = new Info().caps(FI_MSG | FI_RMA);
+            hints.fabricAttr().provName(ShmNames.PROVIDER);
+            assertNoData(() -> Fabrics.getInfo(VERSION, null, null, 0, hints), "shm: caps ask for FI_RMA",
+                "fi_read/fi_write are not built");
         }
     }
 
@@ -794,8 +861,6 @@ class ShmGetInfoTest
             new Limit("tx_attr.size", 19, (i, v) -> i.txAttr().size(v), i -> i.txAttr().size()),
             new Limit("tx_attr.inject_size", 100, (i, v) -> i.txAttr().injectSize(v), i -> i.txAttr().injectSize()),
             new Limit("tx_attr.iov_limit", 4, (i, v) -> i.txAttr().iovLimit(v), i -> i.txAttr().iovLimit()),
-            new Limit("tx_attr.rma_iov_limit", 4, (i, v) -> i.txAttr().rmaIovLimit(v),
-                i -> i.txAttr().rmaIovLimit()),
             new Limit("rx_attr.size", 17, (i, v) -> i.rxAttr().size(v), i -> i.rxAttr().size()),
             new Limit("rx_attr.total_buffered_recv", 8192, (i, v) -> i.rxAttr().totalBufferedRecv(v),
                 i -> i.rxAttr().totalBufferedRecv()),
@@ -809,6 +874,8 @@ class ShmGetInfoTest
     static Stream<Limit> zeroLimits()
     {
         return Stream.of(
+            new Limit("tx_attr.rma_iov_limit", 0, (i, v) -> i.txAttr().rmaIovLimit(v),
+                i -> i.txAttr().rmaIovLimit()),
             new Limit("domain_attr.max_ep_stx_ctx", 0, (i, v) -> i.domainAttr().maxEpStxCtx(v),
                 i -> i.domainAttr().maxEpStxCtx()),
             new Limit("domain_attr.max_ep_srx_ctx", 0, (i, v) -> i.domainAttr().maxEpSrxCtx(v),

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIf;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -230,5 +231,30 @@ class InfoCommandTest
         assertTrue(run.out.startsWith("---\nfi_info:\n    caps: [ "), run.out);
         assertTrue(run.out.contains("        prov_name: shm\n"), run.out);
         assertTrue(run.out.endsWith("    nic: (nil)\n"), run.out);
+    }
+
+    @Test
+    @EnabledIf("shmPresent")
+    void shouldPrintShmInfosWithoutRmaCapabilitiesOrRmaIov()
+    {
+        // Issue 15: no endpoint RMA call exists, so shm offers no RMA capability and no RMA iov.
+        final CommandRun run = CommandRun.run("info", "-p", "shm", "-v");
+        assertEquals(0, run.status, run::toString);
+        for (final String cap : new String[]{"FI_RMA", "FI_READ", "FI_WRITE", "FI_REMOTE_READ", "FI_REMOTE_WRITE"})
+        {
+            assertFalse(run.out.matches("(?s).*[ \\[]" + cap + "[,\\] ].*"), () -> cap + " is offered: " + run.out);
+        }
+        assertTrue(run.out.contains("        rma_iov_limit: 0\n"), run.out);
+        assertFalse(run.out.matches("(?s).*rma_iov_limit: [1-9].*"), run.out);
+    }
+
+    @Test
+    @EnabledIf("shmPresent")
+    void shouldExitWithEnodataNamingTheReasonWhenShmIsAskedForRma()
+    {
+        final CommandRun run = CommandRun.run("info", "-p", "shm", "-c", "FI_MSG|FI_RMA");
+        assertEquals(61, run.status, run::toString);
+        assertTrue(run.err.startsWith("fi_getinfo: -61\n    ("), run.err);
+        assertTrue(run.err.contains("fi_read/fi_write are not built"), run.err);
     }
 }
