@@ -112,7 +112,10 @@ public final class AvAttr
         return this;
     }
 
-    /** @return the base of the fi_addr_t values of a named AV ({@code map_addr}); 0 asks for the one in use. */
+    /**
+     * @return where a named AV is mapped ({@code map_addr}); 0 asks for the one in use. It is the base of the
+     * fi_addr_t values of a named FI_AV_MAP; an FI_AV_TABLE's values are indices from 0 whatever it is (fi_av(3)).
+     */
     public long mapAddr()
     {
         return mapAddr;

@@ -325,17 +325,6 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
         return fiAddrBase;
     }
 
-    /**
-     * The same as {@link #fiAddrBase}, not the map_addr in use ({@code attr().mapAddr()}): kept under this name
-     * for callers outside this package that compute fi_addr values as {@code mapAddr() + index}.
-     *
-     * @return {@link #fiAddrBase}.
-     */
-    public long mapAddr()
-    {
-        return fiAddrBase;
-    }
-
     /** @return the table, for this package's tests. */
     AvTable table()
     {

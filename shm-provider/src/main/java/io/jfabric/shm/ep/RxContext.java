@@ -670,7 +670,7 @@ final class RxContext
                 return userIdOrAddr(a, cached);
             }
             final long inc = id & 0xFFFF_FFFFL;
-            final long base = a.mapAddr();
+            final long base = a.fiAddrBase();
             final int entries = a.entries();
             for (int i = 0; i < entries; i++)
             {
