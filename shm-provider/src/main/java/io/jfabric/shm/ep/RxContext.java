@@ -61,6 +61,8 @@ import static io.jfabric.shm.ep.LaneRecordDescriptor.*;
  */
 final class RxContext
 {
+    /** How long a close waits for a guard of an endpoint whose region faulted ({@link SpinGuard#lockForClose}). */
+    static final long FAULTED_CLOSE_WAIT_NS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(100);
     /** Progress calls between looks for new senders while some lane is active. */
     private static final int RESCAN_PERIOD = 1024;
     /** Progress calls between looks for a first sender. */
@@ -708,9 +710,9 @@ final class RxContext
      * buffers and the rendezvous view closes. Posted receives are discarded without completions (fi_close).
      * Control path.
      */
-    void close()
+    void close(final boolean faulted)
     {
-        guard.lock();
+        final boolean locked = guard.lockForClose(faulted, FAULTED_CLOSE_WAIT_NS);
         try
         {
             closed = true;
@@ -719,7 +721,10 @@ final class RxContext
         }
         finally
         {
-            guard.unlock();
+            if (locked)
+            {
+                guard.unlock();
+            }
         }
     }
 }

@@ -609,8 +609,9 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         state = CLOSED;
         if (tx != null)
         {
-            tx.close();
-            rx.close();
+            final boolean faulted = regionFile.fault() != null;
+            tx.close(faulted);
+            rx.close(faulted);
             Heartbeats.unregister(heartbeat);
         }
         slots.release(slot);

@@ -995,10 +995,10 @@ final class TxContext
      * Close: wait until neither role is inside, then refuse both from now on. Queued sends are discarded without
      * completions, as fi_endpoint(3) says of fi_close; their reserved CQ entries are given back. Control path.
      */
-    void close()
+    void close(final boolean faulted)
     {
-        sendGuard.lock();
-        progressGuard.lock();
+        final boolean sendLocked = sendGuard.lockForClose(faulted, RxContext.FAULTED_CLOSE_WAIT_NS);
+        final boolean progressLocked = progressGuard.lockForClose(faulted, RxContext.FAULTED_CLOSE_WAIT_NS);
         try
         {
             closed = true;
@@ -1015,8 +1015,14 @@ final class TxContext
         }
         finally
         {
-            progressGuard.unlock();
-            sendGuard.unlock();
+            if (progressLocked)
+            {
+                progressGuard.unlock();
+            }
+            if (sendLocked)
+            {
+                sendGuard.unlock();
+            }
         }
     }
 }

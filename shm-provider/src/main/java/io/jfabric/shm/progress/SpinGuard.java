@@ -59,6 +59,36 @@ public abstract class SpinGuard
     /** Take the guard, waiting as long as it takes. */
     public abstract void lock();
 
+    /**
+     * Take the guard for a close: as {@link #lock()}, but when {@code faulted} wait at most {@code timeoutNs}. A
+     * region whose file was truncated faults, and a JVM may raise that fault asynchronously, at a later safepoint
+     * poll: one that falls just after a guard was taken unwinds its holder past the {@code finally} that gives it
+     * back. Nothing enters a faulted region's data path any more, so a close that cannot take the guard in time
+     * proceeds without it. Control path.
+     *
+     * @param faulted   whether the region faulted.
+     * @param timeoutNs how long to wait then.
+     * @return whether the guard was taken (to give back with {@link #unlock()}).
+     */
+    public boolean lockForClose(final boolean faulted, final long timeoutNs)
+    {
+        if (!faulted)
+        {
+            lock();
+            return true;
+        }
+        final long deadline = System.nanoTime() + timeoutNs;
+        while (!tryLock())
+        {
+            if (System.nanoTime() - deadline >= 0)
+            {
+                return false;
+            }
+            Thread.yield();
+        }
+        return true;
+    }
+
     /** Give the guard back. */
     public abstract void unlock();
 

@@ -139,7 +139,7 @@ class RegionTruncationTest
 
         for (final ChildJvm child : List.of(initiator, responder))
         {
-            final Map<String, String> outcome = child.awaitResult(60);
+            final Map<String, String> outcome = awaitOrDump(child);
             // -FI_EIO once a watch or a caught fault marked the region; -FI_EHOSTUNREACH when a send first found
             // the peer's slot zeroed by the truncation (the peer looks gone): both clean, both seen under load.
             assertTrue(("" + -Errno.FI_EIO).equals(outcome.get("rc")) ||
@@ -161,6 +161,23 @@ class RegionTruncationTest
         final FabricException refused = assertThrows(FabricException.class, () -> RegionFile.openOrCreate(
             root.dir(), DOMAIN, RegionGeometry.from(root.provider().config()), false));
         assertEquals(Errno.FI_EIO, refused.errno(), "a faulted region is not opened again: " + refused.getMessage());
+    }
+
+    /** The child's next result; when none comes in 30 s, fail with its thread dump (jstack of Java 25). */
+    private static Map<String, String> awaitOrDump(final ChildJvm child) throws Exception
+    {
+        try
+        {
+            return child.awaitResult(30);
+        }
+        catch (final AssertionError ex)
+        {
+            final Process jstack = new ProcessBuilder(JAVA_25.resolveSibling("jstack").toString(), "" + child.pid())
+                .redirectErrorStream(true).start();
+            final String dump = new String(jstack.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            jstack.waitFor();
+            throw new AssertionError(ex.getMessage() + "\nthread dump:\n" + dump, ex);
+        }
     }
 
     private ChildJvm child(final String role) throws Exception
