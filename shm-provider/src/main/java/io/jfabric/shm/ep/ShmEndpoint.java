@@ -439,7 +439,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
             config.rendezvousMin(), config.livenessTimeoutMs(), config.checksum(), (int)Math.min(txSize, 1 << 16), iovLimit(), guards.sendGuard(),
             guards.progressGuard(), claim, authDigest, authKeysFromAv);
         rx = new RxContext(region, geometry, slot, incarnation, av, rxCq, selectiveRx, recvCntr,
-            shmDomain.remoteMemory(), (int)Math.min(rxSize, 1 << 20), config.unexpectedCount(),
+            registrar.endpointRemoteMemory(), (int)Math.min(rxSize, 1 << 20), config.unexpectedCount(),
             config.unexpectedBytes(), directedRecv, minMultiRecv, guards.receiveGuard(), config.livenessTimeoutMs(), eq,
             this);
         heartbeat = Heartbeats.register(region, SlotDescriptor.heartbeatOffset(geometry, slot));

@@ -566,7 +566,17 @@ public final class MemoryRegistrar
      */
     public RemoteMemory remoteMemory()
     {
-        return new RemoteMemory(this);
+        return new RemoteMemory(this, true);
+    }
+
+    /**
+     * @return a view for an endpoint's rendezvous reads: it does not count as an object opened from the domain
+     * (the endpoint does, and closes the view before it lets the domain go), so a domain's FI_EBUSY message counts
+     * only what the application opened. Control path.
+     */
+    public RemoteMemory endpointRemoteMemory()
+    {
+        return new RemoteMemory(this, false);
     }
 
     /** Stop the asynchronous registration thread; the domain calls it when it closes. */

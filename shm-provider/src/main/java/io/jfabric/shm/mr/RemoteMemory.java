@@ -82,16 +82,22 @@ public final class RemoteMemory extends FidLifecycle
     private final CounterTable counters;
     private final SegmentCache segments;
     private final long authDigest;
+    /** Whether this view counts as an object opened from the domain (an application's does; an endpoint's not). */
+    private final boolean holdsDomain;
 
-    RemoteMemory(final MemoryRegistrar registrar)
+    RemoteMemory(final MemoryRegistrar registrar, final boolean holdsDomain)
     {
         super(FidClass.UNSPEC, 0);
         this.registrar = registrar;
+        this.holdsDomain = holdsDomain;
         this.table = registrar.table();
         this.authDigest = registrar.domainAuthDigest();
         this.counters = registrar.domain().counterTable();
         this.segments = new SegmentCache(registrar, registrar.domain().attr().name(), table);
-        registrar.domain().retain("remoteMemory");
+        if (holdsDomain)
+        {
+            registrar.domain().retain("remoteMemory");
+        }
     }
 
     /**
@@ -298,6 +304,9 @@ public final class RemoteMemory extends FidLifecycle
     @Override
     protected void doClose()
     {
-        registrar.domain().release();
+        if (holdsDomain)
+        {
+            registrar.domain().release();
+        }
     }
 }
