@@ -419,10 +419,11 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         }
         final long txSize = info.txAttr() != null && info.txAttr().size() > 0 ? info.txAttr().size() : 1024;
         final long rxSize = info.rxAttr() != null && info.rxAttr().size() > 0 ? info.rxAttr().size() : 1024;
-        final boolean authKeysFromAv = shmDomain.attr().authKeySize() == DomainAttr.FI_AV_AUTH_KEY;
+        final DomainAttr domainAttr = shmDomain.attr();
+        final boolean authKeysFromAv = domainAttr.authKeySize() == DomainAttr.FI_AV_AUTH_KEY;
         final long authDigest = authKeysFromAv ? 0 : AuthKeyDigest.of(
             info.epAttr() != null && info.epAttr().authKey() != null ? info.epAttr().authKey() :
-            shmDomain.attr().authKey());
+            domainAttr.authKey());
         final long[] accepted = authKeysFromAv ? av.authKeyDigests() :
             authDigest == 0 ? new long[0] : new long[] {authDigest};
         if (accepted.length > SlotDescriptor.MAX_AUTH_DIGESTS)

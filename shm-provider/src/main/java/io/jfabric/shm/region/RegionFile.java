@@ -26,6 +26,7 @@ import java.io.IOException;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -442,10 +443,13 @@ public final class RegionFile implements AutoCloseable
         return header;
     }
 
-    /** @return the mapped file's identity (device and inode), as {@code fileKey} in its attributes. */
-    Object fileKey()
+    /**
+     * @param attributes the path's attributes ({@link RegionDirectory#readAttributes}), null when nothing is there.
+     * @return true when they are the mapped file's (same device and inode).
+     */
+    boolean isMapped(final Map<String, Object> attributes)
     {
-        return mapped.fileKey();
+        return mapped.isMapped(attributes);
     }
 
     /**

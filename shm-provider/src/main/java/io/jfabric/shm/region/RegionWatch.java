@@ -20,7 +20,6 @@ import io.jfabric.shm.ProcessIdentity;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * Watches a domain region's file for what another process can do to it behind the domain's back, and which no
@@ -86,7 +85,7 @@ public final class RegionWatch
         {
             return Finding.NONE; // cannot look now; the next tick will
         }
-        final boolean linked = null != attributes && Objects.equals(region.fileKey(), attributes.get("fileKey"));
+        final boolean linked = region.isMapped(attributes);
         if (linked && !truncationReported && (Long)attributes.get("size") < length)
         {
             return truncated((Long)attributes.get("size"));

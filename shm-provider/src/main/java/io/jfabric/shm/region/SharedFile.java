@@ -146,10 +146,13 @@ public final class SharedFile
             return buffer;
         }
 
-        /** @return the mapped file's identity (device and inode), as {@code fileKey} in its attributes. */
-        Object fileKey()
+        /**
+         * @param attributes the path's attributes ({@link RegionDirectory#readAttributes}), null when nothing is there.
+         * @return true when they are the mapped file's (same device and inode).
+         */
+        boolean isMapped(final Map<String, Object> attributes)
         {
-            return fileKey;
+            return null != attributes && Objects.equals(fileKey, attributes.get("fileKey"));
         }
 
         /**
@@ -159,8 +162,7 @@ public final class SharedFile
          */
         public boolean isStillLinked() throws IOException
         {
-            final Map<String, Object> attributes = RegionDirectory.readAttributes(path);
-            return null != attributes && Objects.equals(fileKey, attributes.get("fileKey"));
+            return isMapped(RegionDirectory.readAttributes(path));
         }
     }
 

@@ -70,44 +70,10 @@ public final class PingpongOptions
         final boolean keep)
     {
         this(sizes, iterations, warmup, domain, mode, verify, timeoutSeconds, registered, keep,
-            PingpongProvider.DEFAULT_NAME, IdleMode.BUSY, null);
+            PingpongProvider.DEFAULT_NAME, IdleMode.BUSY, null, null);
     }
 
     /**
-     * @param sizes          the sizes to test.
-     * @param iterations     measured iterations per size.
-     * @param warmup         unmeasured round trips before them.
-     * @param domain         the named domain both sides open.
-     * @param mode           the transfer calls.
-     * @param verify         check every received byte ({@code -c}).
-     * @param timeoutSeconds how long to wait for the peer.
-     * @param registered     register the transmit buffer (large sends by rendezvous), this side only.
-     * @param keep           keep the domain's region file at the end ({@code --keep}), this side only.
-     * @param provider       the provider's name ({@code -p}).
-     * @param idle           how this side waits after an empty CQ poll ({@code --idle}).
-     * @param hgrm           where the client writes each size's round-trip distribution ({@code --hgrm}), or null.
-     */
-    public PingpongOptions(
-        final SizeList sizes,
-        final int iterations,
-        final Warmup warmup,
-        final String domain,
-        final TransferMode mode,
-        final boolean verify,
-        final int timeoutSeconds,
-        final boolean registered,
-        final boolean keep,
-        final String provider,
-        final IdleMode idle,
-        final Path hgrm)
-    {
-        this(sizes, iterations, warmup, domain, mode, verify, timeoutSeconds, registered, keep, provider, idle, hgrm,
-            null);
-    }
-
-    /**
-     * As the other constructor, with a percentile plot.
-     *
      * @param sizes          the sizes to test.
      * @param iterations     measured iterations per size.
      * @param warmup         unmeasured round trips before them.

@@ -83,7 +83,7 @@ class PeerLauncherTest
     {
         final List<String> command = PeerLauncher.command("java", List.of(), "cp", new Properties(),
             new PingpongOptions(SizeList.parse("64"), 10, Warmup.of(1), "pp", TransferMode.MSG, false, 30, true, false,
-                "other", IdleMode.BACKOFF, Path.of("/tmp/rtt.hgrm")));
+                "other", IdleMode.BACKOFF, Path.of("/tmp/rtt.hgrm"), null));
         assertEquals("other", command.get(command.indexOf("-p") + 1), command::toString);
         assertEquals("backoff", command.get(command.indexOf("--idle") + 1), command::toString);
         assertFalse(command.contains("--hgrm"), command::toString);
