@@ -17,8 +17,13 @@ package io.jfabric.shm;
 
 import io.jfabric.AddressVector;
 import io.jfabric.AvAttr;
+import io.jfabric.CntrAttr;
+import io.jfabric.CompletionQueue;
+import io.jfabric.Counter;
+import io.jfabric.CqAttr;
 import io.jfabric.Domain;
 import io.jfabric.DomainAttr;
+import io.jfabric.Endpoint;
 import io.jfabric.Errno;
 import io.jfabric.Fabric;
 import io.jfabric.FabricException;
@@ -27,30 +32,29 @@ import io.jfabric.FidClass;
 import io.jfabric.Flags;
 import io.jfabric.HmemOverrideOps;
 import io.jfabric.Info;
+import io.jfabric.MemoryRegion;
+import io.jfabric.MrAttr;
+import io.jfabric.MrIov;
 import io.jfabric.Progress;
+import io.jfabric.ShareableMemory;
 import io.jfabric.shm.av.ShmAddressVector;
 import io.jfabric.shm.cleanup.LeftoverSweep;
+import io.jfabric.shm.cntr.CounterTable;
+import io.jfabric.shm.cntr.ShmCounter;
+import io.jfabric.shm.context.DomainContext;
+import io.jfabric.shm.context.FabricContext;
+import io.jfabric.shm.core.DomainResources;
+import io.jfabric.shm.core.FidLifecycle;
+import io.jfabric.shm.core.ShmConfig;
 import io.jfabric.shm.cq.ShmCompletionQueue;
 import io.jfabric.shm.ep.EndpointHooks;
 import io.jfabric.shm.ep.Heartbeats;
 import io.jfabric.shm.ep.ShmEndpoint;
-import io.jfabric.shm.progress.ProgressRunners;
-import io.jfabric.shm.progress.ThreadingGuards;
-
-import io.jfabric.CntrAttr;
-import io.jfabric.CompletionQueue;
-import io.jfabric.Counter;
-import io.jfabric.CqAttr;
-import io.jfabric.Endpoint;
-import io.jfabric.MemoryRegion;
-import io.jfabric.MrAttr;
-import io.jfabric.MrIov;
-import io.jfabric.ShareableMemory;
-import io.jfabric.shm.cntr.CounterTable;
-import io.jfabric.shm.cntr.ShmCounter;
 import io.jfabric.shm.eq.ShmEventQueue;
 import io.jfabric.shm.mr.MemoryRegistrar;
 import io.jfabric.shm.mr.RemoteMemory;
+import io.jfabric.shm.progress.ProgressRunners;
+import io.jfabric.shm.progress.ThreadingGuards;
 import io.jfabric.shm.region.RegionFile;
 import io.jfabric.shm.region.RegionGeometry;
 import io.jfabric.shm.region.RegionWatch;
@@ -79,9 +83,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * Control calls are thread safe. Objects opened from the domain hold a reference, so closing the domain while
  * any remains open fails with {@link Errno#FI_EBUSY}.
  */
-public final class ShmDomain extends FidLifecycle implements Domain
+public final class ShmDomain extends FidLifecycle implements Domain, DomainContext
 {
-    private final ShmFabric fabric;
+    private final FabricContext fabric;
     private final Info info;
     private final DomainAttr attr;
     private final DomainResources resources;
@@ -95,7 +99,7 @@ public final class ShmDomain extends FidLifecycle implements Domain
     private final CounterTable counterTable;
     private ProgressRunners progressRunners;
 
-    ShmDomain(final ShmFabric fabric, final Info requested, final long flags, final long context)
+    ShmDomain(final FabricContext fabric, final Info requested, final long flags, final long context)
     {
         super(FidClass.DOMAIN, context);
         if (requested == null)
@@ -194,9 +198,9 @@ public final class ShmDomain extends FidLifecycle implements Domain
         }
     }
 
-    private static Info resolve(final ShmFabric fabric, final Info requested)
+    private static Info resolve(final FabricContext fabric, final Info requested)
     {
-        final List<Info> matched = fabric.provider().matcher().match(fabric.apiVersion(), null, null, 0, requested);
+        final List<Info> matched = fabric.provider().getInfo(fabric.apiVersion(), null, null, 0, requested);
         final Info resolved = matched.get(0);
         final DomainAttr asked = requested.domainAttr();
         final DomainAttr out = resolved.domainAttr();
@@ -282,6 +286,7 @@ public final class ShmDomain extends FidLifecycle implements Domain
     /**
      * @return the event queue bound with {@link #bind}, or null.
      */
+    @Override
     public synchronized ShmEventQueue eventQueue()
     {
         return eq;
@@ -291,6 +296,7 @@ public final class ShmDomain extends FidLifecycle implements Domain
      * @return true when the bound event queue was bound with {@link Flags#FI_REG_MR}: registrations complete
      * asynchronously on it.
      */
+    @Override
     public synchronized boolean asyncMrRegistration()
     {
         return asyncMrRegistration;
@@ -332,14 +338,28 @@ public final class ShmDomain extends FidLifecycle implements Domain
     /**
      * @return the count limits this domain enforces.
      */
+    @Override
     public DomainResources resources()
     {
         return resources;
     }
 
+    @Override
+    public FidLifecycle fid()
+    {
+        return this;
+    }
+
+    @Override
+    public ShmConfig config()
+    {
+        return fabric.provider().config();
+    }
+
     /**
      * @return the mapped region file.
      */
+    @Override
     public RegionFile region()
     {
         return region;
@@ -507,6 +527,7 @@ public final class ShmDomain extends FidLifecycle implements Domain
     /**
      * @return the region's counter table.
      */
+    @Override
     public CounterTable counterTable()
     {
         return counterTable;

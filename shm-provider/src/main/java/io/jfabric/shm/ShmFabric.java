@@ -22,6 +22,10 @@ import io.jfabric.Fabric;
 import io.jfabric.FabricAttr;
 import io.jfabric.FidClass;
 import io.jfabric.Info;
+import io.jfabric.shm.context.FabricContext;
+import io.jfabric.shm.context.ProviderContext;
+import io.jfabric.shm.core.FidLifecycle;
+import io.jfabric.shm.core.ShmNames;
 import io.jfabric.shm.eq.ShmEventQueue;
 
 /**
@@ -30,12 +34,12 @@ import io.jfabric.shm.eq.ShmEventQueue;
  * Thread safe. Each open domain and event queue holds a reference, so closing the fabric while any remains open
  * fails with {@link io.jfabric.Errno#FI_EBUSY}.
  */
-public final class ShmFabric extends FidLifecycle implements Fabric
+public final class ShmFabric extends FidLifecycle implements FabricContext
 {
-    private final ShmProvider provider;
+    private final ProviderContext provider;
     private final int apiVersion;
 
-    ShmFabric(final ShmProvider provider, final int apiVersion, final long context)
+    ShmFabric(final ProviderContext provider, final int apiVersion, final long context)
     {
         super(FidClass.FABRIC, context);
         this.provider = provider;
@@ -81,7 +85,8 @@ public final class ShmFabric extends FidLifecycle implements Fabric
     /**
      * @return the provider this fabric belongs to.
      */
-    public ShmProvider provider()
+    @Override
+    public ProviderContext provider()
     {
         return provider;
     }

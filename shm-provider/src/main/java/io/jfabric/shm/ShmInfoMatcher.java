@@ -36,6 +36,11 @@ import io.jfabric.Threading;
 import io.jfabric.ToStr;
 import io.jfabric.TxAttr;
 import io.jfabric.Versions;
+import io.jfabric.shm.context.ProviderContext;
+import io.jfabric.shm.core.LocalHost;
+import io.jfabric.shm.core.ShmCapabilities;
+import io.jfabric.shm.core.ShmConfig;
+import io.jfabric.shm.core.ShmNames;
 import io.jfabric.shm.region.RegionFile;
 
 import java.util.ArrayList;
@@ -83,9 +88,9 @@ final class ShmInfoMatcher
     static final int PROTOCOL_VERSION = 1;
 
     private final ShmConfig config;
-    private final ShmProvider provider;
+    private final ProviderContext provider;
 
-    ShmInfoMatcher(final ShmConfig config, final ShmProvider provider)
+    ShmInfoMatcher(final ShmConfig config, final ProviderContext provider)
     {
         this.config = config;
         this.provider = provider;
@@ -273,10 +278,10 @@ final class ShmInfoMatcher
      */
     private Info reference(final Info info, final ShmFabric fabric)
     {
-        final ShmDomain domain = provider.firstOpenDomain(info.domainAttr().name(), fabric);
+        final ShmDomain domain = (ShmDomain)provider.firstOpenDomain(info.domainAttr().name(), fabric);
         info.domainAttr().domain(domain);
         final ShmFabric referenced = fabric != null ? fabric :
-            domain != null ? (ShmFabric)domain.fabric() : provider.firstOpenFabric();
+            domain != null ? (ShmFabric)domain.fabric() : (ShmFabric)provider.firstOpenFabric();
         info.fabricAttr().fabric(referenced);
         if (fabric != null)
         {

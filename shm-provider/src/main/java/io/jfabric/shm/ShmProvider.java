@@ -15,12 +15,16 @@
  */
 package io.jfabric.shm;
 
+import io.jfabric.Domain;
 import io.jfabric.Errno;
 import io.jfabric.Fabric;
 import io.jfabric.FabricAttr;
 import io.jfabric.FabricException;
 import io.jfabric.Info;
 import io.jfabric.Versions;
+import io.jfabric.shm.context.ProviderContext;
+import io.jfabric.shm.core.ShmConfig;
+import io.jfabric.shm.core.ShmNames;
 import io.jfabric.spi.FabricProvider;
 
 import java.util.List;
@@ -33,7 +37,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * The configuration is read once, on the provider's first use.
  * Thread safe.
  */
-public final class ShmProvider implements FabricProvider
+public final class ShmProvider implements FabricProvider, ProviderContext
 {
     private volatile ShmConfig config;
     private volatile ShmInfoMatcher matcher;
@@ -124,20 +128,20 @@ public final class ShmProvider implements FabricProvider
         return fabric;
     }
 
-    /** A domain of this provider finished opening: getinfo may now reference it. */
-    void opened(final ShmDomain domain)
+    @Override
+    public void opened(final Domain domain)
     {
-        openDomains.add(domain);
+        openDomains.add((ShmDomain)domain);
     }
 
-    /** A domain of this provider is closing: getinfo no longer references it. */
-    void closed(final ShmDomain domain)
+    @Override
+    public void closed(final Domain domain)
     {
         openDomains.remove(domain);
     }
 
-    /** A fabric of this provider is closing: getinfo no longer references it. */
-    void closed(final ShmFabric fabric)
+    @Override
+    public void closed(final Fabric fabric)
     {
         openFabrics.remove(fabric);
     }
@@ -146,7 +150,8 @@ public final class ShmProvider implements FabricProvider
      * @return the first opened fabric of this provider still open, or null (fi_fabric(3): the output of getinfo
      * references the first opened instance of the named fabric).
      */
-    ShmFabric firstOpenFabric()
+    @Override
+    public ShmFabric firstOpenFabric()
     {
         for (final ShmFabric fabric : openFabrics)
         {
@@ -164,7 +169,8 @@ public final class ShmProvider implements FabricProvider
      * @return the first opened domain of that name still open, or null (fi_domain(3): the output of getinfo
      * references the first opened instance of the named domain).
      */
-    ShmDomain firstOpenDomain(final String name, final ShmFabric fabric)
+    @Override
+    public ShmDomain firstOpenDomain(final String name, final Fabric fabric)
     {
         for (final ShmDomain domain : openDomains)
         {

@@ -28,6 +28,8 @@ import io.jfabric.Info;
 import io.jfabric.Progress;
 import io.jfabric.Threading;
 import io.jfabric.Versions;
+import io.jfabric.shm.core.DomainResources;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -15,6 +15,8 @@
  */
 package io.jfabric.shm;
 
+import io.jfabric.shm.core.ShmConfig;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -15,6 +15,8 @@
  */
 package io.jfabric.stress;
 
+import io.jfabric.shm.core.BrokenVariant;
+
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
@@ -22,7 +24,7 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * The broken variant a JCStress test is there to catch ({@code io.jfabric.shm.BrokenVariant}): the campaign runs
+ * The broken variant a JCStress test is there to catch ({@code io.jfabric.shm.core.BrokenVariant}): the campaign runs
  * the test once more with that variant switched on and fails the build unless JCStress then reports a forbidden
  * outcome or an error. Every test of the campaign carries one.
  */

@@ -15,10 +15,12 @@
  */
 package io.jfabric.stress;
 
+import io.jfabric.shm.core.BrokenVariant;
+
 /**
  * Switches on, in a JCStress fork, the broken variant its test {@link Catches}: the campaign's variant run starts
  * every fork with {@code -Djfabric.stress.variant=@catches}, and each test calls {@link #arm} first thing in its
- * static initializer, before any provider class reads the property ({@code io.jfabric.shm.BrokenVariant} reads it
+ * static initializer, before any provider class reads the property ({@code io.jfabric.shm.core.BrokenVariant} reads it
  * once, when it loads). A fork runs one test, so each test runs with its own variant. In the normal campaign the
  * property is unset and this does nothing. Called once per fork, from a static initializer.
  */

@@ -16,10 +16,12 @@
 package io.jfabric.tools;
 
 import io.jfabric.FabricException;
-import io.jfabric.shm.ShmConfig;
-import io.jfabric.shm.cleanup.RootCleaner;
 import io.jfabric.shm.cleanup.RootCleaner.Action;
 import io.jfabric.shm.cleanup.RootCleaner.Result;
+import io.jfabric.shm.cleanup.RootCleaner;
+import io.jfabric.shm.core.ShmConfig;
+import io.jfabric.tools.cli.VersionProvider;
+
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -48,7 +50,7 @@ import java.util.concurrent.Callable;
     name = "clean",
     mixinStandardHelpOptions = true,
     exitCodeOnInvalidInput = 1,
-    versionProvider = JfabricMain.VersionProvider.class,
+    versionProvider = VersionProvider.class,
     description = "Remove the shm files of processes that are gone (regions no live process has open, their address " +
         "vectors, dead processes' segments and temporary files); never a file a live process uses.")
 final class CleanCommand implements Callable<Integer>

@@ -25,6 +25,8 @@ import io.jfabric.MrMode;
 import io.jfabric.ToStr;
 import io.jfabric.Versions;
 import io.jfabric.spi.FabricProvider;
+import io.jfabric.tools.cli.VersionProvider;
+
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -49,7 +51,7 @@ import java.util.concurrent.Callable;
     name = "info",
     mixinStandardHelpOptions = true,
     exitCodeOnInvalidInput = 1,
-    versionProvider = JfabricMain.VersionProvider.class,
+    versionProvider = VersionProvider.class,
     description = "Print the fabric configurations jfabric's providers offer, as libfabric's fi_info does.")
 final class InfoCommand implements Callable<Integer>
 {

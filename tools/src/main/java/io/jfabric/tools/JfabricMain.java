@@ -15,15 +15,16 @@
  */
 package io.jfabric.tools;
 
-import io.jfabric.Versions;
+import io.jfabric.tools.cli.VersionProvider;
 import io.jfabric.tools.inspect.DumpCommand;
 import io.jfabric.tools.inspect.StatCommand;
 import io.jfabric.tools.pingpong.PingpongCommand;
-import picocli.CommandLine;
+
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 import java.io.PrintWriter;
 import java.nio.charset.Charset;
@@ -41,7 +42,7 @@ import java.nio.charset.Charset;
     name = "jfabric",
     mixinStandardHelpOptions = true,
     exitCodeOnInvalidInput = 1,
-    versionProvider = JfabricMain.VersionProvider.class,
+    versionProvider = VersionProvider.class,
     subcommands = {InfoCommand.class, StrerrorCommand.class, PingpongCommand.class, StatCommand.class,
         DumpCommand.class, CleanCommand.class, CommandLine.HelpCommand.class},
     description = "jfabric tools: the libfabric object model on the JVM, with a shared-memory provider.")
@@ -99,22 +100,5 @@ public final class JfabricMain implements Runnable
         out.flush();
         err.flush();
         return status;
-    }
-
-    /**
-     * {@code --version}: the tools' version and the libfabric API they follow.
-     */
-    public static final class VersionProvider implements CommandLine.IVersionProvider
-    {
-        @Override
-        public String[] getVersion()
-        {
-            final String version = JfabricMain.class.getPackage().getImplementationVersion();
-            return new String[]
-            {
-                "jfabric: " + (version == null ? "development build" : version),
-                "libfabric api: " + Versions.FI_MAJOR_VERSION + "." + Versions.FI_MINOR_VERSION,
-            };
-        }
     }
 }

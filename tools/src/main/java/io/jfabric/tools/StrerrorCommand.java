@@ -16,6 +16,8 @@
 package io.jfabric.tools;
 
 import io.jfabric.Errno;
+import io.jfabric.tools.cli.VersionProvider;
+
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
@@ -42,7 +44,7 @@ import java.util.regex.Pattern;
     name = "strerror",
     mixinStandardHelpOptions = true,
     exitCodeOnInvalidInput = 1,
-    versionProvider = JfabricMain.VersionProvider.class,
+    versionProvider = VersionProvider.class,
     description = "Print fi_strerror's text for libfabric error numbers or names.")
 final class StrerrorCommand implements Callable<Integer>
 {

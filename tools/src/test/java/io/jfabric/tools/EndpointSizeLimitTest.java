@@ -29,8 +29,9 @@ import io.jfabric.Fabric;
 import io.jfabric.Flags;
 import io.jfabric.Info;
 import io.jfabric.Versions;
-import io.jfabric.shm.ShmConfig;
 import io.jfabric.shm.ShmProvider;
+import io.jfabric.shm.core.ShmConfig;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -15,6 +15,8 @@
  */
 package io.jfabric.shm.av;
 
+import io.jfabric.shm.core.ProcessIdentity;
+
 import org.agrona.BitUtil;
 
 /**
@@ -121,7 +123,7 @@ import org.agrona.BitUtil;
  *   +---------------------------------------------------------------+  +ENTRY_LENGTH
  * </pre>
  * Entry protocol: an inserter claims a FREE entry with a CAS of the state from 0 to CLAIMED with its process identity
- * ({@link io.jfabric.shm.ProcessIdentity}: pid and start time, under 2^62 so the shift keeps all of it), writes
+ * ({@link io.jfabric.shm.core.ProcessIdentity}: pid and start time, under 2^62 so the shift keeps all of it), writes
  * the fields, and publishes it with a release store of VALID carrying a fresh generation from the header's
  * counter, so no two publications of any entry ever share a generation. A remover CASes VALID to FREE. A reader
  * acquire-loads the state, reads the fields, then (after an acquire fence) loads the state again: the fields are
@@ -138,7 +140,7 @@ import org.agrona.BitUtil;
  * r to r - 1 under that generation) after its own removal.
  * <p>
  * <b>Updating bit</b> (layout 3 adds its owner): fi_av_set_user_id first takes the entry's Updater word with a
- * CAS from 0 to its {@link io.jfabric.shm.ProcessIdentity}, then sets the bit with a CAS from the VALID state it
+ * CAS from 0 to its {@link io.jfabric.shm.core.ProcessIdentity}, then sets the bit with a CAS from the VALID state it
  * validated (same generation), writes the user id, clears the bit with a CAS, and stores 0 to the Updater word
  * with release. Only the Updater word's holder sets the bit, so while the bit is set the word names the process
  * that set it. Removers and other updaters wait while it is set (briefly): past {@code AvTable}'s bound they read
@@ -226,7 +228,7 @@ public final class AvDescriptor
     /** Entry: the generation of the auth key entry an address was inserted with (long). */
     public static final int AUTH_KEY_GENERATION_OFFSET = 48;
     /**
-     * Entry: the {@link io.jfabric.shm.ProcessIdentity} of the user id updater holding this entry (long), 0 when
+     * Entry: the {@link io.jfabric.shm.core.ProcessIdentity} of the user id updater holding this entry (long), 0 when
      * none: taken with a CAS from 0 before the updating bit is set, given back with a release store of 0 after it is
      * cleared, so whenever the bit is set this word names the process that set it.
      */
@@ -326,7 +328,7 @@ public final class AvDescriptor
     }
 
     /**
-     * @param identity the claimer's {@link io.jfabric.shm.ProcessIdentity}, below 2^62.
+     * @param identity the claimer's {@link io.jfabric.shm.core.ProcessIdentity}, below 2^62.
      * @return the CLAIMED state.
      */
     public static long claimed(final long identity)
@@ -390,7 +392,7 @@ public final class AvDescriptor
 
     /**
      * @param state a CLAIMED state word.
-     * @return the claimer's {@link io.jfabric.shm.ProcessIdentity}.
+     * @return the claimer's {@link io.jfabric.shm.core.ProcessIdentity}.
      */
     public static long claimer(final long state)
     {

@@ -20,9 +20,9 @@ import io.jfabric.AvType;
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
 import io.jfabric.Flags;
-import io.jfabric.shm.ShmDomain;
-import io.jfabric.shm.ShmFabric;
+import io.jfabric.shm.context.DomainContext;
 import io.jfabric.shm.region.SharedFile;
+
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
@@ -65,9 +65,9 @@ final class AvFile
      * @param avName the AV's name.
      * @return the file's path: named for the domain's region.
      */
-    static Path path(final ShmDomain domain, final String avName)
+    static Path path(final DomainContext domain, final String avName)
     {
-        final var config = ((ShmFabric)domain.fabric()).provider().config();
+        final var config = domain.config();
         return config.rootDir().resolve(
             AvDescriptor.fileName(domain.attr().name(), avName, domain.region().regionNonce()));
     }
@@ -79,9 +79,9 @@ final class AvFile
      * @param attr   validated attributes, count resolved.
      * @return the mapped file.
      */
-    static AvFile open(final ShmDomain domain, final AvAttr attr)
+    static AvFile open(final DomainContext domain, final AvAttr attr)
     {
-        final var config = ((ShmFabric)domain.fabric()).provider().config();
+        final var config = domain.config();
         final String domainName = domain.attr().name();
         final Path path = path(domain, attr.name());
         final boolean readOnly = (attr.flags() & Flags.FI_READ) != 0;

@@ -15,8 +15,9 @@
  */
 package io.jfabric.shm.av;
 
-import io.jfabric.shm.BrokenVariant;
-import io.jfabric.shm.ProcessIdentity;
+import io.jfabric.shm.core.BrokenVariant;
+import io.jfabric.shm.core.ProcessIdentity;
+
 import org.agrona.concurrent.AtomicBuffer;
 
 import java.lang.invoke.VarHandle;

@@ -17,7 +17,7 @@ package io.jfabric.shm.av;
 
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
-import io.jfabric.shm.LocalHost;
+import io.jfabric.shm.core.LocalHost;
 import io.jfabric.shm.region.RegionFile;
 
 import java.util.Objects;

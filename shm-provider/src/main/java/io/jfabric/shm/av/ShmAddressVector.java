@@ -26,11 +26,12 @@ import io.jfabric.FabricException;
 import io.jfabric.Fid;
 import io.jfabric.FidClass;
 import io.jfabric.Flags;
-import io.jfabric.shm.FidLifecycle;
-import io.jfabric.shm.LocalHost;
-import io.jfabric.shm.ShmCapabilities;
-import io.jfabric.shm.ShmDomain;
+import io.jfabric.shm.context.DomainContext;
+import io.jfabric.shm.core.FidLifecycle;
+import io.jfabric.shm.core.LocalHost;
+import io.jfabric.shm.core.ShmCapabilities;
 import io.jfabric.shm.eq.ShmEventQueue;
+
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
@@ -76,7 +77,7 @@ import java.nio.file.Path;
  * <p>
  * <b>Concurrency</b>: the table is lock free (see {@link AvDescriptor}), so no lock is taken whatever the domain's
  * threading model; an inserter process that dies between claiming and publishing leaves a CLAIMED entry that the
- * next inserter, finding that process gone, frees ({@link io.jfabric.shm.ProcessIdentity}: pid and start time, so a
+ * next inserter, finding that process gone, frees ({@link io.jfabric.shm.core.ProcessIdentity}: pid and start time, so a
  * reused pid does not keep it claimed).
  * <p>
  * <b>FI_EVENT</b>: inserts are carried out in the calling thread and reported on the bound EQ: one error entry per
@@ -121,7 +122,7 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
     private static final long INSERT_FLAGS = Flags.FI_MORE | Flags.FI_SYNC_ERR | Flags.FI_AV_USER_ID | Flags.FI_AUTH_KEY;
     private static final int MAX_RX_CTX_BITS = 16;
 
-    private final ShmDomain domain;
+    private final DomainContext domain;
     private final AvAttr attr;
     private final String domainName;
     private final int slotCount;
@@ -135,7 +136,7 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
     private volatile ShmEventQueue eq;
 
     private ShmAddressVector(
-        final ShmDomain domain, final AvAttr attr, final long context, final Path path, final ByteBuffer memory,
+        final DomainContext domain, final AvAttr attr, final long context, final Path path, final ByteBuffer memory,
         final int entries, final long mapAddr)
     {
         super(FidClass.AV, context);
@@ -163,7 +164,7 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
      * @return the AV.
      */
     public static ShmAddressVector open(
-        final ShmDomain domain, final AvAttr asked, final long context, final int maxCount)
+        final DomainContext domain, final AvAttr asked, final long context, final int maxCount)
     {
         domain.ensureOpen("fi_av_open");
         final AvAttr attr = validate(asked, domain, maxCount);
@@ -202,7 +203,7 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
         }
     }
 
-    private static AvAttr validate(final AvAttr asked, final ShmDomain domain, final int maxCount)
+    private static AvAttr validate(final AvAttr asked, final DomainContext domain, final int maxCount)
     {
         if (asked == null)
         {
@@ -313,7 +314,7 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
     /** @return the domain this AV was opened from. */
     public FidLifecycle domain()
     {
-        return domain;
+        return domain.fid();
     }
 
     /**

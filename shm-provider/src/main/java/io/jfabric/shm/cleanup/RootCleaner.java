@@ -17,9 +17,9 @@ package io.jfabric.shm.cleanup;
 
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
-import io.jfabric.shm.ProcessIdentity;
 import io.jfabric.shm.cleanup.RootEntry.Kind;
 import io.jfabric.shm.cleanup.RootEntry.State;
+import io.jfabric.shm.core.ProcessIdentity;
 import io.jfabric.shm.region.RegionDirectory;
 import io.jfabric.shm.region.RegionFile;
 import io.jfabric.shm.region.RegionRemoval;

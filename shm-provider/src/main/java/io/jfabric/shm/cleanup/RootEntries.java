@@ -16,11 +16,11 @@
 package io.jfabric.shm.cleanup;
 
 import io.jfabric.FabricException;
-import io.jfabric.shm.ProcessIdentity;
 import io.jfabric.shm.av.AvDescriptor;
 import io.jfabric.shm.av.AvHeader;
 import io.jfabric.shm.cleanup.RootEntry.Kind;
 import io.jfabric.shm.cleanup.RootEntry.State;
+import io.jfabric.shm.core.ProcessIdentity;
 import io.jfabric.shm.mr.SegmentDescriptor;
 import io.jfabric.shm.mr.SegmentFile;
 import io.jfabric.shm.region.RegionDescriptor;
@@ -29,6 +29,7 @@ import io.jfabric.shm.region.RegionHeader;
 import io.jfabric.shm.region.RegionUsers;
 import io.jfabric.shm.region.SharedFile;
 import io.jfabric.shm.region.TempFiles;
+
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;

@@ -15,7 +15,7 @@
  */
 package io.jfabric.shm.cleanup;
 
-import io.jfabric.shm.ProcessIdentity;
+import io.jfabric.shm.core.ProcessIdentity;
 
 import java.nio.file.Path;
 

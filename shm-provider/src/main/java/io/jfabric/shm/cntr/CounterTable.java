@@ -17,9 +17,10 @@ package io.jfabric.shm.cntr;
 
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
-import io.jfabric.shm.BrokenVariant;
-import io.jfabric.shm.ProcessIdentity;
+import io.jfabric.shm.core.BrokenVariant;
+import io.jfabric.shm.core.ProcessIdentity;
 import io.jfabric.shm.region.RegionGeometry;
+
 import org.agrona.concurrent.AtomicBuffer;
 
 import static io.jfabric.shm.cntr.CounterTableDescriptor.*;

@@ -15,6 +15,7 @@
  */
 package io.jfabric.shm.cntr;
 
+import io.jfabric.shm.core.ProcessIdentity;
 import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RegionGeometry;
 
@@ -42,7 +43,7 @@ import io.jfabric.shm.region.RegionGeometry;
  *   +---------------------------------------------------------------+  64
  * </pre>
  * The owner word is the claim: the owner claims a free entry with a CAS of it from 0 to its process identity
- * ({@link io.jfabric.shm.ProcessIdentity}: pid and start-time bits), zeroes both counts, sets the state to 1, and is
+ * ({@link io.jfabric.shm.core.ProcessIdentity}: pid and start-time bits), zeroes both counts, sets the state to 1, and is
  * the only one to free it (state 0, then the owner word 0 with release), unless it is gone (exited, or its pid now
  * names a process that started at another time): then a claim that finds no free entry CASes the owner word from
  * the gone identity to its own. Peers only add to the value (remote write events), and only to an entry a published

@@ -21,11 +21,12 @@ import io.jfabric.Errno;
 import io.jfabric.FabricException;
 import io.jfabric.FidClass;
 import io.jfabric.WaitObj;
-import io.jfabric.shm.BrokenVariant;
-import io.jfabric.shm.DomainResources;
-import io.jfabric.shm.FidLifecycle;
+import io.jfabric.shm.core.BrokenVariant;
+import io.jfabric.shm.core.DomainResources;
+import io.jfabric.shm.core.FidLifecycle;
 import io.jfabric.shm.progress.Progressable;
 import io.jfabric.shm.progress.ProgressableSet;
+
 import org.agrona.concurrent.AtomicBuffer;
 
 import java.util.concurrent.TimeUnit;

@@ -17,6 +17,8 @@ package io.jfabric.shm.ep;
 
 import io.jfabric.shm.av.AuthKeyDigest;
 import io.jfabric.shm.region.RegionGeometry;
+import io.jfabric.shm.region.SlotDescriptor;
+
 import org.agrona.concurrent.AtomicBuffer;
 
 /**

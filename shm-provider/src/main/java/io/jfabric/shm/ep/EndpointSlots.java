@@ -15,9 +15,11 @@
  */
 package io.jfabric.shm.ep;
 
-import io.jfabric.shm.BrokenVariant;
-import io.jfabric.shm.ProcessIdentity;
+import io.jfabric.shm.core.BrokenVariant;
+import io.jfabric.shm.core.ProcessIdentity;
 import io.jfabric.shm.region.RegionGeometry;
+import io.jfabric.shm.region.SlotDescriptor;
+
 import org.agrona.concurrent.AtomicBuffer;
 
 /**

@@ -15,6 +15,8 @@
  */
 package io.jfabric.shm.ep;
 
+import io.jfabric.shm.region.SlotDescriptor;
+
 import org.agrona.concurrent.AtomicBuffer;
 
 import java.util.Arrays;

@@ -15,8 +15,10 @@
  */
 package io.jfabric.shm.ep;
 
-import io.jfabric.shm.ProcessIdentity;
+import io.jfabric.shm.core.ProcessIdentity;
 import io.jfabric.shm.region.RegionGeometry;
+import io.jfabric.shm.region.SlotDescriptor;
+
 import org.agrona.concurrent.AtomicBuffer;
 
 /**

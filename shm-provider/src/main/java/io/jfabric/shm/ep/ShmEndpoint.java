@@ -26,15 +26,16 @@ import io.jfabric.Flags;
 import io.jfabric.Info;
 import io.jfabric.MessageClaim;
 import io.jfabric.Msg;
-import io.jfabric.shm.DomainResources;
-import io.jfabric.shm.FidLifecycle;
-import io.jfabric.shm.LocalHost;
-import io.jfabric.shm.ProcessIdentity;
-import io.jfabric.shm.ShmConfig;
 import io.jfabric.shm.av.AuthKeyDigest;
 import io.jfabric.shm.av.ShmAddress;
 import io.jfabric.shm.av.ShmAddressVector;
 import io.jfabric.shm.cntr.ShmCounter;
+import io.jfabric.shm.context.DomainContext;
+import io.jfabric.shm.core.DomainResources;
+import io.jfabric.shm.core.FidLifecycle;
+import io.jfabric.shm.core.LocalHost;
+import io.jfabric.shm.core.ProcessIdentity;
+import io.jfabric.shm.core.ShmConfig;
 import io.jfabric.shm.cq.ShmCompletionQueue;
 import io.jfabric.shm.eq.ShmEventQueue;
 import io.jfabric.shm.match.ReceiveMatcher;
@@ -45,6 +46,8 @@ import io.jfabric.shm.progress.Progressable;
 import io.jfabric.shm.progress.ThreadingGuards;
 import io.jfabric.shm.region.RegionFile;
 import io.jfabric.shm.region.RegionGeometry;
+import io.jfabric.shm.region.SlotDescriptor;
+
 import org.agrona.concurrent.AtomicBuffer;
 
 import java.nio.ByteBuffer;
@@ -80,7 +83,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
     private static final int CLOSED = 2;
 
     private final FidLifecycle domain;
-    private final io.jfabric.shm.ShmDomain shmDomain;
+    private final DomainContext shmDomain;
     private final MemoryRegistrar registrar;
     private final DomainResources resources;
     private final Info info;
@@ -134,7 +137,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
      * @param context    user context.
      */
     public ShmEndpoint(
-        final io.jfabric.shm.ShmDomain domain,
+        final DomainContext domain,
         final MemoryRegistrar registrar,
         final DomainResources resources,
         final Info info,
@@ -158,7 +161,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
             throw new FabricException(Errno.FI_EINVAL,
                 "fi_endpoint: ep_attr.type " + type + " is not supported; the shm provider offers FI_EP_RDM");
         }
-        this.domain = domain;
+        this.domain = domain.fid();
         this.shmDomain = domain;
         this.registrar = registrar;
         this.resources = resources;

@@ -19,15 +19,17 @@ import io.jfabric.Addresses;
 import io.jfabric.Errno;
 import io.jfabric.Flags;
 import io.jfabric.Msg;
-import io.jfabric.shm.BrokenVariant;
 import io.jfabric.shm.av.ShmAddressVector;
 import io.jfabric.shm.cntr.ShmCounter;
+import io.jfabric.shm.core.BrokenVariant;
 import io.jfabric.shm.cq.ShmCompletionQueue;
 import io.jfabric.shm.mr.MemoryRegistrar;
 import io.jfabric.shm.mr.ShmMemoryRegion;
 import io.jfabric.shm.progress.SpinGuard;
 import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RegionGeometry;
+import io.jfabric.shm.region.SlotDescriptor;
+
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.MessageHandler;

@@ -19,9 +19,11 @@ import io.jfabric.Addresses;
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
 import io.jfabric.Flags;
-import io.jfabric.shm.ShmCapabilities;
-import java.nio.ByteBuffer;
+import io.jfabric.shm.core.ShmCapabilities;
+
 import org.agrona.DirectBuffer;
+
+import java.nio.ByteBuffer;
 
 /**
  * The receive side of an shm endpoint: matches arriving messages with posted receives (fi_msg(3), fi_tagged(3)),

@@ -15,8 +15,6 @@
  */
 package io.jfabric.shm.mr;
 
-import io.jfabric.shm.av.AuthKeyDigest;
-
 import io.jfabric.DomainAttr;
 import io.jfabric.EqEvent;
 import io.jfabric.Errno;
@@ -25,11 +23,13 @@ import io.jfabric.Flags;
 import io.jfabric.MrAttr;
 import io.jfabric.MrIov;
 import io.jfabric.ShareableMemory;
-import io.jfabric.shm.DomainResources;
-import io.jfabric.shm.ShmCapabilities;
-import io.jfabric.shm.ShmDomain;
+import io.jfabric.shm.av.AuthKeyDigest;
+import io.jfabric.shm.context.DomainContext;
+import io.jfabric.shm.core.DomainResources;
+import io.jfabric.shm.core.ShmCapabilities;
 import io.jfabric.shm.eq.ShmEventQueue;
 import io.jfabric.shm.region.RegionDirectory;
+
 import org.agrona.BufferUtil;
 import org.agrona.collections.Long2LongHashMap;
 
@@ -66,7 +66,7 @@ public final class MemoryRegistrar
         Flags.FI_REMOTE_READ | Flags.FI_REMOTE_WRITE;
     private static final long REMOTE_BITS = Flags.FI_REMOTE_READ | Flags.FI_REMOTE_WRITE;
 
-    private final ShmDomain domain;
+    private final DomainContext domain;
     private final DomainAttr attr;
     private final MrTable table;
     private final Path rootDir;
@@ -90,7 +90,7 @@ public final class MemoryRegistrar
      * @param rootDir     root directory of the shared files.
      * @param groupAccess create files for the group too.
      */
-    public MemoryRegistrar(final ShmDomain domain, final Path rootDir, final boolean groupAccess)
+    public MemoryRegistrar(final DomainContext domain, final Path rootDir, final boolean groupAccess)
     {
         this.domain = domain;
         this.attr = domain.attr();
@@ -101,7 +101,7 @@ public final class MemoryRegistrar
     }
 
     /** @return the domain. */
-    public ShmDomain domain()
+    public DomainContext domain()
     {
         return domain;
     }
@@ -424,7 +424,7 @@ public final class MemoryRegistrar
             if (piece.shareable() != null)
             {
                 if (!(piece.shareable() instanceof ShmShareableMemory) ||
-                    ((ShmShareableMemory)piece.shareable()).domain() != domain)
+                    ((ShmShareableMemory)piece.shareable()).domain() != domain.fid())
                 {
                     throw new FabricException(Errno.FI_EINVAL,
                         operation + ": iov[" + i + "] is shareable memory of another domain");
@@ -490,7 +490,7 @@ public final class MemoryRegistrar
                 domain.release();
             }
         }
-        return new ShmShareableMemory(domain, segment);
+        return new ShmShareableMemory(domain.fid(), segment);
     }
 
     /** @return a segment id no segment of this process had before. */

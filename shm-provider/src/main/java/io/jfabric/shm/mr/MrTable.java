@@ -17,10 +17,11 @@ package io.jfabric.shm.mr;
 
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
-import io.jfabric.shm.BrokenVariant;
-import io.jfabric.shm.ProcessIdentity;
+import io.jfabric.shm.core.BrokenVariant;
+import io.jfabric.shm.core.ProcessIdentity;
 import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RegionGeometry;
+
 import org.agrona.concurrent.AtomicBuffer;
 
 import java.lang.invoke.VarHandle;

@@ -15,6 +15,7 @@
  */
 package io.jfabric.shm.mr;
 
+import io.jfabric.shm.core.ProcessIdentity;
 import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RegionGeometry;
 
@@ -62,7 +63,7 @@ import io.jfabric.shm.region.RegionGeometry;
  * say published. Every withdrawal adds one to the generation, so a reader can tell a reused entry from its own.
  * <p>
  * Owners: the owner field and the table lock word (0 free, else the holder) hold an
- * {@link io.jfabric.shm.ProcessIdentity}, pid and start-time bits in one long, never a bare pid: an entry or lock
+ * {@link io.jfabric.shm.core.ProcessIdentity}, pid and start-time bits in one long, never a bare pid: an entry or lock
  * whose owner is gone (exited, or its pid now belongs to a process that started at another time) is withdrawn or
  * taken over by the next writer. Segment files are named by the pid decoded from the owner field.
  * <p>

@@ -19,8 +19,9 @@ import io.jfabric.Errno;
 import io.jfabric.FabricException;
 import io.jfabric.FidClass;
 import io.jfabric.Flags;
-import io.jfabric.shm.FidLifecycle;
 import io.jfabric.shm.cntr.CounterTable;
+import io.jfabric.shm.core.FidLifecycle;
+
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;

@@ -15,7 +15,7 @@
  */
 package io.jfabric.shm.mr;
 
-import io.jfabric.shm.ProcessIdentity;
+import io.jfabric.shm.core.ProcessIdentity;
 
 /**
  * The peers' segments one {@link RemoteMemory} view has mapped: at most {@link #CAPACITY}, each remembered with its

@@ -15,7 +15,9 @@
  */
 package io.jfabric.shm.mr;
 
+import io.jfabric.shm.core.ProcessIdentity;
 import io.jfabric.shm.region.RegionDescriptor;
+
 import org.agrona.BitUtil;
 
 /**
@@ -66,7 +68,7 @@ import org.agrona.BitUtil;
  * mapping, cached or new, only when its nonce equals the one the key table entry records.
  * <p>
  * Owner: the name's pid alone cannot tell a dead owner from a later process that reuses its pid, so the header
- * records the owner's {@code io.jfabric.shm.ProcessIdentity} too (layout 3). A segment whose owner is gone is removed
+ * records the owner's {@code io.jfabric.shm.core.ProcessIdentity} too (layout 3). A segment whose owner is gone is removed
  * by the next opener of its domain and by {@code jfabric clean}; a live owner's never is.
  * <p>
  * Stateless; any thread.

@@ -17,11 +17,12 @@ package io.jfabric.shm.mr;
 
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
-import io.jfabric.shm.ProcessIdentity;
+import io.jfabric.shm.core.ProcessIdentity;
 import io.jfabric.shm.region.HeaderChecks;
 import io.jfabric.shm.region.OwnedFiles;
 import io.jfabric.shm.region.RegionDirectory;
 import io.jfabric.shm.region.SharedFile;
+
 import org.agrona.IoUtil;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;

@@ -24,9 +24,9 @@ import io.jfabric.MemoryRegion;
 import io.jfabric.MrIov;
 import io.jfabric.MrMode;
 import io.jfabric.MrRawAttr;
-import io.jfabric.shm.DomainResources;
-import io.jfabric.shm.FidLifecycle;
 import io.jfabric.shm.cntr.ShmCounter;
+import io.jfabric.shm.core.DomainResources;
+import io.jfabric.shm.core.FidLifecycle;
 
 /**
  * A registered memory region of the shm provider: an entry of the domain's key table ({@link MrTable}) plus the

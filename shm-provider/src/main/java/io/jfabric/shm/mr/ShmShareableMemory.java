@@ -18,7 +18,7 @@ package io.jfabric.shm.mr;
 import io.jfabric.Errno;
 import io.jfabric.FidClass;
 import io.jfabric.ShareableMemory;
-import io.jfabric.shm.FidLifecycle;
+import io.jfabric.shm.core.FidLifecycle;
 
 import java.nio.ByteBuffer;
 

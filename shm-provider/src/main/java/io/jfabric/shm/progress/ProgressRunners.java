@@ -15,7 +15,8 @@
  */
 package io.jfabric.shm.progress;
 
-import io.jfabric.shm.ShmConfig;
+import io.jfabric.shm.core.ShmConfig;
+
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.BackoffIdleStrategy;

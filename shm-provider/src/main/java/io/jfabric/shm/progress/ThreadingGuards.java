@@ -16,7 +16,7 @@
 package io.jfabric.shm.progress;
 
 import io.jfabric.Threading;
-import io.jfabric.shm.BrokenVariant;
+import io.jfabric.shm.core.BrokenVariant;
 
 /**
  * The one place that decides, per threading model of fi_domain(3) and data progress mode, which of the data path's

@@ -15,6 +15,8 @@
  */
 package io.jfabric.shm.region;
 
+import io.jfabric.shm.core.ProcessIdentity;
+
 import org.agrona.BitUtil;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 
@@ -145,7 +147,7 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  * the user table lie outside the checksum: they change while the region is in use, each only by CAS; so does the
  * fault word, which a reader of an older jfabric (a reserved zero to it) ignores.
  * <p>
- * One slot, {@code slotLength(g)} bytes. Its header's fields are drawn in {@code io.jfabric.shm.ep.SlotDescriptor};
+ * One slot, {@code slotLength(g)} bytes. Its header's fields are drawn in {@code io.jfabric.shm.region.SlotDescriptor};
  * then come its receive <em>lanes</em>, one Agrona {@code OneToOneRingBuffer} per possible sender slot, so lane
  * {@code s} of slot {@code r} carries only what the endpoint in slot {@code s} sends to the endpoint in slot
  * {@code r} (together the receive context: many senders, one receiver, and each lane single-producer, which is
@@ -267,7 +269,7 @@ public final class RegionDescriptor
     /** Smallest length of a slot's header; {@link #slotHeaderLength} grows it to hold one lane owner per slot. */
     public static final int SLOT_HEADER_LENGTH = PAGE_LENGTH;
 
-    /** Offset in a slot header of the first lane owner word (see {@code io.jfabric.shm.ep.SlotDescriptor}). */
+    /** Offset in a slot header of the first lane owner word (see {@code io.jfabric.shm.region.SlotDescriptor}). */
     public static final int SLOT_LANE_OWNERS_OFFSET = 1024;
 
     /** Alignment of each receive lane: two cache lines, so no two lanes share a line or an adjacent-line pair. */
@@ -275,7 +277,7 @@ public final class RegionDescriptor
 
     /**
      * Offset of the MR key table's writer lock (long), own cache line: 0 when free, else the
-     * {@link io.jfabric.shm.ProcessIdentity} (pid and start time) of the process inserting into or withdrawing from
+     * {@link io.jfabric.shm.core.ProcessIdentity} (pid and start time) of the process inserting into or withdrawing from
      * the table (see {@code io.jfabric.shm.mr.MrTableDescriptor}). Outside the
      * checksum: it changes while the region is in use.
      */
@@ -285,14 +287,14 @@ public final class RegionDescriptor
     public static final int MR_KEY_SEQUENCE_OFFSET = 11 * BitUtil.CACHE_LINE_LENGTH;
 
     /**
-     * Offset of the remover word (long), own cache line: 0, or the {@link io.jfabric.shm.ProcessIdentity} of a process
+     * Offset of the remover word (long), own cache line: 0, or the {@link io.jfabric.shm.core.ProcessIdentity} of a process
      * removing the region. Outside the checksum.
      */
     public static final int REMOVER_OFFSET = 12 * BitUtil.CACHE_LINE_LENGTH;
 
     /**
      * Offset of the fault word (long), own cache line: 0 while the region is sound, else the
-     * {@link io.jfabric.shm.ProcessIdentity} of the process that found its file truncated: every process's watch
+     * {@link io.jfabric.shm.core.ProcessIdentity} of the process that found its file truncated: every process's watch
      * then takes the region as unusable, and no new open is allowed. Outside the checksum.
      */
     public static final int FAULT_OFFSET = 13 * BitUtil.CACHE_LINE_LENGTH;

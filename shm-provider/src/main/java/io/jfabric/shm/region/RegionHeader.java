@@ -17,7 +17,8 @@ package io.jfabric.shm.region;
 
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
-import io.jfabric.shm.BrokenVariant;
+import io.jfabric.shm.core.BrokenVariant;
+
 import org.agrona.concurrent.AtomicBuffer;
 
 import java.nio.charset.StandardCharsets;

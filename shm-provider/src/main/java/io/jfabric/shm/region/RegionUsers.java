@@ -15,7 +15,8 @@
  */
 package io.jfabric.shm.region;
 
-import io.jfabric.shm.ProcessIdentity;
+import io.jfabric.shm.core.ProcessIdentity;
+
 import org.agrona.concurrent.AtomicBuffer;
 
 import static io.jfabric.shm.region.RegionDescriptor.REMOVER_OFFSET;

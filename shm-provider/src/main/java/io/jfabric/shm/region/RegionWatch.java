@@ -15,7 +15,7 @@
  */
 package io.jfabric.shm.region;
 
-import io.jfabric.shm.ProcessIdentity;
+import io.jfabric.shm.core.ProcessIdentity;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;

@@ -15,14 +15,15 @@
  */
 package io.jfabric.shm.stat;
 
-import io.jfabric.shm.LocalHost;
-import io.jfabric.shm.ProcessIdentity;
 import io.jfabric.shm.av.ShmAddress;
-import io.jfabric.shm.ep.SlotDescriptor;
+import io.jfabric.shm.core.LocalHost;
+import io.jfabric.shm.core.ProcessIdentity;
 import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RegionGeometry;
 import io.jfabric.shm.region.RegionHeader;
 import io.jfabric.shm.region.RegionUsers;
+import io.jfabric.shm.region.SlotDescriptor;
+
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 

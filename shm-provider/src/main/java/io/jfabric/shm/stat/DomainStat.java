@@ -16,6 +16,7 @@
 package io.jfabric.shm.stat;
 
 import io.jfabric.FabricException;
+import io.jfabric.shm.core.ProcessIdentity;
 import io.jfabric.shm.region.RegionGeometry;
 
 import java.nio.file.Path;

@@ -15,6 +15,8 @@
  */
 package io.jfabric.shm.stat;
 
+import io.jfabric.shm.region.SlotDescriptor;
+
 /**
  * How an endpoint's sends travelled, as its slot counts them ({@code SlotDescriptor}'s STAT fields, each written by
  * one thread of the endpoint's process): whole in one lane record, queued behind another send to the same peer,

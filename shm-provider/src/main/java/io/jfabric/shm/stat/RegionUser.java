@@ -15,7 +15,7 @@
  */
 package io.jfabric.shm.stat;
 
-import io.jfabric.shm.ProcessIdentity;
+import io.jfabric.shm.core.ProcessIdentity;
 
 /**
  * One entry of a domain region's user table as sampled: a process that opened the region (one entry per open

@@ -15,8 +15,8 @@
  */
 package io.jfabric.shm.stat;
 
-import io.jfabric.shm.ProcessIdentity;
-import io.jfabric.shm.ep.SlotDescriptor;
+import io.jfabric.shm.core.ProcessIdentity;
+import io.jfabric.shm.region.SlotDescriptor;
 
 import java.util.List;
 

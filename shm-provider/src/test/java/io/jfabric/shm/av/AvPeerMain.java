@@ -22,7 +22,7 @@ import io.jfabric.Fabric;
 import io.jfabric.Fabrics;
 import io.jfabric.Info;
 import io.jfabric.Versions;
-import io.jfabric.shm.LocalHost;
+import io.jfabric.shm.core.LocalHost;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -15,7 +15,8 @@
  */
 package io.jfabric.shm.av;
 
-import io.jfabric.shm.ProcessIdentity;
+import io.jfabric.shm.core.ProcessIdentity;
+
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 

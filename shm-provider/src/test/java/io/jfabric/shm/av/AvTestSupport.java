@@ -19,8 +19,9 @@ import io.jfabric.DomainAttr;
 import io.jfabric.FabricException;
 import io.jfabric.Info;
 import io.jfabric.Versions;
-import io.jfabric.shm.LocalHost;
 import io.jfabric.shm.ShmProvider;
+import io.jfabric.shm.core.LocalHost;
+
 import org.junit.jupiter.api.function.Executable;
 
 import java.util.concurrent.Future;

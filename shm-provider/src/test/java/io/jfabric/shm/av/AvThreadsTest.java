@@ -17,7 +17,8 @@ package io.jfabric.shm.av;
 
 import io.jfabric.AddressVector;
 import io.jfabric.AvAttr;
-import io.jfabric.shm.LocalHost;
+import io.jfabric.shm.core.LocalHost;
+
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

@@ -27,8 +27,9 @@ import io.jfabric.Errno;
 import io.jfabric.EventQueue;
 import io.jfabric.Flags;
 import io.jfabric.shm.ChildJvm;
-import io.jfabric.shm.ProcessIdentity;
 import io.jfabric.shm.ShmDomain;
+import io.jfabric.shm.core.ProcessIdentity;
+
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;

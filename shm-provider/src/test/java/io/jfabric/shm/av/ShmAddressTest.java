@@ -16,7 +16,8 @@
 package io.jfabric.shm.av;
 
 import io.jfabric.Errno;
-import io.jfabric.shm.LocalHost;
+import io.jfabric.shm.core.LocalHost;
+
 import org.junit.jupiter.api.Test;
 
 import static io.jfabric.shm.av.AvTestSupport.assertErrno;

@@ -22,15 +22,16 @@ import io.jfabric.AvType;
 import io.jfabric.Domain;
 import io.jfabric.DomainAttr;
 import io.jfabric.Errno;
-import io.jfabric.FidClass;
-import io.jfabric.Info;
+import io.jfabric.Fabric;
 import io.jfabric.FabricException;
+import io.jfabric.FidClass;
 import io.jfabric.Flags;
-import io.jfabric.shm.LocalHost;
+import io.jfabric.Info;
 import io.jfabric.shm.ShmDomain;
 import io.jfabric.shm.ShmProvider;
 import io.jfabric.shm.ShmTestRoot;
-import io.jfabric.Fabric;
+import io.jfabric.shm.core.LocalHost;
+
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;

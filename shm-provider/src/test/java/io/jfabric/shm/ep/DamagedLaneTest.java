@@ -15,8 +15,8 @@
  */
 package io.jfabric.shm.ep;
 
-import io.jfabric.Addresses;
 import io.jfabric.AddressVector;
+import io.jfabric.Addresses;
 import io.jfabric.AvAttr;
 import io.jfabric.CompletionQueue;
 import io.jfabric.CqAttr;
@@ -38,6 +38,8 @@ import io.jfabric.shm.ShmProvider;
 import io.jfabric.shm.ShmTestRoot;
 import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RegionGeometry;
+import io.jfabric.shm.region.SlotDescriptor;
+
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;

@@ -27,6 +27,7 @@ import io.jfabric.MrIov;
 import io.jfabric.Msg;
 import io.jfabric.ShareableMemory;
 import io.jfabric.Versions;
+import io.jfabric.shm.region.SlotDescriptor;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;

@@ -28,6 +28,7 @@ import io.jfabric.Errno;
 import io.jfabric.Flags;
 import io.jfabric.Info;
 import io.jfabric.shm.ShmDomain;
+import io.jfabric.shm.region.SlotDescriptor;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -35,8 +36,8 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.function.LongFunction;
-import java.util.function.Predicate;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 
 /**
  * One endpoint of a two-JVM test with its own AV and CQ, in either process: opens and enables them, inserts peers,

@@ -24,6 +24,8 @@ import io.jfabric.MessageClaim;
 import io.jfabric.MrIov;
 import io.jfabric.Msg;
 import io.jfabric.ShareableMemory;
+import io.jfabric.shm.region.SlotDescriptor;
+
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;

@@ -27,6 +27,8 @@ import io.jfabric.MrIov;
 import io.jfabric.Msg;
 import io.jfabric.ShareableMemory;
 import io.jfabric.shm.ShmDomain;
+import io.jfabric.shm.region.SlotDescriptor;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

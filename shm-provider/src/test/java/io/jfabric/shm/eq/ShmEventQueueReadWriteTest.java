@@ -23,7 +23,8 @@ import io.jfabric.Errno;
 import io.jfabric.Fid;
 import io.jfabric.Flags;
 import io.jfabric.WaitObj;
-import io.jfabric.shm.ShmConfig;
+import io.jfabric.shm.core.ShmConfig;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -16,10 +16,10 @@
 package io.jfabric.shm.eq;
 
 import io.jfabric.FidClass;
-import io.jfabric.shm.FidLifecycle;
+import io.jfabric.shm.core.FidLifecycle;
+import io.jfabric.shm.core.ShmConfig;
 
 import java.util.Map;
-import io.jfabric.shm.ShmConfig;
 
 /**
  * The smallest real parent an event queue can be opened from: a fabric-class {@link FidLifecycle} that holds no

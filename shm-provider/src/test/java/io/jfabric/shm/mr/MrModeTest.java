@@ -28,9 +28,10 @@ import io.jfabric.MrMode;
 import io.jfabric.MrRawAttr;
 import io.jfabric.ShareableMemory;
 import io.jfabric.WaitObj;
-import io.jfabric.shm.ProcessIdentity;
 import io.jfabric.shm.ShmDomain;
+import io.jfabric.shm.core.ProcessIdentity;
 import io.jfabric.shm.region.RegionDescriptor;
+
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -18,10 +18,11 @@ package io.jfabric.shm.mr;
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
 import io.jfabric.MemoryRegion;
-import io.jfabric.shm.ProcessIdentity;
 import io.jfabric.shm.ShmDomain;
+import io.jfabric.shm.core.ProcessIdentity;
 import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RegionGeometry;
+
 import org.agrona.concurrent.AtomicBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

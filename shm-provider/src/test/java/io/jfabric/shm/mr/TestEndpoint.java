@@ -16,7 +16,7 @@
 package io.jfabric.shm.mr;
 
 import io.jfabric.FidClass;
-import io.jfabric.shm.FidLifecycle;
+import io.jfabric.shm.core.FidLifecycle;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -17,7 +17,8 @@ package io.jfabric.shm.region;
 
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
-import io.jfabric.shm.ShmConfig;
+import io.jfabric.shm.core.ShmConfig;
+
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;

@@ -17,8 +17,9 @@ package io.jfabric.shm.region;
 
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
-import io.jfabric.shm.ProcessIdentity;
 import io.jfabric.shm.ShmTestRoot;
+import io.jfabric.shm.core.ProcessIdentity;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -15,8 +15,9 @@
  */
 package io.jfabric.shm.region;
 
-import io.jfabric.shm.ProcessIdentity;
 import io.jfabric.shm.ShmTestRoot;
+import io.jfabric.shm.core.ProcessIdentity;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -15,10 +15,11 @@
  */
 package io.jfabric.shm.stat;
 
-import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.ChildJvm;
-import io.jfabric.shm.ProcessIdentity;
-import io.jfabric.shm.ep.SlotDescriptor;
+import io.jfabric.shm.core.ProcessIdentity;
+import io.jfabric.shm.region.RegionDescriptor;
+import io.jfabric.shm.region.SlotDescriptor;
+
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;

@@ -17,12 +17,13 @@ package io.jfabric.shm.stat;
 
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
-import io.jfabric.shm.ProcessIdentity;
 import io.jfabric.shm.ShmTestRoot;
-import io.jfabric.shm.ep.SlotDescriptor;
+import io.jfabric.shm.core.ProcessIdentity;
 import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RegionFile;
 import io.jfabric.shm.region.RegionGeometry;
+import io.jfabric.shm.region.SlotDescriptor;
+
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 import org.junit.jupiter.api.AfterEach;

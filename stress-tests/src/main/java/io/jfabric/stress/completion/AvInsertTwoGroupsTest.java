@@ -18,11 +18,12 @@ package io.jfabric.stress.completion;
 import io.jfabric.AddressVector;
 import io.jfabric.AvAttr;
 import io.jfabric.Threading;
-import io.jfabric.shm.LocalHost;
 import io.jfabric.shm.av.ShmAddress;
+import io.jfabric.shm.core.LocalHost;
 import io.jfabric.stress.Catches;
 import io.jfabric.stress.Variants;
 import io.jfabric.stress.fixture.StressDomain;
+
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Description;

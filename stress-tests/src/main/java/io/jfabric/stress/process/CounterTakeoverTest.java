@@ -16,14 +16,15 @@
 package io.jfabric.stress.process;
 
 import io.jfabric.FabricException;
-import io.jfabric.shm.ProcessIdentity;
 import io.jfabric.shm.cntr.CounterTable;
 import io.jfabric.shm.cntr.CounterTableDescriptor;
+import io.jfabric.shm.core.ProcessIdentity;
 import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RegionGeometry;
 import io.jfabric.stress.Catches;
 import io.jfabric.stress.Variants;
 import io.jfabric.stress.fixture.TwoMappings;
+
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;

@@ -15,14 +15,15 @@
  */
 package io.jfabric.stress.process;
 
-import io.jfabric.shm.ProcessIdentity;
+import io.jfabric.shm.core.ProcessIdentity;
 import io.jfabric.shm.ep.EndpointSlots;
-import io.jfabric.shm.ep.SlotDescriptor;
 import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RegionGeometry;
+import io.jfabric.shm.region.SlotDescriptor;
 import io.jfabric.stress.Catches;
 import io.jfabric.stress.Variants;
 import io.jfabric.stress.fixture.TwoMappings;
+
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Description;

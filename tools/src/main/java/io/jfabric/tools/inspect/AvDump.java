@@ -17,10 +17,11 @@ package io.jfabric.tools.inspect;
 
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
-import io.jfabric.shm.ProcessIdentity;
 import io.jfabric.shm.av.AvDescriptor;
 import io.jfabric.shm.av.AvHeader;
+import io.jfabric.shm.core.ProcessIdentity;
 import io.jfabric.shm.stat.InspectedFile;
+
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 

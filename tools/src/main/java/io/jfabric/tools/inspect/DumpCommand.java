@@ -19,8 +19,9 @@ import io.jfabric.FabricException;
 import io.jfabric.shm.cleanup.RootEntries;
 import io.jfabric.shm.cleanup.RootEntry;
 import io.jfabric.shm.stat.InspectedFile;
+import io.jfabric.tools.cli.VersionProvider;
+
 import org.agrona.concurrent.UnsafeBuffer;
-import io.jfabric.tools.JfabricMain;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
@@ -46,7 +47,7 @@ import java.util.concurrent.Callable;
     name = "dump",
     mixinStandardHelpOptions = true,
     exitCodeOnInvalidInput = 1,
-    versionProvider = JfabricMain.VersionProvider.class,
+    versionProvider = VersionProvider.class,
     description = "Decode a jfabric file (domain region, named AV file, shareable memory segment): its header " +
         "fields and tables; for a damaged file, what is wrong with it.")
 public final class DumpCommand implements Callable<Integer>

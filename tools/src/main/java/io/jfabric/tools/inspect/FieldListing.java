@@ -15,8 +15,9 @@
  */
 package io.jfabric.tools.inspect;
 
-import io.jfabric.shm.ProcessIdentity;
+import io.jfabric.shm.core.ProcessIdentity;
 import io.jfabric.shm.region.HeaderChecks;
+
 import org.agrona.concurrent.AtomicBuffer;
 
 import java.io.PrintWriter;

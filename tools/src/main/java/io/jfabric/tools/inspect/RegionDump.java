@@ -17,8 +17,8 @@ package io.jfabric.tools.inspect;
 
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
-import io.jfabric.shm.ProcessIdentity;
 import io.jfabric.shm.cntr.CounterTableDescriptor;
+import io.jfabric.shm.core.ProcessIdentity;
 import io.jfabric.shm.mr.MrTableDescriptor;
 import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RegionFile;
@@ -27,6 +27,7 @@ import io.jfabric.shm.region.RegionHeader;
 import io.jfabric.shm.stat.DomainStat;
 import io.jfabric.shm.stat.InspectedFile;
 import io.jfabric.shm.stat.RegionImage;
+
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 

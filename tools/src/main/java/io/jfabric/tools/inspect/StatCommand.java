@@ -17,12 +17,13 @@ package io.jfabric.tools.inspect;
 
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
-import io.jfabric.shm.ShmConfig;
+import io.jfabric.shm.core.ShmConfig;
 import io.jfabric.shm.region.RegionFile;
 import io.jfabric.shm.stat.DomainStat;
 import io.jfabric.shm.stat.RegionImage;
 import io.jfabric.shm.stat.RegionMappers;
-import io.jfabric.tools.JfabricMain;
+import io.jfabric.tools.cli.VersionProvider;
+
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -63,7 +64,7 @@ import java.util.concurrent.TimeUnit;
     name = "stat",
     mixinStandardHelpOptions = true,
     exitCodeOnInvalidInput = 1,
-    versionProvider = JfabricMain.VersionProvider.class,
+    versionProvider = VersionProvider.class,
     description = "Show a live domain: region header, users, endpoint slots with their owners, ring occupancy and " +
         "send counts; --watch samples it repeatedly.")
 public final class StatCommand implements Callable<Integer>

@@ -17,7 +17,7 @@ package io.jfabric.tools.inspect;
 
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
-import io.jfabric.shm.ProcessIdentity;
+import io.jfabric.shm.core.ProcessIdentity;
 
 import java.time.Instant;
 import java.util.Locale;

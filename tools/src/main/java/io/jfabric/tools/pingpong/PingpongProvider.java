@@ -25,8 +25,8 @@ import io.jfabric.MrMode;
 import io.jfabric.Progress;
 import io.jfabric.Threading;
 import io.jfabric.Versions;
-import io.jfabric.shm.ShmConfig;
 import io.jfabric.shm.ShmProvider;
+import io.jfabric.shm.core.ShmConfig;
 import io.jfabric.spi.FabricProvider;
 
 import java.nio.file.Path;

@@ -23,14 +23,15 @@ import io.jfabric.Fabric;
 import io.jfabric.Info;
 import io.jfabric.ShareableMemory;
 import io.jfabric.Versions;
-import io.jfabric.shm.ShmConfig;
 import io.jfabric.shm.ShmProvider;
 import io.jfabric.shm.av.AvDescriptor;
+import io.jfabric.shm.core.ShmConfig;
 import io.jfabric.shm.mr.SegmentDescriptor;
 import io.jfabric.shm.region.HeaderChecks;
 import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RegionGeometry;
 import io.jfabric.tools.CommandRun;
+
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;

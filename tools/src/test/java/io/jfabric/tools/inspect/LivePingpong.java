@@ -16,8 +16,8 @@
 package io.jfabric.tools.inspect;
 
 import io.jfabric.FabricException;
-import io.jfabric.shm.ShmConfig;
 import io.jfabric.shm.ShmProvider;
+import io.jfabric.shm.core.ShmConfig;
 import io.jfabric.shm.region.RegionFile;
 import io.jfabric.shm.stat.DomainStat;
 import io.jfabric.shm.stat.SlotStat;
@@ -29,8 +29,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.Map;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;

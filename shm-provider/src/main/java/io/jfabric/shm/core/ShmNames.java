@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.jfabric.shm;
+package io.jfabric.shm.core;
 
 /**
  * The names the shm provider answers to: its provider and fabric name and its default domain. The rule for

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.jfabric.shm;
+package io.jfabric.shm.core;
 
 import io.jfabric.DomainAttr;
 import io.jfabric.Errno;
@@ -22,9 +22,13 @@ import io.jfabric.FabricException;
 import io.jfabric.Flags;
 import io.jfabric.Info;
 import io.jfabric.Versions;
-import io.jfabric.shm.DomainResources.Kind;
+import io.jfabric.shm.ShmDomain;
+import io.jfabric.shm.ShmFabric;
+import io.jfabric.shm.ShmProvider;
+import io.jfabric.shm.core.DomainResources.Kind;
 import io.jfabric.shm.region.RegionFile;
 import io.jfabric.shm.region.RegionGeometry;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;

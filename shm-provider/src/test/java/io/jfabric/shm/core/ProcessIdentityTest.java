@@ -13,7 +13,10 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.jfabric.shm;
+package io.jfabric.shm.core;
+
+import io.jfabric.shm.ChildJvm;
+import io.jfabric.shm.ShmTestRoot;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -1,0 +1,21 @@
+/*
+ * Copyright 2026 the jfabric authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ * https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+/**
+ * The narrow view of an open domain that its children (address vectors, memory registration, endpoints) receive
+ * instead of the domain object itself, as Aeron passes a {@code Context} down: it keeps the dependency pointing
+ * from the domain to its children and never back.
+ */
+package io.jfabric.shm.context;
