@@ -163,6 +163,16 @@ public interface Domain extends Fid
     Endpoint endpoint(Info info, long context);
 
     /**
+     * {@code fi_scalable_ep}: open a scalable endpoint of this domain, with {@code ep_attr.tx_ctx_cnt} transmit
+     * and {@code ep_attr.rx_ctx_cnt} receive contexts (0 means 1; at most max_ep_tx_ctx / max_ep_rx_ctx).
+     *
+     * @param info    an info of this domain.
+     * @param context user context.
+     * @return the scalable endpoint, not yet enabled.
+     */
+    ScalableEndpoint scalableEndpoint(Info info, long context);
+
+    /**
      * {@code fi_cq_open}.
      *
      * @param attr    attributes; size 0 and format UNSPEC let the provider choose.

@@ -36,6 +36,7 @@ import io.jfabric.MemoryRegion;
 import io.jfabric.MrAttr;
 import io.jfabric.MrIov;
 import io.jfabric.Progress;
+import io.jfabric.ScalableEndpoint;
 import io.jfabric.ShareableMemory;
 import io.jfabric.shm.av.ShmAddressVector;
 import io.jfabric.shm.cleanup.LeftoverSweep;
@@ -50,6 +51,7 @@ import io.jfabric.shm.cq.ShmCompletionQueue;
 import io.jfabric.shm.ep.EndpointHooks;
 import io.jfabric.shm.ep.Heartbeats;
 import io.jfabric.shm.ep.ShmEndpoint;
+import io.jfabric.shm.ep.ShmScalableEndpoint;
 import io.jfabric.shm.eq.ShmEventQueue;
 import io.jfabric.shm.mr.MemoryRegistrar;
 import io.jfabric.shm.mr.RemoteMemory;
@@ -455,11 +457,31 @@ public final class ShmDomain extends FidLifecycle implements Domain, DomainConte
     public Endpoint endpoint(final Info epInfo, final long context)
     {
         ensureOpen("fi_endpoint");
+        final io.jfabric.EpAttr ep = epInfo == null ? null : epInfo.epAttr();
+        if (ep != null && (Long.compareUnsigned(ep.txCtxCnt(), 1) > 0 || Long.compareUnsigned(ep.rxCtxCnt(), 1) > 0))
+        {
+            throw new FabricException(Errno.FI_EINVAL, "fi_endpoint: ep_attr.tx_ctx_cnt " +
+                Long.toUnsignedString(ep.txCtxCnt()) + " and rx_ctx_cnt " + Long.toUnsignedString(ep.rxCtxCnt()) +
+                ": an endpoint has one context of each kind; open several with fi_scalable_ep");
+        }
+        return openEndpoint(epInfo, FidClass.EP, context);
+    }
+
+    @Override
+    public ScalableEndpoint scalableEndpoint(final Info epInfo, final long context)
+    {
+        ensureOpen("fi_scalable_ep");
+        return new ShmScalableEndpoint(this, resources, epInfo, region.buffer(), region.geometry(),
+            this::openEndpoint, context);
+    }
+
+    private ShmEndpoint openEndpoint(final Info epInfo, final FidClass fidClass, final long context)
+    {
         final ShmConfig config = fabric.provider().config();
         final boolean auto = isAutoProgress();
         return new ShmEndpoint(this, memory, resources, epInfo, attr.name(), region.buffer(), region.geometry(),
             config, ThreadingGuards.of(attr.threading(), auto),
-            auto ? progressHooks() : EndpointHooks.NONE, context);
+            auto ? progressHooks() : EndpointHooks.NONE, context, fidClass);
     }
 
     @Override

@@ -331,8 +331,8 @@ final class ShmInfoMatcher
             .maxOrderWarSize(0)
             .maxOrderWawSize(0)
             .memTagFormat(hep.memTagFormat() != 0 ? hep.memTagFormat() : ShmCapabilities.MEM_TAG_FORMAT)
-            .txCtxCnt(1)
-            .rxCtxCnt(1)
+            .txCtxCnt(hep.txCtxCnt() > 0 ? hep.txCtxCnt() : 1)
+            .rxCtxCnt(hep.rxCtxCnt() > 0 ? hep.rxCtxCnt() : 1)
             .authKey(hep.authKey() == null ? null : hep.authKey().clone());
 
         info.domainAttr()
@@ -349,8 +349,8 @@ final class ShmInfoMatcher
             .epCnt(config.epCount())
             .txCtxCnt(config.epCount())
             .rxCtxCnt(config.epCount())
-            .maxEpTxCtx(1)
-            .maxEpRxCtx(1)
+            .maxEpTxCtx(ShmCapabilities.MAX_EP_CONTEXTS)
+            .maxEpRxCtx(ShmCapabilities.MAX_EP_CONTEXTS)
             .maxEpStxCtx(0)
             .maxEpSrxCtx(0)
             .cntrCnt(config.counterCount())
@@ -482,8 +482,8 @@ final class ShmInfoMatcher
         }
         above("ep_attr.protocol_version", Integer.toUnsignedLong(ep.protocolVersion()), PROTOCOL_VERSION);
         above("ep_attr.max_msg_size", ep.maxMsgSize(), config.maxMsgSize());
-        above("ep_attr.tx_ctx_cnt", ep.txCtxCnt(), 1);
-        above("ep_attr.rx_ctx_cnt", ep.rxCtxCnt(), 1);
+        above("ep_attr.tx_ctx_cnt", ep.txCtxCnt(), ShmCapabilities.MAX_EP_CONTEXTS);
+        above("ep_attr.rx_ctx_cnt", ep.rxCtxCnt(), ShmCapabilities.MAX_EP_CONTEXTS);
         above("ep_attr.max_order_raw_size", ep.maxOrderRawSize(), 0);
         above("ep_attr.max_order_war_size", ep.maxOrderWarSize(), 0);
         above("ep_attr.max_order_waw_size", ep.maxOrderWawSize(), 0);
@@ -548,8 +548,8 @@ final class ShmInfoMatcher
         above("domain_attr.ep_cnt", d.epCnt(), config.epCount());
         above("domain_attr.tx_ctx_cnt", d.txCtxCnt(), config.epCount());
         above("domain_attr.rx_ctx_cnt", d.rxCtxCnt(), config.epCount());
-        above("domain_attr.max_ep_tx_ctx", d.maxEpTxCtx(), 1);
-        above("domain_attr.max_ep_rx_ctx", d.maxEpRxCtx(), 1);
+        above("domain_attr.max_ep_tx_ctx", d.maxEpTxCtx(), ShmCapabilities.MAX_EP_CONTEXTS);
+        above("domain_attr.max_ep_rx_ctx", d.maxEpRxCtx(), ShmCapabilities.MAX_EP_CONTEXTS);
         above("domain_attr.max_ep_stx_ctx", d.maxEpStxCtx(), 0);
         above("domain_attr.max_ep_srx_ctx", d.maxEpSrxCtx(), 0);
         above("domain_attr.cntr_cnt", d.cntrCnt(), config.counterCount());

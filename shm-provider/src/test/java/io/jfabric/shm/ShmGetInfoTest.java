@@ -259,7 +259,7 @@ class ShmGetInfoTest
         }
 
         @ParameterizedTest
-        @ValueSource(longs = {FI_ATOMIC, FI_MULTICAST, FI_COLLECTIVE, FI_HMEM, FI_NAMED_RX_CTX, FI_VARIABLE_MSG})
+        @ValueSource(longs = {FI_ATOMIC, FI_MULTICAST, FI_COLLECTIVE, FI_HMEM, FI_VARIABLE_MSG})
         void shouldRefuseCapabilitiesShmDoesNotOfferWithEnodata(final long cap)
         {
             assertRefused(new Info().caps(FI_MSG | cap), "caps ask for " + ToStr.caps(cap));
@@ -849,9 +849,9 @@ class ShmGetInfoTest
                 i -> i.domainAttr().txCtxCnt()),
             new Limit("domain_attr.rx_ctx_cnt", 7, (i, v) -> i.domainAttr().rxCtxCnt(v),
                 i -> i.domainAttr().rxCtxCnt()),
-            new Limit("domain_attr.max_ep_tx_ctx", 1, (i, v) -> i.domainAttr().maxEpTxCtx(v),
+            new Limit("domain_attr.max_ep_tx_ctx", 16, (i, v) -> i.domainAttr().maxEpTxCtx(v),
                 i -> i.domainAttr().maxEpTxCtx()),
-            new Limit("domain_attr.max_ep_rx_ctx", 1, (i, v) -> i.domainAttr().maxEpRxCtx(v),
+            new Limit("domain_attr.max_ep_rx_ctx", 16, (i, v) -> i.domainAttr().maxEpRxCtx(v),
                 i -> i.domainAttr().maxEpRxCtx()),
             new Limit("domain_attr.cntr_cnt", 9, (i, v) -> i.domainAttr().cntrCnt(v), i -> i.domainAttr().cntrCnt()),
             new Limit("domain_attr.mr_cnt", 33, (i, v) -> i.domainAttr().mrCnt(v), i -> i.domainAttr().mrCnt()),
@@ -871,9 +871,7 @@ class ShmGetInfoTest
                 i -> i.rxAttr().totalBufferedRecv()),
             new Limit("rx_attr.iov_limit", 4, (i, v) -> i.rxAttr().iovLimit(v), i -> i.rxAttr().iovLimit()),
             new Limit("ep_attr.max_msg_size", 12345, (i, v) -> i.epAttr().maxMsgSize(v),
-                i -> i.epAttr().maxMsgSize()),
-            new Limit("ep_attr.tx_ctx_cnt", 1, (i, v) -> i.epAttr().txCtxCnt(v), i -> i.epAttr().txCtxCnt()),
-            new Limit("ep_attr.rx_ctx_cnt", 1, (i, v) -> i.epAttr().rxCtxCnt(v), i -> i.epAttr().rxCtxCnt()));
+                i -> i.epAttr().maxMsgSize()));
     }
 
     static Stream<Limit> zeroLimits()

@@ -60,8 +60,11 @@ import java.nio.file.Path;
  * </ul>
  * A named AV records its creator's map_addr; an opener passing 0 uses and gets back that one, an opener passing
  * another value uses its own. The type is not recorded: processes sharing a named AV must open it with the same
- * type to agree on fi_addr values. The high 32 bits are left for {@link AddressVector#groupAddr} (fi_group_addr)
- * and {@link AddressVector#rxAddr} (fi_rx_addr, the top rx_ctx_bits) and ignored when resolving. Every fi_addr this
+ * type to agree on fi_addr values. Of the high 32 bits, the top rx_ctx_bits carry {@link AddressVector#rxAddr}'s
+ * receive context index (fi_rx_addr: it selects a receive context of a scalable endpoint, see
+ * {@link #rxIndexOf}); the others must be 0. They would carry {@link AddressVector#groupAddr}'s group id, but shm
+ * does not offer peer groups (its domains have no max_group_id, that is 0), so an fi_addr with a group id names no
+ * entry ({@link Errno#FI_EINVAL} from the control path, -FI_EINVAL from the data path). Every fi_addr this
  * AV hands out or reports (inserts, auth key handles, FI_SOURCE src_addr in completions) is of this form, and every
  * one it takes (lookup, remove, user ids, FI_AUTH_KEY handles, destinations) is resolved by {@link #indexOf}.
  * <p>
@@ -72,8 +75,8 @@ import java.nio.file.Path;
  * {@link Errno#FI_ENOENT}; inserts, removes, auth key inserts and user ids then fail with {@link Errno#FI_EPERM}.
  * Files outlive processes; remove them with the domain's files.
  * <p>
- * FI_SYMMETRIC, ep_per_node and rx_ctx_bits (0 to 16) are accepted and reported back; they change nothing, every
- * insert is checked the same way.
+ * FI_SYMMETRIC and ep_per_node are accepted and reported back; they change nothing, every insert is checked the
+ * same way. rx_ctx_bits (0 to 16) says how many top bits of an fi_addr name a receive context.
  * <p>
  * <b>Concurrency</b>: the table is lock free (see {@link AvDescriptor}), so no lock is taken whatever the domain's
  * threading model; an inserter process that dies between claiming and publishing leaves a CLAIMED entry that the
@@ -124,6 +127,10 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
 
     private final DomainContext domain;
     private final AvAttr attr;
+    /** rx_ctx_bits: top bits of an fi_addr that name a receive context. */
+    private final int rxCtxBits;
+    /** The bits of an fi_addr that must be 0: all above the index but the top rx_ctx_bits. */
+    private final long groupMask;
     private final String domainName;
     private final int slotCount;
     private final long fiAddrBase;
@@ -146,6 +153,8 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
         this.path = path;
         // fi_av(3): FI_AV_TABLE fi_addr values are indices from 0; map_addr is the base of a named FI_AV_MAP's.
         this.fiAddrBase = path != null && attr.type() == AvType.MAP ? mapAddr : 0;
+        this.rxCtxBits = attr.rxCtxBits();
+        this.groupMask = ~INDEX_MASK & (rxCtxBits == 0 ? -1L : -1L >>> rxCtxBits);
         this.readOnly = (attr.flags() & Flags.FI_READ) != 0;
         this.async = (attr.flags() & Flags.FI_EVENT) != 0;
         this.userIdMode = (attr.flags() & Flags.FI_AV_USER_ID) != 0;
@@ -825,21 +834,32 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
     }
 
     /**
-     * Data path: the table index an fi_addr_t names, without allocating. Only the low {@link #INDEX_BITS} bits name
-     * the entry; the high 32 (fi_group_addr's group id, fi_rx_addr's rx index in the top rx_ctx_bits) are ignored:
-     * an shm endpoint has one receive context and groups do not change the destination.
+     * Data path: the table index an fi_addr_t names, without allocating. The low {@link #INDEX_BITS} bits name the
+     * entry; the top rx_ctx_bits (fi_rx_addr's receive context index) are ignored here ({@link #rxIndexOf}); any
+     * other bit set (an fi_group_addr group id: shm has no peer groups) names no entry.
      *
      * @param fiAddr an fi_addr_t of this AV.
-     * @return the index, or -1 when it is FI_ADDR_NOTAVAIL or outside the table.
+     * @return the index, or -1 when it is FI_ADDR_NOTAVAIL, carries a group id or is outside the table.
      */
     public int indexOf(final long fiAddr)
     {
-        if (fiAddr == Addresses.FI_ADDR_NOTAVAIL)
+        if ((fiAddr & groupMask) != 0)
         {
             return -1;
         }
         final long index = (fiAddr & INDEX_MASK) - fiAddrBase;
         return index < 0 || index >= table.entryCount() ? -1 : (int)index;
+    }
+
+    /**
+     * Data path: the receive context an fi_addr_t names (fi_rx_addr): its top rx_ctx_bits, 0 when the AV has none.
+     *
+     * @param fiAddr an fi_addr_t of this AV.
+     * @return the receive context index.
+     */
+    public int rxIndexOf(final long fiAddr)
+    {
+        return rxCtxBits == 0 ? 0 : (int)(fiAddr >>> (64 - rxCtxBits));
     }
 
     /**

@@ -38,8 +38,11 @@ public final class ShmCapabilities
     public static final long RMA_CAPS =
         FI_RMA | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE | FI_RMA_EVENT;
 
-    /** Primary capabilities offered. */
-    public static final long PRIMARY = FI_MSG | FI_TAGGED | FI_DIRECTED_RECV;
+    /** Primary capabilities offered. FI_NAMED_RX_CTX: fi_rx_addr selects a scalable endpoint's receive context. */
+    public static final long PRIMARY = FI_MSG | FI_TAGGED | FI_DIRECTED_RECV | FI_NAMED_RX_CTX;
+
+    /** The most transmit or receive contexts of one scalable endpoint (domain_attr.max_ep_tx_ctx, max_ep_rx_ctx). */
+    public static final int MAX_EP_CONTEXTS = 16;
 
     /** Primary modifiers offered. */
     public static final long MODIFIERS = FI_SEND | FI_RECV;
@@ -51,10 +54,11 @@ public final class ShmCapabilities
     public static final long INFO_CAPS = PRIMARY | MODIFIERS | SECONDARY;
 
     /** The capabilities that belong to a transmit context. */
-    public static final long TX_CAPS = FI_MSG | FI_TAGGED | FI_SEND | FI_LOCAL_COMM | FI_SHARED_AV;
+    public static final long TX_CAPS = FI_MSG | FI_TAGGED | FI_SEND | FI_NAMED_RX_CTX | FI_LOCAL_COMM | FI_SHARED_AV;
 
     /** The capabilities that belong to a receive context. */
-    public static final long RX_CAPS = FI_MSG | FI_TAGGED | FI_DIRECTED_RECV | FI_RECV | FI_MULTI_RECV | FI_SOURCE |
+    public static final long RX_CAPS = FI_MSG | FI_TAGGED | FI_DIRECTED_RECV | FI_NAMED_RX_CTX | FI_RECV |
+        FI_MULTI_RECV | FI_SOURCE |
         FI_LOCAL_COMM | FI_SHARED_AV | FI_AV_USER_ID;
 
     /** Domain capabilities ({@code domain_attr.caps}). */

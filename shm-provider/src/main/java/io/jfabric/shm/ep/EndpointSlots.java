@@ -72,6 +72,7 @@ public final class EndpointSlots
                     inc = 1;
                 }
                 region.putIntOrdered(incOffset, inc);
+                clearContextWords(i);
                 region.putIntOrdered(SlotDescriptor.stateOffset(geometry, i), SlotDescriptor.STATE_CLAIMED);
                 return i;
             }
@@ -119,8 +120,23 @@ public final class EndpointSlots
         {
             region.putLongOrdered(SlotDescriptor.laneOwnerOffset(geometry, slot, i), 0);
         }
+        clearContextWords(slot);
         region.putIntOrdered(SlotDescriptor.stateOffset(geometry, slot), SlotDescriptor.STATE_FREE);
         region.putLongOrdered(SlotDescriptor.heartbeatOffset(geometry, slot), System.currentTimeMillis());
         region.compareAndSetLong(SlotDescriptor.ownerOffset(geometry, slot), ProcessIdentity.self(), 0);
+    }
+
+    /**
+     * Zero what a scalable endpoint or one of its contexts left in a slot: the context-of word, the receive context
+     * count and entries (a slot reclaimed from a dead process may still hold them).
+     */
+    private void clearContextWords(final int slot)
+    {
+        region.putLongOrdered(SlotDescriptor.contextOfOffset(geometry, slot), 0);
+        region.putIntOrdered(SlotDescriptor.rxContextCountOffset(geometry, slot), 0);
+        for (int i = 0; i < SlotDescriptor.MAX_EP_CONTEXTS; i++)
+        {
+            region.putLongOrdered(SlotDescriptor.rxContextOffset(geometry, slot, i), 0);
+        }
     }
 }

@@ -673,13 +673,21 @@ final class RxContext
             {
                 return userIdOrAddr(a, cached);
             }
-            final long inc = id & 0xFFFF_FFFFL;
+            int slot = s;
+            long inc = id & 0xFFFF_FFFFL;
+            final long of = region.getLongVolatile(SlotDescriptor.contextOfOffset(geometry, s));
+            if (of != 0 && region.getIntVolatile(SlotDescriptor.incarnationOffset(geometry, s)) == (int)inc)
+            {
+                // a context of a scalable endpoint: the AV holds that endpoint's address slot
+                slot = SlotDescriptor.wordSlot(of);
+                inc = SlotDescriptor.wordIncarnation(of) & 0xFFFF_FFFFL;
+            }
             final long base = a.fiAddrBase();
             final int entries = a.entries();
             for (int i = 0; i < entries; i++)
             {
                 final long fiAddr = base + i;
-                if (a.slotOf(fiAddr) == s)
+                if (a.slotOf(fiAddr) == slot)
                 {
                     final long gen = a.incarnationOf(fiAddr);
                     if (gen == 0 || gen == inc)

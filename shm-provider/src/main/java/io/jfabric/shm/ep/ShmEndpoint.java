@@ -100,6 +100,12 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
     private final long rxOpFlags;
     private final ThreadingGuards guards;
     private final EndpointHooks hooks;
+    /** 0, or -FI_ENOSYS when the endpoint may not send (FI_RECV without FI_SEND, a receive context). */
+    private final int sendRefusal;
+    /** 0, or -FI_ENOSYS when the endpoint may not receive (FI_SEND without FI_RECV, a transmit context). */
+    private final int recvRefusal;
+    /** The scalable endpoint this endpoint is a context of, or null. */
+    private ShmScalableEndpoint parent;
 
     private int slot;
     private int incarnation;
@@ -149,7 +155,31 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         final EndpointHooks hooks,
         final long context)
     {
-        super(FidClass.EP, context);
+        this(domain, registrar, resources, info, domainName, region, geometry, config, guards, hooks, context,
+            FidClass.EP);
+    }
+
+    /**
+     * Open an endpoint, or a context of a scalable endpoint ({@code fidClass} TX_CTX or RX_CTX, then
+     * {@link #serve} names the scalable endpoint), and claim a slot for it. Parameters as above.
+     *
+     * @param fidClass EP, TX_CTX or RX_CTX.
+     */
+    public ShmEndpoint(
+        final DomainContext domain,
+        final MemoryRegistrar registrar,
+        final DomainResources resources,
+        final Info info,
+        final String domainName,
+        final AtomicBuffer region,
+        final RegionGeometry geometry,
+        final ShmConfig config,
+        final ThreadingGuards guards,
+        final EndpointHooks hooks,
+        final long context,
+        final FidClass fidClass)
+    {
+        super(fidClass, context);
         if (info == null)
         {
             throw new FabricException(Errno.FI_EINVAL, "fi_endpoint: info is null");
@@ -182,6 +212,8 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         final long caps = copy.caps();
         directedRecv = (caps & Flags.FI_DIRECTED_RECV) != 0 ||
             (copy.rxAttr() != null && (copy.rxAttr().caps() & Flags.FI_DIRECTED_RECV) != 0);
+        sendRefusal = (caps & Flags.FI_RECV) != 0 && (caps & Flags.FI_SEND) == 0 ? -Errno.FI_ENOSYS : 0;
+        recvRefusal = (caps & Flags.FI_SEND) != 0 && (caps & Flags.FI_RECV) == 0 ? -Errno.FI_ENOSYS : 0;
         txOpFlags = copy.txAttr() == null ? 0 : copy.txAttr().opFlags();
         rxOpFlags = copy.rxAttr() == null ? 0 : copy.rxAttr().opFlags();
 
@@ -468,6 +500,29 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         }
         state = ENABLED;
         hooks.enabled(this);
+        if (parent != null)
+        {
+            parent.contextEnabled(this);
+        }
+    }
+
+    /**
+     * Make this endpoint a context of a scalable endpoint: its slot names the scalable endpoint's address slot, so
+     * receivers report its sends with that address, and {@link #getname} gives that address. Right after open.
+     *
+     * @param sep  the scalable endpoint.
+     * @param word {@link SlotDescriptor#slotWord} of the scalable endpoint's address slot.
+     */
+    synchronized void serve(final ShmScalableEndpoint sep, final long word)
+    {
+        parent = sep;
+        region.putLongOrdered(SlotDescriptor.contextOfOffset(geometry, slot), word);
+    }
+
+    /** @return whether {@link #enable} has run (and close has not). */
+    public boolean isEnabled()
+    {
+        return state == ENABLED;
     }
 
     private int iovLimit()
@@ -498,6 +553,10 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
 
     private byte[] name()
     {
+        if (parent != null)
+        {
+            return parent.getname();
+        }
         return ShmAddress.format(LocalHost.name(), slot, domainName, incarnation).getBytes(StandardCharsets.US_ASCII);
     }
 
@@ -505,6 +564,11 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
     public synchronized void setname(final byte[] addr)
     {
         ensureOpen("fi_setname");
+        if (parent != null)
+        {
+            throw new FabricException(Errno.FI_EINVAL,
+                "fi_setname: a context of a scalable endpoint has that endpoint's address; it cannot be renamed");
+        }
         if (state != OPEN)
         {
             throw new FabricException(Errno.FI_EOPBADSTATE, "fi_setname: the endpoint is already enabled");
@@ -609,6 +673,10 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
     @Override
     protected void doClose()
     {
+        if (parent != null)
+        {
+            parent.contextClosing(this);
+        }
         hooks.closing(this);
         state = CLOSED;
         if (tx != null)
@@ -759,7 +827,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
     {
         try
         {
-            final int unusable = unusable();
+            final int unusable = unusable(sendRefusal);
             if (unusable != 0)
             {
                 return unusable;
@@ -788,7 +856,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
     {
         try
         {
-            final int unusable = unusable();
+            final int unusable = unusable(sendRefusal);
             if (unusable != 0)
             {
                 return unusable;
@@ -820,15 +888,16 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
     }
 
     /**
+     * @param refusal 0, or the errno the call's direction returns on this endpoint (FI_ENOSYS without its cap).
      * @return 0 when the data path may be used, else the negated errno a call returns: FI_EIO once the region
      * faulted (its file was truncated: see {@code RegionWatch}).
      */
-    private int unusable()
+    private int unusable(final int refusal)
     {
         final int s = state;
         if (s == ENABLED)
         {
-            return regionFile.fault() == null ? 0 : -Errno.FI_EIO;
+            return regionFile.fault() == null ? refusal : -Errno.FI_EIO;
         }
         return s == CLOSED ? -Errno.FI_EBADF : -Errno.FI_EOPBADSTATE;
     }
@@ -845,7 +914,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
     {
         try
         {
-            final int unusable = unusable();
+            final int unusable = unusable(sendRefusal);
             if (unusable != 0)
             {
                 return unusable;
@@ -916,7 +985,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
     {
         try
         {
-            final int unusable = unusable();
+            final int unusable = unusable(recvRefusal);
             if (unusable != 0)
             {
                 return unusable;
@@ -939,7 +1008,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
     {
         try
         {
-            final int unusable = unusable();
+            final int unusable = unusable(recvRefusal);
             if (unusable != 0)
             {
                 return unusable;
@@ -961,7 +1030,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
     {
         try
         {
-            final int unusable = unusable();
+            final int unusable = unusable(0);
             return unusable != 0 ? unusable : rx.cancel(context);
         }
         catch (final InternalError ex)

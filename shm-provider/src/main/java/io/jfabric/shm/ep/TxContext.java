@@ -68,6 +68,8 @@ import static io.jfabric.shm.ep.LaneRecordDescriptor.*;
 final class TxContext
 {
     private static final int READ_LIMIT = 64;
+    /** What {@code connectSlow} returns for a scalable endpoint's address slot: not an errno. */
+    private static final int SCALABLE = Integer.MIN_VALUE;
     private static final boolean BROKEN_EARLY_COMMIT = BrokenVariant.active("lane.commit-before-payload");
 
     private final AtomicBuffer region;
@@ -119,6 +121,8 @@ final class TxContext
     private final boolean authKeysFromAv;
     /** Per AV entry: the lane stamp under which its key was found accepted by the receiver, 0 when not (yet). */
     private final long[] destAuthorized;
+    /** Per AV entry: the slot word of the scalable endpoint it names (sends go to its receive contexts), else 0. */
+    private final long[] destScalable;
 
     /**
      * Build the context of an endpoint being enabled. Control path.
@@ -201,6 +205,7 @@ final class TxContext
         destState = new long[av.entries()];
         destPeer = new int[av.entries()];
         destAuthorized = new long[av.entries()];
+        destScalable = new long[av.entries()];
         java.util.Arrays.fill(destState, -1);
         senderLiveness = new PeerLiveness(region, geometry, livenessTimeoutMs);
         progressLiveness = new PeerLiveness(region, geometry, livenessTimeoutMs);
@@ -462,7 +467,12 @@ final class TxContext
             }
             destPeer[index] = peer;
             destState[index] = entry;
+            destScalable[index] = 0;
             laneStamp[peer] = 0;
+        }
+        if (destScalable[index] != 0)
+        {
+            return connectContext(destAddr, index, peer);
         }
         final long stamp = laneStamp[peer];
         if (stamp != 0 && destAuthorized[index] == stamp && region.getLongVolatile(laneOwnerOffset[peer]) == stamp)
@@ -475,14 +485,63 @@ final class TxContext
         {
             destAuthorized[index] = laneStamp[peer];
         }
+        else if (connected == SCALABLE)
+        {
+            destScalable[index] = SlotDescriptor.slotWord(peer, peerIncarnation[peer]);
+            return connectContext(destAddr, index, peer);
+        }
         return connected;
+    }
+
+    /**
+     * The destination is a scalable endpoint's address slot: find the receive context the fi_addr names
+     * (fi_rx_addr) and make sure this context may write its lane. Sending side.
+     *
+     * @return the context's slot, or a negated errno: -FI_EINVAL for a context index the endpoint does not have,
+     * -FI_EAGAIN while that context is not enabled, -FI_EHOSTUNREACH once the scalable endpoint is gone.
+     */
+    private int connectContext(final long destAddr, final int index, final int base)
+    {
+        final long baseWord = destScalable[index];
+        if (region.getIntVolatile(SlotDescriptor.stateOffset(geometry, base)) != SlotDescriptor.STATE_ACTIVE ||
+            region.getIntVolatile(SlotDescriptor.incarnationOffset(geometry, base)) !=
+            SlotDescriptor.wordIncarnation(baseWord))
+        {
+            destScalable[index] = 0;
+            destState[index] = -1;
+            return -Errno.FI_EHOSTUNREACH;
+        }
+        final int rxIndex = av.rxIndexOf(destAddr);
+        if (rxIndex >= region.getInt(SlotDescriptor.rxContextCountOffset(geometry, base)))
+        {
+            return -Errno.FI_EINVAL;
+        }
+        final long context = region.getLongVolatile(SlotDescriptor.rxContextOffset(geometry, base, rxIndex));
+        final int peer = SlotDescriptor.wordSlot(context);
+        if (context == 0 || peer < 0 || peer >= lanes.length)
+        {
+            return -Errno.FI_EAGAIN;
+        }
+        final long stamp = laneStamp[peer];
+        if (stamp != 0 && destAuthorized[index] == stamp && region.getLongVolatile(laneOwnerOffset[peer]) == stamp)
+        {
+            return peer;
+        }
+        final int connected = connectSlow(peer, SlotDescriptor.wordIncarnation(context),
+            authKeysFromAv ? av.authKeyDigestOf(destAddr) : authDigest);
+        if (connected >= 0)
+        {
+            destAuthorized[index] = laneStamp[peer];
+        }
+        return connected == SCALABLE ? -Errno.FI_EINVAL : connected;
     }
 
     /**
      * Check the receiver incarnation (state, liveness, authorization key) and claim the lane into it. Sending side.
      *
      * @return the peer, or -FI_EAGAIN (not yet enabled, lane still held for an earlier incarnation),
-     * -FI_EHOSTUNREACH (gone, another incarnation, stopped), -FI_EACCES (it does not accept this key).
+     * -FI_EHOSTUNREACH (gone, another incarnation, stopped), -FI_EACCES (it does not accept this key), or
+     * {@link #SCALABLE} when the peer is a scalable endpoint's address slot.
      */
     private int connectSlow(final int peer, final long wantedIncarnation, final long digest)
     {
@@ -497,6 +556,11 @@ final class TxContext
             senderLiveness.status(peer, inc) != PeerLiveness.ALIVE)
         {
             return -Errno.FI_EHOSTUNREACH;
+        }
+        if (region.getInt(SlotDescriptor.rxContextCountOffset(geometry, peer)) != 0)
+        {
+            peerIncarnation[peer] = inc;
+            return SCALABLE;
         }
         if (!AuthKeys.accepts(region, geometry, peer, digest))
         {

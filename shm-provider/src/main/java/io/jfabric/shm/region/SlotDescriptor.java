@@ -35,6 +35,10 @@ import org.agrona.BitUtil;
  *   +---------------------------------------------------------------+  12
  *   |   State: FREE, CLAIMED (opened), ACTIVE (enabled), release    |
  *   +---------------------------------------------------------------+  16
+ *   |   Context Of (long): in a slot that serves a context of a     |
+ *   |   scalable endpoint, that endpoint's address slot + 1 (high   |
+ *   |   32) and incarnation (low 32); 0 in an endpoint's own slot   |
+ *   +---------------------------------------------------------------+  24
  *   |                     Reserved up to 64                        ...
  *   +---------------------------------------------------------------+  64
  *   |   Heartbeat, epoch ms (long): every 10 ms while enabled       |
@@ -66,7 +70,16 @@ import org.agrona.BitUtil;
  *   +---------------------------------------------------------------+  320
  *   |   Key Digest 0 ... MAX_AUTH_DIGESTS - 1 (long each): the      |
  *   |   authorization keys the endpoint accepts senders with        |
- *   +---------------------------------------------------------------+  384
+ *   +---------------------------------------------------------------+  384 receive contexts (scalable endpoint)
+ *   |   RX Context Count (int): receive contexts a scalable         |
+ *   |   endpoint's address slot leads to; 0 for an endpoint         |
+ *   +---------------------------------------------------------------+  388
+ *   |                     Reserved up to 448                       ...
+ *   +---------------------------------------------------------------+  448
+ *   |   RX Context 0 ... MAX_EP_CONTEXTS - 1 (long each): the slot  |
+ *   |   + 1 (high 32) and incarnation (low 32) of that enabled      |
+ *   |   receive context, 0 while it is not enabled (release/acquire)|
+ *   +---------------------------------------------------------------+  576
  *   |                     Reserved up to 1024                      ...
  *   +---------------------------------------------------------------+  1024 = SLOT_LANE_OWNERS_OFFSET
  *   |   Lane Owner 0 (long): who may write lane 0 of this slot      |
@@ -76,6 +89,11 @@ import org.agrona.BitUtil;
  * </pre>
  * The key count and digests are written before the slot's state goes ACTIVE (release) and never change while it
  * is; a sender reads them after acquiring that state (see {@code AuthKeys}).
+ * <p>
+ * A scalable endpoint holds one slot for its address (whose RX context count is non-zero and never changes while
+ * it is ACTIVE) and one slot per context; a sender that resolves the address slot reads the entry of the receive
+ * context it names and writes that context's lane instead. An entry is published with an ordered store when its
+ * context is enabled and zeroed before the context's slot is released.
  * <p>
  * Each statistic has one writer, so a plain increment published with an ordered store is exact: [S] the
  * endpoint's sending side, [P] its transmit progress (see {@code TxContext}), [R] its receive context.
@@ -116,6 +134,14 @@ public final class SlotDescriptor
     public static final int AUTH_COUNT_OFFSET = 4 * BitUtil.CACHE_LINE_LENGTH;
     /** Offset of the first authorization key digest (long). */
     public static final int AUTH_DIGESTS_OFFSET = 5 * BitUtil.CACHE_LINE_LENGTH;
+    /** Offset of the scalable endpoint a context's slot serves (long), 0 in an endpoint's own slot. */
+    public static final int CONTEXT_OF_OFFSET = 16;
+    /** Offset of the count of receive contexts behind a scalable endpoint's address slot (int). */
+    public static final int RX_CONTEXT_COUNT_OFFSET = 6 * BitUtil.CACHE_LINE_LENGTH;
+    /** Offset of the first receive context entry (long). */
+    public static final int RX_CONTEXTS_OFFSET = 7 * BitUtil.CACHE_LINE_LENGTH;
+    /** The most transmit or receive contexts of one scalable endpoint (max_ep_tx_ctx, max_ep_rx_ctx). */
+    public static final int MAX_EP_CONTEXTS = io.jfabric.shm.core.ShmCapabilities.MAX_EP_CONTEXTS;
     /** The most authorization keys one endpoint accepts. */
     public static final int MAX_AUTH_DIGESTS = 8;
     /** State: no endpoint. */
@@ -252,5 +278,64 @@ public final class SlotDescriptor
     public static int authDigestOffset(final RegionGeometry g, final int slot, final int index)
     {
         return RegionDescriptor.slotOffset(g, slot) + AUTH_DIGESTS_OFFSET + 8 * index;
+    }
+
+    /**
+     * @param g    geometry.
+     * @param slot slot index.
+     * @return region offset of the word naming the scalable endpoint the slot's context serves.
+     */
+    public static int contextOfOffset(final RegionGeometry g, final int slot)
+    {
+        return RegionDescriptor.slotOffset(g, slot) + CONTEXT_OF_OFFSET;
+    }
+
+    /**
+     * @param g    geometry.
+     * @param slot a scalable endpoint's address slot.
+     * @return region offset of its receive context count.
+     */
+    public static int rxContextCountOffset(final RegionGeometry g, final int slot)
+    {
+        return RegionDescriptor.slotOffset(g, slot) + RX_CONTEXT_COUNT_OFFSET;
+    }
+
+    /**
+     * @param g     geometry.
+     * @param slot  a scalable endpoint's address slot.
+     * @param index receive context index, below {@link #MAX_EP_CONTEXTS}.
+     * @return region offset of that receive context's entry.
+     */
+    public static int rxContextOffset(final RegionGeometry g, final int slot, final int index)
+    {
+        return RegionDescriptor.slotOffset(g, slot) + RX_CONTEXTS_OFFSET + 8 * index;
+    }
+
+    /**
+     * @param slot        a slot.
+     * @param incarnation its incarnation.
+     * @return the word that names them in a receive context entry or a context-of word: never 0.
+     */
+    public static long slotWord(final int slot, final int incarnation)
+    {
+        return ((long)(slot + 1) << 32) | (incarnation & 0xFFFF_FFFFL);
+    }
+
+    /**
+     * @param word a non-zero word of {@link #slotWord}.
+     * @return the slot it names.
+     */
+    public static int wordSlot(final long word)
+    {
+        return (int)(word >>> 32) - 1;
+    }
+
+    /**
+     * @param word a word of {@link #slotWord}.
+     * @return the incarnation it names.
+     */
+    public static int wordIncarnation(final long word)
+    {
+        return (int)word;
     }
 }

@@ -28,6 +28,7 @@ import io.jfabric.Endpoint;
 import io.jfabric.Errno;
 import io.jfabric.Flags;
 import io.jfabric.Info;
+
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
@@ -90,7 +91,7 @@ class AvTableIndexTest extends AvDomainTestBase
                 final ShmAddressVector shm = (ShmAddressVector)av;
                 assertEquals(0, shm.fiAddrBase());
                 assertEquals(5, shm.slotOf(1));
-                assertEquals(5, shm.slotOf(AddressVector.groupAddr(1, 0xFFFF_FFFF)), "the group id is ignored");
+                assertEquals(-1, shm.slotOf(AddressVector.groupAddr(1, 1)), "no peer groups: a group id names no entry");
                 assertEquals(-1, shm.slotOf(0x1001), "map_addr + index is not an fi_addr of a table");
                 assertErrno(Errno.FI_EINVAL, () -> av.lookup(0x1000));
                 assertErrno(Errno.FI_EINVAL, () -> av.lookup(0x9001));

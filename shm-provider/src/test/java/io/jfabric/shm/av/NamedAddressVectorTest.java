@@ -175,8 +175,7 @@ class NamedAddressVectorTest extends AvDomainTestBase
             assertEquals(1, av.insert(addrs(DOMAIN, 6, 1), 1, a, 0, 0));
             assertEquals(top, a[0]);
             final ShmAddressVector shm = (ShmAddressVector)av;
-            assertEquals(6, shm.slotOf(AddressVector.groupAddr(a[0], 0xFFFF_FFFF)), "the group id is ignored");
-            assertEquals(6, shm.slotOf(AddressVector.rxAddr(AddressVector.groupAddr(a[0], 3), 1, 4)));
+            assertEquals(-1, shm.slotOf(AddressVector.groupAddr(a[0], 3)), "no peer groups: a group id names no entry");
             assertEquals(-1, shm.slotOf(AddressVector.groupAddr(a[0] + 1, 3)), "the low bits still name the entry");
             assertErrno(Errno.FI_EINVAL, () -> openMap(domain, "high", top + 8), "an opener's map_addr is checked " +
                 "against the existing table too");

@@ -397,8 +397,13 @@ class ShmAddressVectorTest extends AvDomainTestBase
         {
             final long[] fiAddr = new long[1];
             av.insert(new String[]{ addr(DOMAIN, 11) }, 1, fiAddr, 0, 0);
-            assertEquals(11, ((ShmAddressVector)av).slotOf(AddressVector.rxAddr(fiAddr[0], 1, 2)));
-            assertEquals(11, ((ShmAddressVector)av).slotOf(AddressVector.groupAddr(fiAddr[0], 9)));
+            final ShmAddressVector shm = (ShmAddressVector)av;
+            assertEquals(11, shm.slotOf(AddressVector.rxAddr(fiAddr[0], 1, 2)));
+            assertEquals(1, shm.rxIndexOf(AddressVector.rxAddr(fiAddr[0], 1, 2)), "the top rx_ctx_bits name a context");
+            assertEquals(0, shm.rxIndexOf(fiAddr[0]));
+            assertEquals(-1, shm.slotOf(AddressVector.groupAddr(fiAddr[0], 9)),
+                "shm offers no peer groups: an fi_addr with a group id names no entry");
+            assertErrno(Errno.FI_EINVAL, () -> av.lookup(AddressVector.groupAddr(fiAddr[0], 9)));
         }
     }
 
