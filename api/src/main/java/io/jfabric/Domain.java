@@ -173,6 +173,31 @@ public interface Domain extends Fid
     ScalableEndpoint scalableEndpoint(Info info, long context);
 
     /**
+     * {@code fi_stx_context}: open a shared transmit context. Endpoints opened with {@code ep_attr.tx_ctx_cnt}
+     * {@link Addresses#FI_SHARED_CONTEXT} bind it ({@code ep.bind(stx, 0)}) before they are enabled and post their
+     * sends to themselves as usual; completions go to each endpoint's own CQ.
+     *
+     * @param attr    the context's transmit attributes, or null for the domain's defaults; the values in force are
+     *                written back.
+     * @param context user context.
+     * @return the shared transmit context ({@link FidClass#STX_CTX}).
+     */
+    Fid stxContext(TxAttr attr, long context);
+
+    /**
+     * {@code fi_srx_context}: open a shared receive context. Endpoints opened with {@code ep_attr.rx_ctx_cnt}
+     * {@link Addresses#FI_SHARED_CONTEXT} bind it before they are enabled; receives are posted to the returned
+     * object and serve a message sent to any of them; the completion goes to the CQ (FI_RECV) of the endpoint the
+     * message was sent to.
+     *
+     * @param attr    the context's receive attributes, or null for the domain's defaults; the values in force are
+     *                written back.
+     * @param context user context.
+     * @return the shared receive context ({@link FidClass#SRX_CTX}): an endpoint that only receives.
+     */
+    Endpoint srxContext(RxAttr attr, long context);
+
+    /**
      * {@code fi_cq_open}.
      *
      * @param attr    attributes; size 0 and format UNSPEC let the provider choose.

@@ -16,6 +16,7 @@
 package io.jfabric.shm;
 
 import io.jfabric.AddressVector;
+import io.jfabric.Addresses;
 import io.jfabric.AvAttr;
 import io.jfabric.CntrAttr;
 import io.jfabric.CompletionQueue;
@@ -36,8 +37,10 @@ import io.jfabric.MemoryRegion;
 import io.jfabric.MrAttr;
 import io.jfabric.MrIov;
 import io.jfabric.Progress;
+import io.jfabric.RxAttr;
 import io.jfabric.ScalableEndpoint;
 import io.jfabric.ShareableMemory;
+import io.jfabric.TxAttr;
 import io.jfabric.shm.av.ShmAddressVector;
 import io.jfabric.shm.cleanup.LeftoverSweep;
 import io.jfabric.shm.cntr.CounterTable;
@@ -50,8 +53,10 @@ import io.jfabric.shm.core.ShmConfig;
 import io.jfabric.shm.cq.ShmCompletionQueue;
 import io.jfabric.shm.ep.EndpointHooks;
 import io.jfabric.shm.ep.Heartbeats;
+import io.jfabric.shm.ep.SharedContextAttrs;
 import io.jfabric.shm.ep.ShmEndpoint;
 import io.jfabric.shm.ep.ShmScalableEndpoint;
+import io.jfabric.shm.ep.ShmSharedTxContext;
 import io.jfabric.shm.eq.ShmEventQueue;
 import io.jfabric.shm.mr.MemoryRegistrar;
 import io.jfabric.shm.mr.RemoteMemory;
@@ -88,6 +93,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 public final class ShmDomain extends FidLifecycle implements Domain, DomainContext
 {
     private final FabricContext fabric;
+    /** Whether shared receive contexts are offered. */
+    static final boolean SHARED_RX = false;
+
     private final Info info;
     private final DomainAttr attr;
     private final DomainResources resources;
@@ -458,7 +466,8 @@ public final class ShmDomain extends FidLifecycle implements Domain, DomainConte
     {
         ensureOpen("fi_endpoint");
         final io.jfabric.EpAttr ep = epInfo == null ? null : epInfo.epAttr();
-        if (ep != null && (Long.compareUnsigned(ep.txCtxCnt(), 1) > 0 || Long.compareUnsigned(ep.rxCtxCnt(), 1) > 0))
+        if (ep != null && (ep.txCtxCnt() != Addresses.FI_SHARED_CONTEXT && Long.compareUnsigned(ep.txCtxCnt(), 1) > 0 ||
+            (ep.rxCtxCnt() != Addresses.FI_SHARED_CONTEXT || !SHARED_RX) && Long.compareUnsigned(ep.rxCtxCnt(), 1) > 0))
         {
             throw new FabricException(Errno.FI_EINVAL, "fi_endpoint: ep_attr.tx_ctx_cnt " +
                 Long.toUnsignedString(ep.txCtxCnt()) + " and rx_ctx_cnt " + Long.toUnsignedString(ep.rxCtxCnt()) +
@@ -473,6 +482,30 @@ public final class ShmDomain extends FidLifecycle implements Domain, DomainConte
         ensureOpen("fi_scalable_ep");
         return new ShmScalableEndpoint(this, resources, epInfo, region.buffer(), region.geometry(),
             this::openEndpoint, context);
+    }
+
+    @Override
+    public Fid stxContext(final TxAttr txAttr, final long context)
+    {
+        ensureOpen("fi_stx_context");
+        final TxAttr defaults = info.txAttr() == null ? new TxAttr() : info.txAttr();
+        final TxAttr inForce = SharedContextAttrs.transmit("fi_stx_context", defaults, txAttr);
+        return new ShmSharedTxContext(this, inForce, context);
+    }
+
+    @Override
+    public Endpoint srxContext(final RxAttr rxAttr, final long context)
+    {
+        ensureOpen("fi_srx_context");
+        if (!SHARED_RX)
+        {
+            throw new FabricException(Errno.FI_ENOSYS, "fi_srx_context: shm offers no shared receive contexts yet");
+        }
+        final Info srxInfo = info.copy();
+        final RxAttr defaults = srxInfo.rxAttr() == null ? new RxAttr() : srxInfo.rxAttr();
+        srxInfo.rxAttr(SharedContextAttrs.receive("fi_srx_context", defaults, rxAttr));
+        srxInfo.caps(srxInfo.rxAttr().caps());
+        return openEndpoint(srxInfo, FidClass.SRX_CTX, context);
     }
 
     private ShmEndpoint openEndpoint(final Info epInfo, final FidClass fidClass, final long context)

@@ -16,6 +16,7 @@
 package io.jfabric.shm;
 
 import io.jfabric.AddrFormat;
+import io.jfabric.Addresses;
 import io.jfabric.AvType;
 import io.jfabric.Domain;
 import io.jfabric.DomainAttr;
@@ -331,8 +332,8 @@ final class ShmInfoMatcher
             .maxOrderWarSize(0)
             .maxOrderWawSize(0)
             .memTagFormat(hep.memTagFormat() != 0 ? hep.memTagFormat() : ShmCapabilities.MEM_TAG_FORMAT)
-            .txCtxCnt(hep.txCtxCnt() > 0 ? hep.txCtxCnt() : 1)
-            .rxCtxCnt(hep.rxCtxCnt() > 0 ? hep.rxCtxCnt() : 1)
+            .txCtxCnt(hep.txCtxCnt() != 0 ? hep.txCtxCnt() : 1)
+            .rxCtxCnt(hep.rxCtxCnt() != 0 ? hep.rxCtxCnt() : 1)
             .authKey(hep.authKey() == null ? null : hep.authKey().clone());
 
         info.domainAttr()
@@ -351,8 +352,8 @@ final class ShmInfoMatcher
             .rxCtxCnt(config.epCount())
             .maxEpTxCtx(ShmCapabilities.MAX_EP_CONTEXTS)
             .maxEpRxCtx(ShmCapabilities.MAX_EP_CONTEXTS)
-            .maxEpStxCtx(0)
-            .maxEpSrxCtx(0)
+            .maxEpStxCtx(config.epCount())
+            .maxEpSrxCtx(ShmDomain.SHARED_RX ? config.epCount() : 0)
             .cntrCnt(config.counterCount())
             .mrIovLimit(config.mrIovLimit())
             .caps(hd.caps() != 0 ? hd.caps() | Flags.FI_LOCAL_COMM : ShmCapabilities.DOMAIN_CAPS)
@@ -482,8 +483,14 @@ final class ShmInfoMatcher
         }
         above("ep_attr.protocol_version", Integer.toUnsignedLong(ep.protocolVersion()), PROTOCOL_VERSION);
         above("ep_attr.max_msg_size", ep.maxMsgSize(), config.maxMsgSize());
-        above("ep_attr.tx_ctx_cnt", ep.txCtxCnt(), ShmCapabilities.MAX_EP_CONTEXTS);
-        above("ep_attr.rx_ctx_cnt", ep.rxCtxCnt(), ShmCapabilities.MAX_EP_CONTEXTS);
+        if (ep.txCtxCnt() != Addresses.FI_SHARED_CONTEXT)
+        {
+            above("ep_attr.tx_ctx_cnt", ep.txCtxCnt(), ShmCapabilities.MAX_EP_CONTEXTS);
+        }
+        if (ep.rxCtxCnt() != Addresses.FI_SHARED_CONTEXT || !ShmDomain.SHARED_RX)
+        {
+            above("ep_attr.rx_ctx_cnt", ep.rxCtxCnt(), ShmCapabilities.MAX_EP_CONTEXTS);
+        }
         above("ep_attr.max_order_raw_size", ep.maxOrderRawSize(), 0);
         above("ep_attr.max_order_war_size", ep.maxOrderWarSize(), 0);
         above("ep_attr.max_order_waw_size", ep.maxOrderWawSize(), 0);
@@ -550,8 +557,8 @@ final class ShmInfoMatcher
         above("domain_attr.rx_ctx_cnt", d.rxCtxCnt(), config.epCount());
         above("domain_attr.max_ep_tx_ctx", d.maxEpTxCtx(), ShmCapabilities.MAX_EP_CONTEXTS);
         above("domain_attr.max_ep_rx_ctx", d.maxEpRxCtx(), ShmCapabilities.MAX_EP_CONTEXTS);
-        above("domain_attr.max_ep_stx_ctx", d.maxEpStxCtx(), 0);
-        above("domain_attr.max_ep_srx_ctx", d.maxEpSrxCtx(), 0);
+        above("domain_attr.max_ep_stx_ctx", d.maxEpStxCtx(), config.epCount());
+        above("domain_attr.max_ep_srx_ctx", d.maxEpSrxCtx(), ShmDomain.SHARED_RX ? config.epCount() : 0);
         above("domain_attr.cntr_cnt", d.cntrCnt(), config.counterCount());
         above("domain_attr.mr_iov_limit", d.mrIovLimit(), config.mrIovLimit());
         if (d.authKeySize() != DomainAttr.FI_AV_AUTH_KEY) // Keys from the AV (fi_av_insert_auth_key) are supported.

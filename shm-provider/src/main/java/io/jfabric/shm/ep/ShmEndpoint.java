@@ -15,6 +15,7 @@
  */
 package io.jfabric.shm.ep;
 
+import io.jfabric.Addresses;
 import io.jfabric.DomainAttr;
 import io.jfabric.Endpoint;
 import io.jfabric.EpType;
@@ -111,14 +112,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
     private int incarnation;
     private volatile int state = OPEN;
     private long minMultiRecv = ReceiveMatcher.DEFAULT_MIN_MULTI_RECV;
-    private ShmAddressVector av;
-    private ShmCompletionQueue txCq;
-    private ShmCompletionQueue rxCq;
-    private boolean selectiveTx;
-    private boolean selectiveRx;
-    private ShmCounter sendCntr;
-    private ShmCounter recvCntr;
-    private ShmEventQueue eq;
+    private final EndpointBindings bindings;
     private final java.util.List<ShmMemoryRegion> boundRegions = new java.util.ArrayList<>();
 
     private final LaneClaim claim;
@@ -202,6 +196,9 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         this.geometry = geometry;
         this.hooks = hooks;
         this.guards = guards;
+        final boolean txShared = copy.epAttr() != null && copy.epAttr().txCtxCnt() == Addresses.FI_SHARED_CONTEXT;
+        final boolean rxShared = copy.epAttr() != null && copy.epAttr().rxCtxCnt() == Addresses.FI_SHARED_CONTEXT;
+        this.bindings = new EndpointBindings(domain.fid(), txShared, rxShared);
         inlineLimit = TxContext.inlineLimit(geometry);
         claim = new LaneClaim(regionFile);
         slots = new EndpointSlots(region, geometry);
@@ -305,126 +302,20 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         {
             throw new FabricException(Errno.FI_EINVAL, "fi_ep_bind: fid is null");
         }
-        requireSameDomain(fid);
-        if (fid instanceof ShmAddressVector)
-        {
-            if (flags != 0)
-            {
-                throw new FabricException(Errno.FI_EBADFLAGS, "fi_ep_bind: an AV takes flags 0, not 0x" +
-                    Long.toHexString(flags));
-            }
-            if (av != null)
-            {
-                throw new FabricException(Errno.FI_EINVAL, "fi_ep_bind: an AV is already bound");
-            }
-            final ShmAddressVector a = (ShmAddressVector)fid;
-            a.retain("fi_ep_bind");
-            av = a;
-        }
-        else if (fid instanceof ShmCompletionQueue)
-        {
-            bindCq((ShmCompletionQueue)fid, flags);
-        }
-        else if (fid instanceof ShmCounter)
-        {
-            bindCounter((ShmCounter)fid, flags);
-        }
-        else if (fid instanceof ShmEventQueue)
-        {
-            if (eq != null)
-            {
-                throw new FabricException(Errno.FI_EINVAL, "fi_ep_bind: an EQ is already bound");
-            }
-            final ShmEventQueue q = (ShmEventQueue)fid;
-            q.retain("fi_ep_bind");
-            eq = q;
-        }
-        else
-        {
-            throw new FabricException(Errno.FI_EINVAL, "fi_ep_bind: cannot bind a " + fid.fidClass() +
-                " of another provider or kind to an shm endpoint");
-        }
+        bindings.bind(fid, flags);
     }
 
     /**
-     * An AV, CQ or counter of another domain would route this endpoint's sends and completions through another
-     * region's slots and rings: refused, naming both domains.
+     * An endpoint opened with FI_SHARED_CONTEXT must have bound that shared context before it is enabled.
      */
-    private void requireSameDomain(final Fid fid)
+    private static void requireSharedContexts(final EndpointBindings b)
     {
-        final FidLifecycle other = fid instanceof ShmAddressVector ? ((ShmAddressVector)fid).domain() :
-            fid instanceof ShmCompletionQueue ? ((ShmCompletionQueue)fid).domain() :
-            fid instanceof ShmCounter ? ((ShmCounter)fid).domain() : domain;
-        if (other != domain)
+        if (b.txShared() && b.stx == null || b.rxShared() && b.srx == null)
         {
-            throw new FabricException(Errno.FI_EINVAL, "fi_ep_bind: the " + fid.fidClass() + " belongs to " +
-                other.description() + ", this endpoint to " + domain.description() +
-                (other.description().equals(domain.description()) ? " (another fi_domain of the same name)" : "") +
-                "; bind objects of the endpoint's own domain");
+            throw new FabricException(Errno.FI_EINVAL, "fi_enable: the endpoint was opened with " +
+                (b.txShared() && b.stx == null ? "tx_ctx_cnt" : "rx_ctx_cnt") + " FI_SHARED_CONTEXT but no " +
+                (b.txShared() && b.stx == null ? "fi_stx_context" : "fi_srx_context") + " is bound (fi_ep_bind it)");
         }
-    }
-
-    private void bindCq(final ShmCompletionQueue cq, final long flags)
-    {
-        final long known = Flags.FI_TRANSMIT | Flags.FI_RECV | Flags.FI_SELECTIVE_COMPLETION;
-        if ((flags & ~known) != 0 || (flags & (Flags.FI_TRANSMIT | Flags.FI_RECV)) == 0)
-        {
-            throw new FabricException(Errno.FI_EBADFLAGS, "fi_ep_bind: CQ flags 0x" + Long.toHexString(flags) +
-                " must name FI_TRANSMIT and/or FI_RECV, optionally FI_SELECTIVE_COMPLETION");
-        }
-        if ((flags & Flags.FI_TRANSMIT) != 0 && txCq != null || (flags & Flags.FI_RECV) != 0 && rxCq != null)
-        {
-            throw new FabricException(Errno.FI_EINVAL, "fi_ep_bind: a CQ is already bound for " +
-                ((flags & Flags.FI_TRANSMIT) != 0 && txCq != null ? "FI_TRANSMIT" : "FI_RECV"));
-        }
-        final boolean selective = (flags & Flags.FI_SELECTIVE_COMPLETION) != 0;
-        if ((flags & Flags.FI_TRANSMIT) != 0)
-        {
-            cq.retain("fi_ep_bind");
-            txCq = cq;
-            selectiveTx = selective;
-        }
-        if ((flags & Flags.FI_RECV) != 0)
-        {
-            cq.retain("fi_ep_bind");
-            rxCq = cq;
-            selectiveRx = selective;
-        }
-    }
-
-    private void bindCounter(final ShmCounter c, final long flags)
-    {
-        final long rma = Flags.FI_READ | Flags.FI_WRITE | Flags.FI_REMOTE_READ | Flags.FI_REMOTE_WRITE;
-        if ((flags & rma) != 0)
-        {
-            // Accepted and never counted before: refused until endpoints have fi_read/fi_write (issue 16).
-            throw new FabricException(Errno.FI_EBADFLAGS, "fi_ep_bind: counter flags 0x" + Long.toHexString(flags) +
-                " include FI_READ, FI_WRITE, FI_REMOTE_READ or FI_REMOTE_WRITE, which count RMA operations; shm " +
-                "endpoints have none yet: bind with FI_SEND and/or FI_RECV");
-        }
-        if (flags == 0 || (flags & ~(Flags.FI_SEND | Flags.FI_RECV)) != 0)
-        {
-            throw new FabricException(Errno.FI_EBADFLAGS, "fi_ep_bind: counter flags 0x" + Long.toHexString(flags) +
-                " must be a non-empty set of FI_SEND and FI_RECV");
-        }
-        if ((flags & Flags.FI_SEND) != 0)
-        {
-            sendCntr = swapCounter(sendCntr, c);
-        }
-        if ((flags & Flags.FI_RECV) != 0)
-        {
-            recvCntr = swapCounter(recvCntr, c);
-        }
-    }
-
-    private static ShmCounter swapCounter(final ShmCounter old, final ShmCounter c)
-    {
-        c.retain("fi_ep_bind");
-        if (old != null)
-        {
-            old.release();
-        }
-        return c;
     }
 
     @Override
@@ -435,19 +326,22 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         {
             return;
         }
+        final EndpointBindings b = bindings;
+        final ShmAddressVector av = b.av;
         if (av == null)
         {
             throw new FabricException(Errno.FI_ENOAV, "fi_enable: no address vector is bound (fi_ep_bind an AV)");
         }
+        requireSharedContexts(b);
         final long caps = info.caps();
         final boolean sends = (caps & Flags.FI_SEND) != 0 || (caps & (Flags.FI_SEND | Flags.FI_RECV)) == 0;
         final boolean recvs = (caps & Flags.FI_RECV) != 0 || (caps & (Flags.FI_SEND | Flags.FI_RECV)) == 0;
-        if (sends && txCq == null && sendCntr == null)
+        if (sends && b.txCq == null && b.sendCntr == null)
         {
             throw new FabricException(Errno.FI_ENOCQ,
                 "fi_enable: the endpoint can send but no CQ (or counter) is bound with FI_TRANSMIT");
         }
-        if (recvs && rxCq == null && recvCntr == null)
+        if (recvs && b.rxCq == null && b.recvCntr == null)
         {
             throw new FabricException(Errno.FI_ENOCQ,
                 "fi_enable: the endpoint can receive but no CQ (or counter) is bound with FI_RECV");
@@ -471,26 +365,26 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
             region.putLongOrdered(SlotDescriptor.statOffset(geometry, slot, stat), 0);
         }
         AuthKeys.publish(region, geometry, slot, accepted);
-        tx = new TxContext(region, geometry, slot, incarnation, av, registrar, txCq, selectiveTx, sendCntr,
+        tx = new TxContext(region, geometry, slot, incarnation, av, registrar, b.txCq, b.selectiveTx, b.sendCntr,
             config.rendezvousMin(), config.livenessTimeoutMs(), config.checksum(), (int)Math.min(txSize, 1 << 16), iovLimit(), guards.sendGuard(),
             guards.progressGuard(), claim, authDigest, authKeysFromAv);
-        rx = new RxContext(region, geometry, slot, incarnation, av, rxCq, selectiveRx, recvCntr,
+        rx = new RxContext(region, geometry, slot, incarnation, av, b.rxCq, b.selectiveRx, b.recvCntr,
             registrar.endpointRemoteMemory(), (int)Math.min(rxSize, 1 << 20), config.unexpectedCount(),
-            config.unexpectedBytes(), directedRecv, minMultiRecv, guards.receiveGuard(), config.livenessTimeoutMs(), eq,
+            config.unexpectedBytes(), directedRecv, minMultiRecv, guards.receiveGuard(), config.livenessTimeoutMs(), b.eq,
             this);
         heartbeat = Heartbeats.register(region, SlotDescriptor.heartbeatOffset(geometry, slot));
         region.putIntOrdered(SlotDescriptor.stateOffset(geometry, slot), SlotDescriptor.STATE_ACTIVE);
-        if (txCq != null)
+        if (b.txCq != null)
         {
-            txCq.attach(this);
+            b.txCq.attach(this);
         }
-        if (rxCq != null && rxCq != txCq)
+        if (b.rxCq != null && b.rxCq != b.txCq)
         {
-            rxCq.attach(this);
+            b.rxCq.attach(this);
         }
         if (!hooks.automatic())
         {
-            for (final ShmCounter c : counters())
+            for (final ShmCounter c : b.counters())
             {
                 if (c != null)
                 {
@@ -650,6 +544,12 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         return shmDomain;
     }
 
+    /** @return the endpoint's domain as a fid (for the same-domain checks of bindings). */
+    FidLifecycle domainFid()
+    {
+        return domain;
+    }
+
     @Override
     public synchronized void bindMemoryRegion(final ShmMemoryRegion mr)
     {
@@ -687,46 +587,14 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
             Heartbeats.unregister(heartbeat);
         }
         slots.release(slot);
-        if (txCq != null)
-        {
-            txCq.detach(this);
-            txCq.release();
-        }
-        if (rxCq != null)
-        {
-            rxCq.detach(this);
-            rxCq.release();
-        }
-        releaseIfBound(av);
-        releaseIfBound(eq);
+        bindings.releaseAll(this);
         for (final ShmMemoryRegion mr : boundRegions)
         {
             mr.release();
         }
         boundRegions.clear();
-        for (final ShmCounter c : counters())
-        {
-            if (c != null)
-            {
-                c.detach(this);
-                c.release();
-            }
-        }
         resources.release(DomainResources.Kind.ENDPOINT);
         domain.release();
-    }
-
-    private ShmCounter[] counters()
-    {
-        return new ShmCounter[] { sendCntr, recvCntr };
-    }
-
-    private static void releaseIfBound(final FidLifecycle f)
-    {
-        if (f != null)
-        {
-            f.release();
-        }
     }
 
     // ------------------------------------------------------------------ transmit data path
