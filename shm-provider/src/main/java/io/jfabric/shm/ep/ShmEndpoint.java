@@ -554,6 +554,13 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
     public synchronized void bindMemoryRegion(final ShmMemoryRegion mr)
     {
         ensureOpen("fi_mr_bind");
+        final long mrCnt = shmDomain.attr().mrCnt();
+        if (!registrar.countsPerDomain() && boundRegions.size() >= mrCnt)
+        {
+            throw new FabricException(Errno.FI_ENOSPC, "fi_mr_bind: the endpoint already has " + boundRegions.size() +
+                " of the " + mrCnt + " regions mr_cnt allows each endpoint under FI_MR_ENDPOINT; close one or open " +
+                "the domain with a higher mr_cnt");
+        }
         mr.retain("fi_mr_bind");
         boundRegions.add(mr);
     }

@@ -107,6 +107,20 @@ public final class MemoryRegistrar
     }
 
     /** @return the mr_mode the domain works in. */
+    /**
+     * fi_domain(3): mr_cnt counts the domain's regions, or each endpoint's under FI_MR_ENDPOINT (the endpoint
+     * counts the regions bound to it).
+     *
+     * @return whether registrations count against the domain's mr_cnt.
+     */
+    public boolean countsPerDomain()
+    {
+        return (attr.mrMode() & io.jfabric.MrMode.FI_MR_ENDPOINT) == 0;
+    }
+
+    /**
+     * @return the domain's mr_mode bits.
+     */
     public int mrMode()
     {
         return attr.mrMode();
@@ -300,7 +314,10 @@ public final class MemoryRegistrar
         boolean built = false;
         try
         {
-            domain.resources().acquire(DomainResources.Kind.MR, operation);
+            if (countsPerDomain())
+            {
+                domain.resources().acquire(DomainResources.Kind.MR, operation);
+            }
             try
             {
                 if (shareable != null)
@@ -311,7 +328,7 @@ public final class MemoryRegistrar
             }
             finally
             {
-                if (!built)
+                if (!built && countsPerDomain())
                 {
                     domain.resources().release(DomainResources.Kind.MR);
                 }

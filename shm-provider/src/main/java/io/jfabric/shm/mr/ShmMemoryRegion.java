@@ -450,7 +450,10 @@ public final class ShmMemoryRegion extends FidLifecycle implements MemoryRegion
         {
             shareable.release();
         }
-        registrar.domainResources().release(DomainResources.Kind.MR);
+        if (registrar.countsPerDomain())
+        {
+            registrar.domainResources().release(DomainResources.Kind.MR);
+        }
         registrar.domain().release();
     }
 }

@@ -153,6 +153,40 @@ class MrModeTest
     }
 
     @Test
+    void shouldCountMrCntPerEndpointUnderMrEndpointAndPerDomainOtherwise()
+    {
+        final io.jfabric.Info perEndpoint = domains.info("mrcnt", MrMode.FI_MR_ENDPOINT);
+        perEndpoint.domainAttr().mrCnt(2);
+        final ShmDomain domain = domains.open(perEndpoint);
+        final io.jfabric.Endpoint ep1 = domain.endpoint(perEndpoint, 0);
+        final io.jfabric.Endpoint ep2 = domain.endpoint(perEndpoint, 0);
+        final MemoryRegion[] mrs = new MemoryRegion[3];
+        for (int i = 0; i < 3; i++)
+        {
+            mrs[i] = domain.mrReg(ByteBuffer.allocateDirect(64), FI_SEND, 0, 10 + i, 0, 0);
+        }
+        mrs[0].bind(ep1, 0);
+        mrs[1].bind(ep1, 0);
+        assertErrno(FI_ENOSPC, () -> mrs[2].bind(ep1, 0));
+        mrs[2].bind(ep2, 0);
+        ep1.close();
+        ep2.close();
+        for (final MemoryRegion mr : mrs)
+        {
+            mr.close();
+        }
+
+        final io.jfabric.Info perDomain = domains.info("mrcnt2", 0);
+        perDomain.domainAttr().mrCnt(2);
+        final ShmDomain counted = domains.open(perDomain);
+        try (MemoryRegion a = counted.mrReg(ByteBuffer.allocateDirect(64), FI_SEND, 0, 1, 0, 0);
+            MemoryRegion b = counted.mrReg(ByteBuffer.allocateDirect(64), FI_SEND, 0, 2, 0, 0))
+        {
+            assertErrno(FI_ENOSPC, () -> counted.mrReg(ByteBuffer.allocateDirect(64), FI_SEND, 0, 3, 0, 0));
+        }
+    }
+
+    @Test
     void shouldDisableAccessOnlyWhileRefreshingWithMmuNotify()
     {
         final ShmDomain domain = domains.open("mmu", MrMode.FI_MR_MMU_NOTIFY | MrMode.FI_MR_ALLOCATED);
