@@ -189,7 +189,7 @@ final class AvFile
             // this table before it is mapped. An FI_AV_TABLE's values are the indices, whatever map_addr says.
             if (mapType)
             {
-                ShmAddressVector.checkMapAddr(mapAddr != 0 ? mapAddr : header.mapAddr(), entries);
+                AvAttrValidator.checkMapAddr(mapAddr != 0 ? mapAddr : header.mapAddr(), entries);
             }
             mapAddr = header.mapAddr();
             return header.fileLength();

@@ -121,9 +121,9 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
     public static final long FI_ADDR_LIMIT = 1L << INDEX_BITS;
 
     private static final long INDEX_MASK = FI_ADDR_LIMIT - 1;
-    private static final long OPEN_FLAGS = Flags.FI_EVENT | Flags.FI_READ | Flags.FI_SYMMETRIC | Flags.FI_AV_USER_ID;
+    static final long OPEN_FLAGS = Flags.FI_EVENT | Flags.FI_READ | Flags.FI_SYMMETRIC | Flags.FI_AV_USER_ID;
     private static final long INSERT_FLAGS = Flags.FI_MORE | Flags.FI_SYNC_ERR | Flags.FI_AV_USER_ID | Flags.FI_AUTH_KEY;
-    private static final int MAX_RX_CTX_BITS = 16;
+    static final int MAX_RX_CTX_BITS = 16;
 
     private final DomainContext domain;
     private final AvAttr attr;
@@ -176,7 +176,7 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
         final DomainContext domain, final AvAttr asked, final long context, final int maxCount)
     {
         domain.ensureOpen("fi_av_open");
-        final AvAttr attr = validate(asked, domain, maxCount);
+        final AvAttr attr = AvAttrValidator.validate(asked, domain.attr().epCnt(), maxCount);
         domain.retain("fi_av_open");
         boolean opened = false;
         try
@@ -209,102 +209,6 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
             {
                 domain.release();
             }
-        }
-    }
-
-    private static AvAttr validate(final AvAttr asked, final DomainContext domain, final int maxCount)
-    {
-        if (asked == null)
-        {
-            throw new FabricException(Errno.FI_EINVAL, "fi_av_open: attr must not be null");
-        }
-        final AvAttr attr = asked.copy();
-        if ((attr.flags() & ~OPEN_FLAGS) != 0)
-        {
-            throw new FabricException(Errno.FI_EBADFLAGS, "fi_av_open: flags 0x" +
-                Long.toHexString(attr.flags() & ~OPEN_FLAGS) + " are not AV open flags (FI_EVENT, FI_READ, " +
-                "FI_SYMMETRIC, FI_AV_USER_ID)");
-        }
-        if (attr.type() == null)
-        {
-            throw new FabricException(Errno.FI_EINVAL, "fi_av_open: type must not be null");
-        }
-        if (attr.type() == AvType.UNSPEC)
-        {
-            attr.type(AvType.TABLE);
-        }
-        if (attr.rxCtxBits() < 0 || attr.rxCtxBits() > MAX_RX_CTX_BITS)
-        {
-            throw new FabricException(Errno.FI_EINVAL, "fi_av_open: rx_ctx_bits " + attr.rxCtxBits() +
-                " not in [0, " + MAX_RX_CTX_BITS + "]");
-        }
-        if (attr.count() < 0 || attr.epPerNode() < 0)
-        {
-            throw new FabricException(Errno.FI_EINVAL, "fi_av_open: count " + attr.count() + " and ep_per_node " +
-                attr.epPerNode() + " must not be negative");
-        }
-        if (attr.count() > maxCount)
-        {
-            throw new FabricException(Errno.FI_ENOSYS, "fi_av_open: count " + attr.count() + " exceeds the " +
-                maxCount + " addresses an shm AV holds (jfabric.shm.av.max.count)");
-        }
-        if (attr.count() == 0)
-        {
-            attr.count(Math.min(maxCount, domain.attr().epCnt()));
-        }
-        if (attr.name() == null)
-        {
-            if ((attr.flags() & Flags.FI_READ) != 0)
-            {
-                throw new FabricException(Errno.FI_EINVAL,
-                    "fi_av_open: FI_READ opens an existing named AV read-only; give its name");
-            }
-        }
-        else
-        {
-            validateName(attr.name());
-            if (attr.type() == AvType.MAP)
-            {
-                checkMapAddr(attr.mapAddr(), AvDescriptor.entriesFor(attr.count()));
-            }
-        }
-        return attr;
-    }
-
-    /**
-     * For a named FI_AV_MAP, whose fi_addr_t values are map_addr + index: check that map_addr + every index of a
-     * table of {@code entries} fits the low {@link #INDEX_BITS} bits of an
-     * fi_addr_t, the bits resolution reads (fi_group_addr takes the high 32), and is not all ones there: the last
-     * fi_addr must stay below 0xFFFFFFFF, or fi_group_addr(it, 0xFFFFFFFF) would be FI_ADDR_NOTAVAIL.
-     *
-     * @param mapAddr the map_addr (0: the base 0).
-     * @param entries the table's entries.
-     * @throws FabricException {@link Errno#FI_EINVAL} when it does not.
-     */
-    static void checkMapAddr(final long mapAddr, final int entries)
-    {
-        if (mapAddr < 0 || mapAddr + entries >= FI_ADDR_LIMIT)
-        {
-            throw new FabricException(Errno.FI_EINVAL, "fi_av_open: map_addr 0x" + Long.toHexString(mapAddr) +
-                " leaves no room for the table's " + entries + " entries below 2^" + INDEX_BITS + " - 1: fi_addr_t " +
-                "values map_addr + index must fit the low " + INDEX_BITS + " bits, fi_group_addr takes the others, " +
-                "and may not be all ones there (fi_group_addr would make FI_ADDR_NOTAVAIL)");
-        }
-    }
-
-    private static void validateName(final String name)
-    {
-        boolean ok = !name.isEmpty() && name.length() <= MAX_NAME_LENGTH;
-        for (int i = 0; ok && i < name.length(); i++)
-        {
-            final char c = name.charAt(i);
-            ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-                ((c == '.' || c == '-') && i > 0);
-        }
-        if (!ok)
-        {
-            throw new FabricException(Errno.FI_EINVAL, "fi_av_open: AV name \"" + name + "\" is not 1 to " +
-                MAX_NAME_LENGTH + " letters, digits, '.', '_' or '-' (not starting with '.' or '-')");
         }
     }
 
