@@ -598,7 +598,7 @@ final class RxContext
         }
     }
 
-    /** Writes the receive side's completions and counts. Receive guard held. */
+    /** Writes the receive side's completions and counts (the sender each names is not needed). Receive guard held. */
     private final class Completions implements RecvCompletionSink
     {
         @Override
@@ -609,8 +609,8 @@ final class RxContext
 
         @Override
         public void complete(
-            final long context, final long opFlags, final long cqFlags, final long len, final long bufOffset,
-            final long data, final long tag, final long srcAddr)
+            final long senderId, final long context, final long opFlags, final long cqFlags, final long len,
+            final long bufOffset, final long data, final long tag, final long srcAddr)
         {
             if (cq != null && (!selective || (opFlags & Flags.FI_COMPLETION) != 0 ||
                 (cqFlags & (Flags.FI_PEEK | Flags.FI_MULTI_RECV)) != 0))
@@ -626,8 +626,8 @@ final class RxContext
 
         @Override
         public void error(
-            final long context, final long cqFlags, final long len, final long bufOffset, final long data,
-            final long tag, final long olen, final int errno, final long srcAddr)
+            final long senderId, final long context, final long cqFlags, final long len, final long bufOffset,
+            final long data, final long tag, final long olen, final int errno, final long srcAddr)
         {
             if (cq != null)
             {

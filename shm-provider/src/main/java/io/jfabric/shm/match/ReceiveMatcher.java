@@ -41,7 +41,9 @@ import java.nio.ByteBuffer;
  * <b>Deliveries.</b> A message arrives as {@link #begin}, {@link #write} pieces in order, {@link #end}; several
  * deliveries (one per sender) may be in progress at once. A delivery goes straight into the matching posted receive,
  * or into the unexpected store; a receive posted while a matching unexpected message is still arriving takes the
- * bytes stored so far and the rest directly, and completes when the message ends.
+ * bytes stored so far and the rest directly, and completes when the message ends. Every completion about a message
+ * names its sender to the sink (the {@code senderId} it arrived with); one about no message (a cancel, a peek that
+ * found nothing) names {@link RecvCompletionSink#NO_SENDER}.
  * <p>
  * <b>Truncation.</b> A message longer than its receive places what fits and completes in error with FI_ETRUNC,
  * {@code len} the bytes placed and {@code olen} the bytes dropped. A delivery that ends before its announced length
@@ -389,7 +391,8 @@ public final class ReceiveMatcher
             cqFlags |= posted.opFlags[e] & Flags.FI_MULTI_RECV;
             posted.free(e);
         }
-        sink.error(context, cqFlags, 0, bufOffset, 0, tag, 0, Errno.FI_ECANCELED, Addresses.FI_ADDR_NOTAVAIL);
+        sink.error(RecvCompletionSink.NO_SENDER, context, cqFlags, 0, bufOffset, 0, tag, 0, Errno.FI_ECANCELED,
+            Addresses.FI_ADDR_NOTAVAIL);
         return 0;
     }
 
@@ -531,7 +534,7 @@ public final class ReceiveMatcher
         }
         final long cqFlags = recvCqFlags(tagged, msgFlags);
         final long from = sink.wantsSource() ? resolver.fiAddrOf(senderId) : Addresses.FI_ADDR_NOTAVAIL;
-        sink.complete(frontContext, frontOpFlags, cqFlags, length, bufOffset, data, tag, from);
+        sink.complete(senderId, frontContext, frontOpFlags, cqFlags, length, bufOffset, data, tag, from);
     }
 
     private void setFront(
@@ -806,7 +809,8 @@ public final class ReceiveMatcher
                     final long length = unexpected.totalLength[m];
                     final long data = unexpected.data[m];
                     final long msgTag = unexpected.tag[m];
-                    final long from = resolver.fiAddrOf(unexpected.senderId[m]);
+                    final long sender = unexpected.senderId[m];
+                    final long from = resolver.fiAddrOf(sender);
                     if ((flags & Flags.FI_DISCARD) != 0)
                     {
                         discard(m);
@@ -816,12 +820,12 @@ public final class ReceiveMatcher
                         unexpected.claimed[m] = true;
                         unexpected.claimContext[m] = context;
                     }
-                    sink.complete(context, flags, cqFlags, length, NO_BUFFER, data, msgTag, from);
+                    sink.complete(sender, context, flags, cqFlags, length, NO_BUFFER, data, msgTag, from);
                     return 0;
                 }
             }
-            sink.error(context, Flags.FI_RECV | Flags.FI_TAGGED | Flags.FI_PEEK, 0, NO_BUFFER, 0, tag, 0,
-                Errno.FI_ENOMSG, Addresses.FI_ADDR_NOTAVAIL);
+            sink.error(RecvCompletionSink.NO_SENDER, context, Flags.FI_RECV | Flags.FI_TAGGED | Flags.FI_PEEK, 0,
+                NO_BUFFER, 0, tag, 0, Errno.FI_ENOMSG, Addresses.FI_ADDR_NOTAVAIL);
             return 0;
         }
         if ((flags & Flags.FI_DISCARD) != 0)
@@ -835,9 +839,10 @@ public final class ReceiveMatcher
                 (unexpected.msgFlags[m] & Flags.FI_REMOTE_CQ_DATA);
             final long data = unexpected.data[m];
             final long msgTag = unexpected.tag[m];
-            final long from = resolver.fiAddrOf(unexpected.senderId[m]);
+            final long sender = unexpected.senderId[m];
+            final long from = resolver.fiAddrOf(sender);
             discard(m);
-            sink.complete(context, flags, cqFlags, 0, NO_BUFFER, data, msgTag, from);
+            sink.complete(sender, context, flags, cqFlags, 0, NO_BUFFER, data, msgTag, from);
             return 0;
         }
         return 1;
@@ -984,12 +989,12 @@ public final class ReceiveMatcher
         final long from = failed || sink.wantsSource() ? resolver.fiAddrOf(senderId) : Addresses.FI_ADDR_NOTAVAIL;
         if (failed)
         {
-            sink.error(context, cqFlags, placed, bufOffset, data, tag, total - placed, errno != 0 ? errno :
+            sink.error(senderId, context, cqFlags, placed, bufOffset, data, tag, total - placed, errno != 0 ? errno :
                 Errno.FI_ETRUNC, from);
         }
         else
         {
-            sink.complete(context, opFlags, cqFlags, placed, bufOffset, data, tag, from);
+            sink.complete(senderId, context, opFlags, cqFlags, placed, bufOffset, data, tag, from);
         }
     }
 
