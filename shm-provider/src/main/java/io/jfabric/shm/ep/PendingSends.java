@@ -15,6 +15,7 @@
  */
 package io.jfabric.shm.ep;
 
+import io.jfabric.Msg;
 import org.agrona.BitUtil;
 
 import java.lang.invoke.MethodHandles;
@@ -192,6 +193,61 @@ final class PendingSends
         rendezvous[op] = false;
         deliveryAck[op] = false;
         return op;
+    }
+
+    /**
+     * Sending side: the buffers of a taken operation, kept (not copied) until it completes: {@code msg}'s, or, when
+     * {@code msg} is null, {@code buf} from {@code offset} for {@code total} bytes.
+     */
+    void buffers(final int op, final Msg msg, final ByteBuffer buf, final int offset, final long total)
+    {
+        final int base = op * maxIov;
+        if (msg == null)
+        {
+            iov[base] = buf;
+            iovOffset[base] = offset;
+            iovLength[base] = (int)total;
+            iovCount[op] = 1;
+            return;
+        }
+        for (int i = 0; i < msg.iovCount; i++)
+        {
+            iov[base + i] = msg.iov[i];
+            iovOffset[base + i] = msg.iovOffset[i];
+            iovLength[base + i] = msg.iovLength[i];
+        }
+        iovCount[op] = msg.iovCount;
+    }
+
+    /**
+     * Sending side: what a taken operation sends and how it ends.
+     *
+     * @param op          the operation.
+     * @param total       bytes.
+     * @param tag         the message's tag.
+     * @param data        its remote CQ data.
+     * @param recordFlags its lane record flags.
+     * @param context     the send's context.
+     * @param complete    whether it writes a completion (whose CQ entry the caller reserved).
+     * @param deliveryAck whether it completes only once its receiver acknowledges it (FI_DELIVERY_COMPLETE).
+     * @param rendezvous  whether its receiver copies it from shareable memory, at {@code key} and {@code addr}.
+     * @param key         the rendezvous source's provider key.
+     * @param addr        the rendezvous source's address, as peers map it.
+     */
+    void request(
+        final int op, final long total, final long tag, final long data, final int recordFlags, final long context,
+        final boolean complete, final boolean deliveryAck, final boolean rendezvous, final long key, final long addr)
+    {
+        this.rendezvous[op] = rendezvous;
+        rtsKey[op] = key;
+        rtsAddr[op] = addr;
+        this.deliveryAck[op] = deliveryAck;
+        this.total[op] = total;
+        this.tag[op] = tag;
+        this.data[op] = data;
+        this.recordFlags[op] = recordFlags;
+        this.context[op] = context;
+        this.complete[op] = complete;
     }
 
     /** Sending side: hand a filled operation to progress. */

@@ -54,4 +54,16 @@ final class RecordChecksum
         crc.update(v);
         return (int)crc.getValue();
     }
+
+    /**
+     * Seal a record: store the CRC32C of its content as an int right after it.
+     *
+     * @param lane    the lane the record is in.
+     * @param index   where the record's body starts in the lane.
+     * @param content bytes of content.
+     */
+    void seal(final AtomicBuffer lane, final int index, final int content)
+    {
+        lane.putInt(index + content, of(lane, index, content));
+    }
 }

@@ -384,10 +384,7 @@ final class RxContext
             }
             final int s = sender;
             final int len = b.getInt(index + LENGTH_OFFSET);
-            final int content = msgTypeId == MSG ? PAYLOAD_OFFSET + len : contentLength(msgTypeId, len);
-            if (len < 0 || content > length || (flagsWord & FLAG_CHECKSUM) != 0 &&
-                (content > length - CHECKSUM_LENGTH || b.getInt(index + content) != checksum.of(lanes[s].buffer(),
-                index, content)))
+            if (!contentSound(s, msgTypeId, b, index, length, flagsWord, len))
             {
                 return recordDamaged(s, msgTypeId, length, len); // never read: its lengths or checksum say so
             }
@@ -414,6 +411,27 @@ final class RxContext
                     Action.CONTINUE : Action.ABORT;
             }
             return other(msgTypeId, s, tagged, tag, data, msgFlags, b, index, len);
+        }
+
+        /**
+         * Whether a record's content is sound: its payload length fits the record and, when it carries a checksum,
+         * the checksum fits after the content and matches.
+         */
+        private boolean contentSound(
+            final int s, final int msgTypeId, final MutableDirectBuffer b, final int index, final int length,
+            final int flagsWord, final int len)
+        {
+            final int content = msgTypeId == MSG ? PAYLOAD_OFFSET + len : contentLength(msgTypeId, len);
+            return len >= 0 && content <= length &&
+                ((flagsWord & FLAG_CHECKSUM) == 0 || checksumMatches(s, b, index, length, content));
+        }
+
+        /** Whether a record that carries a checksum has room for it after its content, and the checksum matches. */
+        private boolean checksumMatches(
+            final int s, final MutableDirectBuffer b, final int index, final int length, final int content)
+        {
+            return content <= length - CHECKSUM_LENGTH &&
+                b.getInt(index + content) == checksum.of(lanes[s].buffer(), index, content);
         }
 
         /**
@@ -496,20 +514,7 @@ final class RxContext
             }
             if (msgTypeId == RTS)
             {
-                final RendezvousReader r = rendezvousReader;
-                r.delivery = d;
-                if (BROKEN_EARLY_ACK)
-                {
-                    acknowledge(s, b.getLong(index + RTS_COOKIE_OFFSET), 0);
-                }
-                final int status = total > Integer.MAX_VALUE ? -Errno.FI_EMSGSIZE :
-                    remote.readTo(b.getLong(index + RTS_KEY_OFFSET), b.getLong(index + RTS_ADDR_OFFSET), (int)total, r);
-                matcher.end(d);
-                if (!BROKEN_EARLY_ACK)
-                {
-                    acknowledge(s, b.getLong(index + RTS_COOKIE_OFFSET), status);
-                }
-                return Action.CONTINUE;
+                return rendezvous(s, b, index, total, d);
             }
             matcher.write(d, b, index + FIRST_PAYLOAD_OFFSET, len);
             final long left = total - len;
@@ -521,6 +526,26 @@ final class RxContext
             {
                 delivery[s] = d;
                 remaining[s] = left;
+            }
+            return Action.CONTINUE;
+        }
+
+        /** An RTS record: copy the message straight out of its sender's shareable memory, then acknowledge it. */
+        private Action rendezvous(
+            final int s, final MutableDirectBuffer b, final int index, final long total, final long d)
+        {
+            final RendezvousReader r = rendezvousReader;
+            r.delivery = d;
+            if (BROKEN_EARLY_ACK)
+            {
+                acknowledge(s, b.getLong(index + RTS_COOKIE_OFFSET), 0);
+            }
+            final int status = total > Integer.MAX_VALUE ? -Errno.FI_EMSGSIZE :
+                remote.readTo(b.getLong(index + RTS_KEY_OFFSET), b.getLong(index + RTS_ADDR_OFFSET), (int)total, r);
+            matcher.end(d);
+            if (!BROKEN_EARLY_ACK)
+            {
+                acknowledge(s, b.getLong(index + RTS_COOKIE_OFFSET), status);
             }
             return Action.CONTINUE;
         }
@@ -598,7 +623,7 @@ final class RxContext
         }
     }
 
-    /** Writes the receive side's completions and counts. Receive guard held. */
+    /** Writes the receive side's completions and counts (the sender each names is not needed). Receive guard held. */
     private final class Completions implements RecvCompletionSink
     {
         @Override
@@ -609,8 +634,8 @@ final class RxContext
 
         @Override
         public void complete(
-            final long context, final long opFlags, final long cqFlags, final long len, final long bufOffset,
-            final long data, final long tag, final long srcAddr)
+            final long senderId, final long context, final long opFlags, final long cqFlags, final long len,
+            final long bufOffset, final long data, final long tag, final long srcAddr)
         {
             if (cq != null && (!selective || (opFlags & Flags.FI_COMPLETION) != 0 ||
                 (cqFlags & (Flags.FI_PEEK | Flags.FI_MULTI_RECV)) != 0))
@@ -626,8 +651,8 @@ final class RxContext
 
         @Override
         public void error(
-            final long context, final long cqFlags, final long len, final long bufOffset, final long data,
-            final long tag, final long olen, final int errno, final long srcAddr)
+            final long senderId, final long context, final long cqFlags, final long len, final long bufOffset,
+            final long data, final long tag, final long olen, final int errno, final long srcAddr)
         {
             if (cq != null)
             {

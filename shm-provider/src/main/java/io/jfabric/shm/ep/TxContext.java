@@ -30,11 +30,8 @@ import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RegionGeometry;
 import io.jfabric.shm.region.SlotDescriptor;
 
-import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
-import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 
@@ -44,8 +41,9 @@ import static io.jfabric.shm.ep.LaneRecordDescriptor.*;
 
 /**
  * An endpoint's transmit context: resolves destinations to peer slots, writes messages into the peers' lanes for
- * this endpoint's slot (one Agrona {@code OneToOneRingBuffer} per peer, written by this context only), queues what
- * cannot be written at once in {@link PendingSends}, and takes back through its transmit ring (an Agrona
+ * this endpoint's slot (one Agrona {@code OneToOneRingBuffer} per peer, written by this context only), and queues
+ * what cannot be written at once in {@link PendingSends}. Its {@link TxProgress} writes the queued sends (through a
+ * {@link QueuedSendWriter}) and takes back through the context's transmit ring (an Agrona
  * {@code ManyToOneRingBuffer} any receiver may write) what peers return: acknowledgements of rendezvous and
  * delivery-complete sends.
  * <p>
@@ -67,7 +65,6 @@ import static io.jfabric.shm.ep.LaneRecordDescriptor.*;
  */
 final class TxContext
 {
-    private static final int READ_LIMIT = 64;
     /** What {@code connectSlow} returns for a scalable endpoint's address slot: not an errno. */
     private static final int SCALABLE = Integer.MIN_VALUE;
     private static final boolean BROKEN_EARLY_COMMIT = BrokenVariant.active("lane.commit-before-payload");
@@ -81,7 +78,6 @@ final class TxContext
     private final boolean selective;
     private final ShmCounter counter;
     private final int inlineLimit;
-    private final int pieceLimit;
     private final int rendezvousMin;
     private final SpinGuard sendGuard;
     private final SpinGuard progressGuard;
@@ -90,8 +86,6 @@ final class TxContext
     /** CHECKSUM_LENGTH when records carry a checksum, else 0. */
     private final int checksumLength;
     private final RecordChecksum senderChecksum = new RecordChecksum();
-    private final RecordChecksum progressChecksum = new RecordChecksum();
-    private final RingBuffer ring;
     private final PendingSends pending;
     private boolean closed;
 
@@ -111,12 +105,7 @@ final class TxContext
     private long rendezvousAddr;
 
     // ---- progress's own
-    private final long[] blockedPeers;
-    private final PeerLiveness progressLiveness;
-    private final AckHandler acks = new AckHandler();
-    private final int statQueued;
-    private final int statSegmented;
-    private final int statRendezvous;
+    private final TxProgress transmit;
     private final long authDigest;
     private final boolean authKeysFromAv;
     /** Per AV entry: the lane stamp under which its key was found accepted by the receiver, 0 when not (yet). */
@@ -179,7 +168,6 @@ final class TxContext
         this.selective = selective;
         this.counter = counter;
         this.inlineLimit = inlineLimit(geometry);
-        this.pieceLimit = inlineLimit - (FIRST_PAYLOAD_OFFSET - PAYLOAD_OFFSET);
         this.rendezvousMin = rendezvousMin;
         this.sendGuard = sendGuard;
         this.progressGuard = progressGuard;
@@ -208,18 +196,11 @@ final class TxContext
         destScalable = new long[av.entries()];
         java.util.Arrays.fill(destState, -1);
         senderLiveness = new PeerLiveness(region, geometry, livenessTimeoutMs);
-        progressLiveness = new PeerLiveness(region, geometry, livenessTimeoutMs);
-        blockedPeers = new long[(n + 63) >>> 6];
         pending = new PendingSends(size, Math.max(1, iovLimit), n);
         statInline = SlotDescriptor.statOffset(geometry, slot, SlotDescriptor.STAT_INLINE_OFFSET);
         statClaimed = SlotDescriptor.statOffset(geometry, slot, SlotDescriptor.STAT_CLAIMED_OFFSET);
-        statQueued = SlotDescriptor.statOffset(geometry, slot, SlotDescriptor.STAT_QUEUED_OFFSET);
-        statSegmented = SlotDescriptor.statOffset(geometry, slot, SlotDescriptor.STAT_SEGMENTED_OFFSET);
-        statRendezvous = SlotDescriptor.statOffset(geometry, slot, SlotDescriptor.STAT_RENDEZVOUS_OFFSET);
-        final int txOffset = RegionDescriptor.txRingOffset(geometry, slot);
-        final int txLength = RegionDescriptor.ringLength(geometry.txRingBytes());
-        region.setMemory(txOffset, txLength, (byte)0);
-        ring = new ManyToOneRingBuffer(new UnsafeBuffer(region, txOffset, txLength));
+        transmit = new TxProgress(region, geometry, slot, incarnation, lanes, pending, cq, counter, inlineLimit,
+            checksum, livenessTimeoutMs);
         claim.serve(this);
     }
 
@@ -317,7 +298,7 @@ final class TxContext
         }
         if (checksumLength != 0)
         {
-            seal(senderChecksum, b, index, PAYLOAD_OFFSET + len);
+            senderChecksum.seal(b, index, PAYLOAD_OFFSET + len);
         }
         if (!BROKEN_EARLY_COMMIT)
         {
@@ -353,9 +334,7 @@ final class TxContext
         final boolean inject, final boolean completion)
     {
         final boolean deliveryAck = (opFlags & Flags.FI_DELIVERY_COMPLETE) != 0 && !inject;
-        final boolean rendezvous = !inject && total >= rendezvousMin && (msg == null ?
-            findRendezvous(desc, buf, offset, total) :
-            msg.iovCount == 1 && findRendezvous(msg.desc[0], msg.iov[0], msg.iovOffset[0], total));
+        final boolean rendezvous = !inject && total >= rendezvousMin && rendezvousSource(msg, buf, offset, desc, total);
         if (total <= inlineLimit && !deliveryAck && !rendezvous && !pending.hasPendingFor(peer))
         {
             return sendWhole(msg, buf, offset, (int)total, peer, tag, data, recordFlags, completion, context);
@@ -365,37 +344,23 @@ final class TxContext
             return -Errno.FI_EAGAIN;
         }
         final int op = pending.take(peer, peerIncarnation[peer]);
-        final int base = op * pending.maxIov;
-        if (msg == null)
-        {
-            pending.iov[base] = buf;
-            pending.iovOffset[base] = offset;
-            pending.iovLength[base] = (int)total;
-            pending.iovCount[op] = 1;
-        }
-        else
-        {
-            for (int i = 0; i < msg.iovCount; i++)
-            {
-                pending.iov[base + i] = msg.iov[i];
-                pending.iovOffset[base + i] = msg.iovOffset[i];
-                pending.iovLength[base + i] = msg.iovLength[i];
-            }
-            pending.iovCount[op] = msg.iovCount;
-        }
-        pending.rendezvous[op] = rendezvous;
-        pending.rtsKey[op] = rendezvousKey;
-        pending.rtsAddr[op] = rendezvousAddr;
-        pending.deliveryAck[op] = deliveryAck;
-        pending.total[op] = total;
-        pending.tag[op] = tag;
-        pending.data[op] = data;
-        pending.recordFlags[op] = recordFlags;
-        pending.context[op] = context;
-        pending.complete[op] = completion;
+        pending.buffers(op, msg, buf, offset, total);
+        pending.request(op, total, tag, data, recordFlags, context, completion, deliveryAck, rendezvous, rendezvousKey,
+            rendezvousAddr);
         pending.submit(op);
         progress();
         return 0;
+    }
+
+    /**
+     * Whether a send's data, {@code msg}'s one buffer or {@code buf}, is registered shareable memory that its receiver
+     * can copy from itself ({@link #findRendezvous}, which leaves the key and address). Sending side.
+     */
+    private boolean rendezvousSource(
+        final Msg msg, final ByteBuffer buf, final int offset, final long desc, final long total)
+    {
+        return msg == null ? findRendezvous(desc, buf, offset, total) :
+            msg.iovCount == 1 && findRendezvous(msg.desc[0], msg.iov[0], msg.iovOffset[0], total);
     }
 
     /**
@@ -608,7 +573,8 @@ final class TxContext
         }
     }
 
-    private static long sendFlags(final int recordFlags)
+    /** @return the completion flags of a send whose records carry {@code recordFlags}. Either role. */
+    static long sendFlags(final int recordFlags)
     {
         return Flags.FI_SEND | ((recordFlags & FLAG_TAGGED) != 0 ? Flags.FI_TAGGED : Flags.FI_MSG);
     }
@@ -699,7 +665,7 @@ final class TxContext
             }
             if (checksumLength != 0)
             {
-                seal(senderChecksum, l.buffer(), claim.index, PAYLOAD_OFFSET + claim.length);
+                senderChecksum.seal(l.buffer(), claim.index, PAYLOAD_OFFSET + claim.length);
             }
             l.commit(claim.index);
             count(statClaimed);
@@ -719,8 +685,8 @@ final class TxContext
     // ------------------------------------------------------------------ progress
 
     /**
-     * Transmit progress: take acknowledgements, write queued sends as their lanes take them, complete what is done.
-     * Any thread; skipped (0) while another thread progresses this context.
+     * Transmit progress ({@link TxProgress}): take acknowledgements, write queued sends as their lanes take them,
+     * complete what is done. Any thread; skipped (0) while another thread progresses this context.
      *
      * @return work done.
      */
@@ -736,322 +702,11 @@ final class TxContext
             {
                 return 0;
             }
-            pending.accept();
-            return ring.read(acks, READ_LIMIT) + pushPending();
+            return transmit.run();
         }
         finally
         {
             progressGuard.unlock();
-        }
-    }
-
-    /**
-     * Write as much of the queued sends as their lanes take, in order per peer, and complete in error what can no
-     * longer reach its peer. Progress guard held.
-     *
-     * @return records written.
-     */
-    private int pushPending()
-    {
-        int work = 0;
-        int previous = PendingSends.NONE;
-        int op = pending.first();
-        final long[] blocked = blockedPeers;
-        java.util.Arrays.fill(blocked, 0);
-        while (op != PendingSends.NONE)
-        {
-            final int peer = pending.peer[op];
-            if ((blocked[peer >>> 6] & (1L << peer)) != 0 && !pending.awaitingAck[op])
-            {
-                previous = op;
-                op = pending.next(op);
-                continue;
-            }
-            final int status = progressLiveness.status(peer, pending.peerIncarnation[op]);
-            if (status != PeerLiveness.ALIVE && mustFail(op, status))
-            {
-                op = fail(op, previous, status);
-                continue;
-            }
-            if (pending.awaitingAck[op] || pending.abandoned[op] && status != PeerLiveness.ALIVE)
-            {
-                blocked[peer >>> 6] |= pending.abandoned[op] ? 1L << peer : 0;
-                previous = op;
-                op = pending.next(op);
-                continue;
-            }
-            if (pending.abandoned[op])
-            {
-                final int next = writeAbort(op, previous, peer);
-                work += next == op ? 0 : 1;
-                if (next == op)
-                {
-                    blocked[peer >>> 6] |= 1L << peer;
-                    previous = op;
-                    op = pending.next(op);
-                }
-                else
-                {
-                    op = next;
-                }
-                continue;
-            }
-            final int written = pushOne(op, peer);
-            work += written;
-            if (pending.awaitingAck[op])
-            {
-                pending.written(op);
-                previous = op;
-                op = pending.next(op);
-                continue;
-            }
-            if (pending.sent[op] == pending.total[op] && (pending.total[op] > 0 || written > 0) &&
-                !pending.deliveryAck[op])
-            {
-                count(pending.total[op] <= inlineLimit ? statQueued : statSegmented);
-                completeQueued(op, 0);
-                op = pending.release(op, previous);
-            }
-            else
-            {
-                blocked[peer >>> 6] |= 1L << peer;
-                previous = op;
-                op = pending.next(op);
-            }
-        }
-        return work;
-    }
-
-    /**
-     * Whether a queued send to a peer that is not alive ends now: always when the peer is gone; when it is stopped,
-     * only if its message is not all in the peer's ring yet (what is there may still be read, so a send whose bytes
-     * are all there, or which waits for an acknowledgement of bytes that are, keeps waiting). An abandoned send
-     * ends when its peer is gone. Progress guard held.
-     */
-    private boolean mustFail(final int op, final int status)
-    {
-        if (status == PeerLiveness.GONE)
-        {
-            return true;
-        }
-        return !pending.abandoned[op] && !pending.awaitingAck[op] && pending.sent[op] < pending.total[op];
-    }
-
-    /**
-     * End a queued send in error (FI_EHOSTUNREACH; an abandoned one has already) and give back its buffers. One
-     * whose message is partly in the ring of a peer that is only stopped stays, abandoned, until it can write an
-     * ABORT record, so the receive taking that message ends too. Progress guard held.
-     *
-     * @return the operation to look at next.
-     */
-    private int fail(final int op, final int previous, final int status)
-    {
-        if (!pending.abandoned[op])
-        {
-            completeQueued(op, Errno.FI_EHOSTUNREACH);
-        }
-        if (status == PeerLiveness.STOPPED && pending.sent[op] > 0)
-        {
-            pending.abandon(op);
-            return pending.next(op);
-        }
-        return pending.release(op, previous);
-    }
-
-    /**
-     * Write the ABORT record of an abandoned send, now that its peer runs again, and let the operation go.
-     *
-     * @return the operation after it, or {@code op} itself when the lane is full.
-     */
-    private int writeAbort(final int op, final int previous, final int peer)
-    {
-        final RingBuffer lane = lanes[peer];
-        final int index = lane.tryClaim(ABORT, bodyLength(ABORT_LENGTH + checksumLength));
-        if (index < 0)
-        {
-            return op;
-        }
-        writeHeader(lane.buffer(), index, op, 0, pending.peerIncarnation[op]);
-        commit(lane, index, ABORT_LENGTH);
-        return pending.release(op, previous);
-    }
-
-    private int pushOne(final int op, final int peer)
-    {
-        final RingBuffer lane = lanes[peer];
-        final AtomicBuffer b = lane.buffer();
-        final long total = pending.total[op];
-        final int inc = pending.peerIncarnation[op];
-        int written = 0;
-        if (pending.rendezvous[op])
-        {
-            final int index = lane.tryClaim(RTS, bodyLength(RTS_LENGTH + checksumLength));
-            if (index < 0)
-            {
-                return 0;
-            }
-            writeHeader(b, index, op, 0, inc);
-            b.putLong(index + TOTAL_LENGTH_OFFSET, total);
-            b.putLong(index + RTS_KEY_OFFSET, pending.rtsKey[op]);
-            b.putLong(index + RTS_ADDR_OFFSET, pending.rtsAddr[op]);
-            b.putLong(index + RTS_COOKIE_OFFSET, pending.cookie(op));
-            commit(lane, index, RTS_LENGTH);
-            pending.sent[op] = total;
-            pending.awaitAck(op);
-            return 1;
-        }
-        if (total <= inlineLimit && pending.sent[op] == 0)
-        {
-            final int len = (int)total;
-            final int index = lane.tryClaim(MSG, bodyLength(HEADER_LENGTH + len + checksumLength));
-            if (index < 0)
-            {
-                return 0;
-            }
-            writeHeader(b, index, op, len, inc);
-            gather(b, index + PAYLOAD_OFFSET, op, 0, len);
-            commit(lane, index, PAYLOAD_OFFSET + len);
-            pending.sent[op] = total;
-            written = 1;
-        }
-        while (pending.sent[op] < total)
-        {
-            final long sent = pending.sent[op];
-            final boolean first = sent == 0;
-            final int room = first ? pieceLimit : inlineLimit;
-            final int len = (int)Math.min(room, total - sent);
-            final int headerAndPayload = (first ? FIRST_PAYLOAD_OFFSET : PAYLOAD_OFFSET) + len;
-            final int index = lane.tryClaim(first ? FIRST : PIECE, bodyLength(headerAndPayload + checksumLength));
-            if (index < 0)
-            {
-                break;
-            }
-            writeHeader(b, index, op, len, inc);
-            if (first)
-            {
-                b.putLong(index + TOTAL_LENGTH_OFFSET, total);
-            }
-            gather(b, index + (first ? FIRST_PAYLOAD_OFFSET : PAYLOAD_OFFSET), op, sent, len);
-            commit(lane, index, headerAndPayload);
-            pending.sent[op] = sent + len;
-            written++;
-        }
-        if (pending.deliveryAck[op] && pending.sent[op] == total)
-        {
-            final int index = lane.tryClaim(ACK_REQUEST, bodyLength(ACK_REQUEST_LENGTH + checksumLength));
-            if (index >= 0)
-            {
-                writeHeader(b, index, op, 0, inc);
-                b.putLong(index + ACK_REQUEST_COOKIE_OFFSET, pending.cookie(op));
-                commit(lane, index, ACK_REQUEST_LENGTH);
-                pending.awaitAck(op);
-                written++;
-            }
-        }
-        return written;
-    }
-
-    private void writeHeader(final AtomicBuffer b, final int index, final int op, final int len, final int inc)
-    {
-        b.putLong(index + TAG_OFFSET, pending.tag[op]);
-        b.putLong(index + DATA_OFFSET, pending.data[op]);
-        b.putInt(index + LENGTH_OFFSET, len);
-        b.putInt(index + FLAGS_OFFSET, flagsWord(pending.recordFlags[op] | checksumFlag, inc));
-    }
-
-    /** Progress: seal (when records carry checksums) and commit a record of {@code content} bytes. */
-    private void commit(final RingBuffer lane, final int index, final int content)
-    {
-        if (checksumLength != 0)
-        {
-            seal(progressChecksum, lane.buffer(), index, content);
-        }
-        lane.commit(index);
-    }
-
-    /** Store the CRC32C of a record's content right after it. */
-    private static void seal(final RecordChecksum crc, final AtomicBuffer b, final int index, final int content)
-    {
-        b.putInt(index + content, crc.of(b, index, content));
-    }
-
-    private void gather(final AtomicBuffer b, final int at, final int op, final long from, final int len)
-    {
-        final int base = op * pending.maxIov;
-        long skip = from;
-        int dst = at;
-        int left = len;
-        for (int i = 0; i < pending.iovCount[op] && left > 0; i++)
-        {
-            final int l = pending.iovLength[base + i];
-            if (skip >= l)
-            {
-                skip -= l;
-                continue;
-            }
-            final int n = (int)Math.min(l - skip, left);
-            b.putBytes(dst, pending.iov[base + i], pending.iovOffset[base + i] + (int)skip, n);
-            dst += n;
-            left -= n;
-            skip = 0;
-        }
-    }
-
-    /**
-     * A queued send is done, well or in error: its completion (the CQ entry was reserved when it was queued) and
-     * its counter. Progress guard held.
-     */
-    private void completeQueued(final int op, final int status)
-    {
-        final boolean completion = pending.complete[op] && cq != null;
-        if (status == 0)
-        {
-            if (completion)
-            {
-                cq.writeReserved(pending.context[op], sendFlags(pending.recordFlags[op]), 0, 0, 0, 0,
-                    Addresses.FI_ADDR_NOTAVAIL);
-            }
-            if (counter != null)
-            {
-                counter.add(1);
-            }
-            return;
-        }
-        if (completion)
-        {
-            cq.writeErrorReserved(pending.context[op], sendFlags(pending.recordFlags[op]), 0, 0, 0, pending.tag[op],
-                0, status, Addresses.FI_ADDR_NOTAVAIL);
-        }
-        if (counter != null)
-        {
-            counter.addErr(1);
-        }
-    }
-
-    /** Completes rendezvous and delivery-complete sends as their receivers acknowledge them. Progress guard held. */
-    private final class AckHandler implements MessageHandler
-    {
-        @Override
-        public void onMessage(final int msgTypeId, final MutableDirectBuffer b, final int index, final int length)
-        {
-            if (msgTypeId != TxRecordDescriptor.ACK ||
-                b.getInt(index + TxRecordDescriptor.INCARNATION_OFFSET) != incarnation)
-            {
-                return;
-            }
-            final int op = pending.ofCookie(b.getLong(index + TxRecordDescriptor.COOKIE_OFFSET));
-            if (op == PendingSends.NONE)
-            {
-                return;
-            }
-            final int status = b.getInt(index + TxRecordDescriptor.STATUS_OFFSET);
-            if (status == 0)
-            {
-                count(pending.rendezvous[op] ? statRendezvous :
-                    pending.total[op] <= inlineLimit ? statQueued : statSegmented);
-            }
-            completeQueued(op, -status);
-            pending.releaseAnywhere(op);
         }
     }
 

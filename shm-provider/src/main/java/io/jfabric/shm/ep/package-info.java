@@ -17,8 +17,9 @@
  * Endpoints (fi_endpoint(3), fi_msg(3), fi_tagged(3)): an endpoint holds a slot of the domain region
  * ({@link io.jfabric.shm.region.SlotDescriptor}) with one receive lane per possible sender (an Agrona
  * {@code OneToOneRingBuffer}, records drawn in {@link io.jfabric.shm.ep.LaneRecordDescriptor}). The
- * {@link io.jfabric.shm.ep.ShmEndpoint} shell hands sends to its {@link io.jfabric.shm.ep.TxContext} and receives to
- * its {@link io.jfabric.shm.ep.RxContext}. Also here: incarnations, liveness ({@link io.jfabric.shm.ep.Heartbeats},
+ * {@link io.jfabric.shm.ep.ShmEndpoint} shell hands sends to its {@link io.jfabric.shm.ep.TxContext} (whose
+ * {@link io.jfabric.shm.ep.TxProgress} writes what was queued and takes back acknowledgements) and receives to its
+ * {@link io.jfabric.shm.ep.RxContext}. Also here: incarnations, liveness ({@link io.jfabric.shm.ep.Heartbeats},
  * {@link io.jfabric.shm.ep.PeerLiveness}), damaged-lane recovery and authorization keys
  * ({@link io.jfabric.shm.ep.AuthKeys}).
  */

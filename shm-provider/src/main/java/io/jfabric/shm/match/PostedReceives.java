@@ -15,6 +15,7 @@
  */
 package io.jfabric.shm.match;
 
+import io.jfabric.Flags;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import org.agrona.DirectBuffer;
@@ -25,7 +26,9 @@ import org.agrona.DirectBuffer;
  * matching rule and its progress, threaded onto two FIFO lists (untagged and tagged) in post order.
  * <p>
  * An entry leaves its list when it is matched (a plain receive) or released (a multi-receive buffer) but stays
- * allocated until the last delivery into it has completed. Nothing here allocates after construction.
+ * allocated until the last delivery into it has completed. A multi-receive buffer hands out its space to messages
+ * back to back ({@link #reserveSpace}) and is released once what is left is below the minimum captured at its post.
+ * Nothing here allocates after construction.
  * <p>
  * Called only by the thread that holds the endpoint's receive side (the matcher's caller).
  */
@@ -205,6 +208,76 @@ final class PostedReceives
     boolean isListed(final int e)
     {
         return lists.isListed(e);
+    }
+
+    /**
+     * @param context a receive's context.
+     * @return the first entry in post order, of either list, that has this context, or {@link #NONE}.
+     */
+    int firstListedWith(final long context)
+    {
+        int found = NONE;
+        for (int list = MSG_LIST; list <= TAGGED_LIST; list++)
+        {
+            for (int e = head(list); e != NONE; e = next(e))
+            {
+                if (this.context[e] == context)
+                {
+                    if (found == NONE || sequence[e] < sequence[found])
+                    {
+                        found = e;
+                    }
+                    break;
+                }
+            }
+        }
+        return found;
+    }
+
+    /** @return whether the entry is a multi-receive buffer (FI_MULTI_RECV). */
+    boolean isMulti(final int e)
+    {
+        return (opFlags[e] & Flags.FI_MULTI_RECV) != 0;
+    }
+
+    /** A multi-receive buffer accepts a message that fits what is left, or that could never fit the buffer. */
+    boolean accepts(final int e, final long total)
+    {
+        final long left = space[e] - used[e];
+        return total <= left || total > space[e];
+    }
+
+    /**
+     * Claim a message's space in entry {@code e}: unlink a plain receive, advance and maybe release a buffer.
+     *
+     * @return where in the entry's space the message starts.
+     */
+    long reserveSpace(final int e, final long total)
+    {
+        if (!isMulti(e))
+        {
+            if (isListed(e))
+            {
+                unlink(e);
+            }
+            return 0;
+        }
+        final long start = used[e];
+        final long left = space[e] - start;
+        used[e] += Math.min(total, left);
+        inFlight[e]++;
+        final long after = space[e] - used[e];
+        if (after < minFree[e] || after == 0)
+        {
+            unlink(e);
+        }
+        return start;
+    }
+
+    /** @return bytes of a message starting at {@code start} that its (reserved) entry can take. */
+    long placeable(final int e, final long start, final long total)
+    {
+        return Math.min(total, isMulti(e) ? used[e] - start : space[e]);
     }
 
     /**

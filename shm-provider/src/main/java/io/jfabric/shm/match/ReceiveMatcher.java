@@ -41,7 +41,9 @@ import java.nio.ByteBuffer;
  * <b>Deliveries.</b> A message arrives as {@link #begin}, {@link #write} pieces in order, {@link #end}; several
  * deliveries (one per sender) may be in progress at once. A delivery goes straight into the matching posted receive,
  * or into the unexpected store; a receive posted while a matching unexpected message is still arriving takes the
- * bytes stored so far and the rest directly, and completes when the message ends.
+ * bytes stored so far and the rest directly, and completes when the message ends. Every completion about a message
+ * names its sender to the sink (the {@code senderId} it arrived with); one about no message (a cancel, a peek that
+ * found nothing) names {@link RecvCompletionSink#NO_SENDER}.
  * <p>
  * <b>Truncation.</b> A message longer than its receive places what fits and completes in error with FI_ETRUNC,
  * {@code len} the bytes placed and {@code olen} the bytes dropped. A delivery that ends before its announced length
@@ -58,14 +60,11 @@ import java.nio.ByteBuffer;
  * A cancelled multi-receive buffer reports FI_ECANCELED, with FI_MULTI_RECV unless messages are still arriving in
  * it, in which case the last of them carries FI_MULTI_RECV.
  * <p>
- * <b>Peek, claim, discard</b> (tagged only). FI_PEEK searches the unexpected store only (messages still arriving
- * included) for the first unclaimed match: found, it completes with the message's length, tag, data and source and
- * FI_PEEK in the completion flags, no data copied ({@code bufOffset} {@link #NO_BUFFER}); not found, an FI_ENOMSG
- * error. FI_PEEK|FI_CLAIM also marks the message claimed for the peek's context (completion flags FI_PEEK|FI_CLAIM):
- * no other receive sees it, and a later receive with FI_CLAIM and the same context takes it (completion flag
- * FI_CLAIM). FI_PEEK|FI_DISCARD drops the found message after reporting it; FI_CLAIM|FI_DISCARD drops a claimed
- * message and completes with length 0 and FI_CLAIM. A receive with FI_CLAIM for a context that claimed nothing
- * returns -FI_EINVAL.
+ * <b>Peek, claim, discard</b> (tagged only, fi_tagged(3)), over the unexpected store only: FI_PEEK reports the first
+ * unclaimed match without taking it (no data copied, {@code bufOffset} {@link #NO_BUFFER}; FI_ENOMSG when there is
+ * none), FI_PEEK|FI_CLAIM keeps it for a later receive with FI_CLAIM and the same context, FI_DISCARD drops it
+ * ({@code PeekClaimDiscard} has the details). A receive with FI_CLAIM for a context that claimed nothing returns
+ * -FI_EINVAL.
  * <p>
  * <b>Limits.</b> At most {@code postedCapacity} receives are posted ({@link #post} returns -FI_EAGAIN beyond). The
  * unexpected store holds at most {@code unexpectedCapacity} messages whose lengths sum to at most
@@ -110,14 +109,13 @@ public final class ReceiveMatcher
     private static final long FRONT_EXCLUDED_FLAGS = Flags.FI_MULTI_RECV | Flags.FI_PEEK | Flags.FI_CLAIM |
         Flags.FI_DISCARD;
 
-    private static final int TO_POSTED = 1;
-    private static final int TO_UNEXPECTED = 2;
-
     private final boolean directedRecv;
     private final AddressResolver resolver;
     private final RecvCompletionSink sink;
     private final PostedReceives posted;
     private final UnexpectedMessages unexpected;
+    private final PeekClaimDiscard peeks;
+    private final Deliveries deliveries;
     private long minMultiRecv = DEFAULT_MIN_MULTI_RECV;
 
     // the front receive (see the class comment): valid while frontSet
@@ -130,19 +128,6 @@ public final class ReceiveMatcher
     private long frontIgnore;
     private long frontContext;
     private long frontOpFlags;
-
-    // deliveries in progress, parallel arrays indexed by handle
-    private final int[] dKind;
-    private final int[] dTarget;
-    private final long[] dSender;
-    private final long[] dTag;
-    private final long[] dData;
-    private final long[] dMsgFlags;
-    private final long[] dTotal;
-    private final long[] dWritten;
-    private final long[] dStart;
-    private final long[] dLimit;
-    private final IndexLists deliveries;
 
     /**
      * A matcher with {@link ShmCapabilities#IOV_LIMIT} iov entries per receive and {@link #DEFAULT_MAX_DELIVERIES}.
@@ -198,17 +183,8 @@ public final class ReceiveMatcher
         this.sink = sink;
         posted = new PostedReceives(postedCapacity, maxIov);
         unexpected = new UnexpectedMessages(unexpectedCapacity, unexpectedBytes);
-        dKind = new int[maxDeliveries];
-        dTarget = new int[maxDeliveries];
-        dSender = new long[maxDeliveries];
-        dTag = new long[maxDeliveries];
-        dData = new long[maxDeliveries];
-        dMsgFlags = new long[maxDeliveries];
-        dTotal = new long[maxDeliveries];
-        dWritten = new long[maxDeliveries];
-        dStart = new long[maxDeliveries];
-        dLimit = new long[maxDeliveries];
-        deliveries = new IndexLists(maxDeliveries, 0);
+        peeks = new PeekClaimDiscard(unexpected, resolver, sink, directedRecv);
+        deliveries = new Deliveries(maxDeliveries);
     }
 
     /**
@@ -285,7 +261,8 @@ public final class ReceiveMatcher
         final long context,
         final long flags)
     {
-        if (!validFlags(tagged, 1, flags) || (flags & Flags.FI_DISCARD) == 0 && !validBuffer(buf, offset, length))
+        if (!RecvArguments.validFlags(tagged, 1, flags) ||
+            (flags & Flags.FI_DISCARD) == 0 && !RecvArguments.validBuffer(buf, offset, length))
         {
             return -Errno.FI_EINVAL;
         }
@@ -326,25 +303,10 @@ public final class ReceiveMatcher
         final long context,
         final long flags)
     {
-        if (iovCount < 0 || iovCount > posted.maxIov || !validFlags(tagged, iovCount, flags))
+        if (iovCount < 0 || iovCount > posted.maxIov || !RecvArguments.validFlags(tagged, iovCount, flags) ||
+            (flags & Flags.FI_DISCARD) == 0 && !RecvArguments.validIov(iov, iovOffset, iovLength, iovCount))
         {
             return -Errno.FI_EINVAL;
-        }
-        final boolean discard = (flags & Flags.FI_DISCARD) != 0;
-        if (!discard)
-        {
-            if (iovCount > 0 && (iov == null || iovOffset == null || iovLength == null ||
-                iov.length < iovCount || iovOffset.length < iovCount || iovLength.length < iovCount))
-            {
-                return -Errno.FI_EINVAL;
-            }
-            for (int i = 0; i < iovCount; i++)
-            {
-                if (!validBuffer(iov[i], iovOffset[i], iovLength[i]))
-                {
-                    return -Errno.FI_EINVAL;
-                }
-            }
         }
         return postValid(tagged, null, 0, 0, iov, iovOffset, iovLength, iovCount, srcAddr, tag, ignore, context, flags);
     }
@@ -359,26 +321,11 @@ public final class ReceiveMatcher
     public long cancel(final long context)
     {
         spillFront();
-        int found = PostedReceives.NONE;
-        for (int list = PostedReceives.MSG_LIST; list <= PostedReceives.TAGGED_LIST; list++)
-        {
-            for (int e = posted.head(list); e != PostedReceives.NONE; e = posted.next(e))
-            {
-                if (posted.context[e] == context)
-                {
-                    if (found == PostedReceives.NONE || posted.sequence[e] < posted.sequence[found])
-                    {
-                        found = e;
-                    }
-                    break;
-                }
-            }
-        }
-        if (found == PostedReceives.NONE)
+        final int e = posted.firstListedWith(context);
+        if (e == PostedReceives.NONE)
         {
             return -Errno.FI_ENOENT;
         }
-        final int e = found;
         final boolean tagged = posted.tagged[e];
         posted.unlink(e);
         long cqFlags = Flags.FI_RECV | (tagged ? Flags.FI_TAGGED : Flags.FI_MSG);
@@ -389,7 +336,8 @@ public final class ReceiveMatcher
             cqFlags |= posted.opFlags[e] & Flags.FI_MULTI_RECV;
             posted.free(e);
         }
-        sink.error(context, cqFlags, 0, bufOffset, 0, tag, 0, Errno.FI_ECANCELED, Addresses.FI_ADDR_NOTAVAIL);
+        sink.error(RecvCompletionSink.NO_SENDER, context, cqFlags, 0, bufOffset, 0, tag, 0, Errno.FI_ECANCELED,
+            Addresses.FI_ADDR_NOTAVAIL);
         return 0;
     }
 
@@ -414,7 +362,8 @@ public final class ReceiveMatcher
         final long totalLength)
     {
         spillFront();
-        if (deliveries.allocated() == dKind.length || totalLength < 0)
+        final Deliveries ds = deliveries;
+        if (ds.isFull() || totalLength < 0)
         {
             return DELIVERY_NONE;
         }
@@ -424,37 +373,23 @@ public final class ReceiveMatcher
             return DELIVERY_NONE;
         }
 
-        final int d = deliveries.allocate();
-        dSender[d] = senderId;
-        dTag[d] = tag;
-        dData[d] = data;
-        dMsgFlags[d] = msgFlags;
-        dTotal[d] = totalLength;
-        dWritten[d] = 0;
+        final int d = ds.allocate(senderId, tag, data, msgFlags, totalLength);
         if (e != PostedReceives.NONE)
         {
-            dKind[d] = TO_POSTED;
-            dTarget[d] = e;
+            ds.kind[d] = Deliveries.TO_POSTED;
+            ds.target[d] = e;
             reserve(e, d, totalLength);
         }
         else
         {
-            dKind[d] = TO_UNEXPECTED;
-            dTarget[d] = unexpected.add(senderId, tagged, tag, data, msgFlags, totalLength, d);
-            dStart[d] = 0;
-            dLimit[d] = 0;
+            ds.kind[d] = Deliveries.TO_UNEXPECTED;
+            ds.target[d] = unexpected.add(senderId, tagged, tag, data, msgFlags, totalLength, d);
+            ds.start[d] = 0;
+            ds.limit[d] = 0;
         }
         return d;
     }
 
-    /**
-     * The next piece of a delivery's payload.
-     *
-     * @param delivery  the handle from {@link #begin}.
-     * @param src       where the piece is (a ring record).
-     * @param srcOffset index of its first byte.
-     * @param length    its length; bytes beyond the announced total are ignored.
-     */
     /**
      * A whole message in one piece: {@link #begin}, {@link #write} and {@link #end} in one call, and without taking
      * a delivery when a posted receive takes the message (the common case of a pre-posted receive).
@@ -490,10 +425,10 @@ public final class ReceiveMatcher
         if (length >= 0)
         {
             final int e = firstMatch(senderId, tagged, tag, length);
-            if (e != PostedReceives.NONE && !isMulti(e))
+            if (e != PostedReceives.NONE && !posted.isMulti(e))
             {
-                final long start = reserveSpace(e, length);
-                final long placed = placeable(e, start, length);
+                final long start = posted.reserveSpace(e, length);
+                final long placed = posted.placeable(e, start, length);
                 if (placed > 0)
                 {
                     posted.place(e, start, src, srcOffset, (int)placed);
@@ -531,7 +466,7 @@ public final class ReceiveMatcher
         }
         final long cqFlags = recvCqFlags(tagged, msgFlags);
         final long from = sink.wantsSource() ? resolver.fiAddrOf(senderId) : Addresses.FI_ADDR_NOTAVAIL;
-        sink.complete(frontContext, frontOpFlags, cqFlags, length, bufOffset, data, tag, from);
+        sink.complete(senderId, frontContext, frontOpFlags, cqFlags, length, bufOffset, data, tag, from);
     }
 
     private void setFront(
@@ -607,7 +542,7 @@ public final class ReceiveMatcher
                     continue;
                 }
             }
-            if (isMulti(e) && !accepts(e, totalLength))
+            if (posted.isMulti(e) && !posted.accepts(e, totalLength))
             {
                 continue;
             }
@@ -628,34 +563,35 @@ public final class ReceiveMatcher
      */
     public void write(final long delivery, final DirectBuffer src, final int srcOffset, final int length)
     {
-        if (!inProgress(delivery) || length <= 0)
+        final Deliveries ds = deliveries;
+        if (!ds.inProgress(delivery) || length <= 0)
         {
             return;
         }
         final int d = (int)delivery;
-        final long written = dWritten[d];
-        final int n = (int)Math.min(length, dTotal[d] - written);
+        final long written = ds.written[d];
+        final int n = (int)Math.min(length, ds.total[d] - written);
         if (n <= 0)
         {
             return;
         }
-        if (dKind[d] == TO_POSTED)
+        if (ds.kind[d] == Deliveries.TO_POSTED)
         {
-            final long fits = Math.min(n, dLimit[d] - written);
+            final long fits = Math.min(n, ds.limit[d] - written);
             if (fits > 0)
             {
-                posted.place(dTarget[d], dStart[d] + written, src, srcOffset, (int)fits);
+                posted.place(ds.target[d], ds.start[d] + written, src, srcOffset, (int)fits);
             }
         }
         else
         {
-            final int m = dTarget[d];
+            final int m = ds.target[d];
             if (!unexpected.discarded[m])
             {
                 unexpected.append(m, src, srcOffset, n);
             }
         }
-        dWritten[d] = written + n;
+        ds.written[d] = written + n;
     }
 
     /**
@@ -685,19 +621,19 @@ public final class ReceiveMatcher
 
     private void finish(final long delivery, final int errno)
     {
-        if (!inProgress(delivery))
+        final Deliveries ds = deliveries;
+        if (!ds.inProgress(delivery))
         {
             return;
         }
         final int d = (int)delivery;
-        final int target = dTarget[d];
-        final int kind = dKind[d];
-        dKind[d] = 0;
-        deliveries.free(d);
-        if (kind == TO_POSTED)
+        final int target = ds.target[d];
+        final int kind = ds.kind[d];
+        ds.free(d);
+        if (kind == Deliveries.TO_POSTED)
         {
-            complete(target, dStart[d], Math.min(dWritten[d], dLimit[d]), dTotal[d], dSender[d], dTag[d], dData[d],
-                dMsgFlags[d], errno);
+            complete(target, ds.start[d], Math.min(ds.written[d], ds.limit[d]), ds.total[d], ds.sender[d], ds.tag[d],
+                ds.data[d], ds.msgFlags[d], errno);
         }
         else
         {
@@ -718,10 +654,9 @@ public final class ReceiveMatcher
         final long srcAddr, final long tag, final long ignore, final long context, final long flags)
     {
         spillFront();
-        final long early = peekOrDiscard(srcAddr, tag, ignore, context, flags);
-        if (early != 1)
+        if ((flags & (Flags.FI_PEEK | Flags.FI_DISCARD)) != 0)
         {
-            return early;
+            return peeks.post(srcAddr, tag, ignore, context, flags);
         }
         final int e = posted.allocate();
         if (e == PostedReceives.NONE)
@@ -756,7 +691,7 @@ public final class ReceiveMatcher
         }
 
         final int list = PostedReceives.listOf(tagged);
-        final boolean multi = isMulti(e);
+        final boolean multi = posted.isMulti(e);
         if (multi)
         {
             posted.append(e);
@@ -766,7 +701,7 @@ public final class ReceiveMatcher
         {
             final int following = unexpected.next(m);
             if (!unexpected.claimed[m] && !unexpected.discarded[m] && matches(e, m) &&
-                (!multi || accepts(e, unexpected.totalLength[m])))
+                (!multi || posted.accepts(e, unexpected.totalLength[m])))
             {
                 take(e, m);
                 if (!multi || !posted.isListed(e))
@@ -783,69 +718,9 @@ public final class ReceiveMatcher
         return 0;
     }
 
-    /**
-     * FI_PEEK (with or without FI_CLAIM or FI_DISCARD) and FI_CLAIM|FI_DISCARD complete at once and need no entry.
-     *
-     * @return 1 when the post is none of those, else its result.
-     */
-    private long peekOrDiscard(
-        final long srcAddr, final long tag, final long ignore, final long context, final long flags)
-    {
-        if ((flags & Flags.FI_PEEK) != 0)
-        {
-            final long src = directedRecv ? srcAddr : Addresses.FI_ADDR_UNSPEC;
-            for (int m = unexpected.head(PostedReceives.TAGGED_LIST); m != UnexpectedMessages.NONE;
-                m = unexpected.next(m))
-            {
-                if (!unexpected.claimed[m] && !unexpected.discarded[m] &&
-                    ((tag ^ unexpected.tag[m]) & ~ignore) == 0 &&
-                    (src == Addresses.FI_ADDR_UNSPEC || resolver.fiAddrOf(unexpected.senderId[m]) == src))
-                {
-                    final long cqFlags = Flags.FI_RECV | Flags.FI_TAGGED | Flags.FI_PEEK |
-                        (flags & Flags.FI_CLAIM) | (unexpected.msgFlags[m] & Flags.FI_REMOTE_CQ_DATA);
-                    final long length = unexpected.totalLength[m];
-                    final long data = unexpected.data[m];
-                    final long msgTag = unexpected.tag[m];
-                    final long from = resolver.fiAddrOf(unexpected.senderId[m]);
-                    if ((flags & Flags.FI_DISCARD) != 0)
-                    {
-                        discard(m);
-                    }
-                    else if ((flags & Flags.FI_CLAIM) != 0)
-                    {
-                        unexpected.claimed[m] = true;
-                        unexpected.claimContext[m] = context;
-                    }
-                    sink.complete(context, flags, cqFlags, length, NO_BUFFER, data, msgTag, from);
-                    return 0;
-                }
-            }
-            sink.error(context, Flags.FI_RECV | Flags.FI_TAGGED | Flags.FI_PEEK, 0, NO_BUFFER, 0, tag, 0,
-                Errno.FI_ENOMSG, Addresses.FI_ADDR_NOTAVAIL);
-            return 0;
-        }
-        if ((flags & Flags.FI_DISCARD) != 0)
-        {
-            final int m = claimedBy(context);
-            if (m == UnexpectedMessages.NONE)
-            {
-                return -Errno.FI_EINVAL;
-            }
-            final long cqFlags = Flags.FI_RECV | Flags.FI_TAGGED | Flags.FI_CLAIM |
-                (unexpected.msgFlags[m] & Flags.FI_REMOTE_CQ_DATA);
-            final long data = unexpected.data[m];
-            final long msgTag = unexpected.tag[m];
-            final long from = resolver.fiAddrOf(unexpected.senderId[m]);
-            discard(m);
-            sink.complete(context, flags, cqFlags, 0, NO_BUFFER, data, msgTag, from);
-            return 0;
-        }
-        return 1;
-    }
-
     private long claim(final int e, final long context)
     {
-        final int m = claimedBy(context);
+        final int m = peeks.claimedBy(context);
         if (m == UnexpectedMessages.NONE)
         {
             posted.free(e);
@@ -856,30 +731,6 @@ public final class ReceiveMatcher
         return 0;
     }
 
-    private int claimedBy(final long context)
-    {
-        for (int m = unexpected.head(PostedReceives.TAGGED_LIST); m != UnexpectedMessages.NONE; m = unexpected.next(m))
-        {
-            if (unexpected.claimed[m] && !unexpected.discarded[m] && unexpected.claimContext[m] == context)
-            {
-                return m;
-            }
-        }
-        return UnexpectedMessages.NONE;
-    }
-
-    private void discard(final int m)
-    {
-        if (unexpected.delivery[m] == UnexpectedMessages.NONE)
-        {
-            unexpected.remove(m);
-        }
-        else
-        {
-            unexpected.discarded[m] = true;
-        }
-    }
-
     /** A posted receive takes a stored message: now if it has ended, else its delivery continues into the receive. */
     private void take(final int e, final int m)
     {
@@ -887,8 +738,8 @@ public final class ReceiveMatcher
         final int d = unexpected.delivery[m];
         if (d == UnexpectedMessages.NONE)
         {
-            final long start = reserveSpace(e, total);
-            final long limit = placeable(e, start, total);
+            final long start = posted.reserveSpace(e, total);
+            final long limit = posted.placeable(e, start, total);
             unexpected.copyTo(m, posted, e, start, limit);
             final long placed = Math.min(unexpected.received[m], limit);
             final long sender = unexpected.senderId[m];
@@ -900,10 +751,10 @@ public final class ReceiveMatcher
         }
         else
         {
-            dKind[d] = TO_POSTED;
-            dTarget[d] = e;
+            deliveries.kind[d] = Deliveries.TO_POSTED;
+            deliveries.target[d] = e;
             reserve(e, d, total);
-            unexpected.copyTo(m, posted, e, dStart[d], dLimit[d]);
+            unexpected.copyTo(m, posted, e, deliveries.start[d], deliveries.limit[d]);
             unexpected.remove(m);
         }
     }
@@ -913,42 +764,9 @@ public final class ReceiveMatcher
     /** Point delivery {@code d} at receive {@code e}: its start and limit, and the receive's bookkeeping. */
     private void reserve(final int e, final int d, final long total)
     {
-        final long start = reserveSpace(e, total);
-        dStart[d] = start;
-        dLimit[d] = placeable(e, start, total);
-    }
-
-    /**
-     * Claim a message's space in receive {@code e}: unlink a plain receive, advance and maybe release a buffer.
-     *
-     * @return where in the receive's space the message starts.
-     */
-    private long reserveSpace(final int e, final long total)
-    {
-        if (!isMulti(e))
-        {
-            if (posted.isListed(e))
-            {
-                posted.unlink(e);
-            }
-            return 0;
-        }
-        final long start = posted.used[e];
-        final long left = posted.space[e] - start;
-        posted.used[e] += Math.min(total, left);
-        posted.inFlight[e]++;
-        final long after = posted.space[e] - posted.used[e];
-        if (after < posted.minFree[e] || after == 0)
-        {
-            posted.unlink(e);
-        }
-        return start;
-    }
-
-    /** @return bytes of a message starting at {@code start} that its (reserved) receive can take. */
-    private long placeable(final int e, final long start, final long total)
-    {
-        return Math.min(total, isMulti(e) ? posted.used[e] - start : posted.space[e]);
+        final long start = posted.reserveSpace(e, total);
+        deliveries.start[d] = start;
+        deliveries.limit[d] = posted.placeable(e, start, total);
     }
 
     /** Complete receive {@code e}: in error with {@code errno} when it is not 0, else with FI_ETRUNC when short. */
@@ -968,7 +786,7 @@ public final class ReceiveMatcher
         final long context = posted.context[e];
         final long opFlags = posted.opFlags[e];
         final long bufOffset = posted.firstOffset(e) + start;
-        if (isMulti(e))
+        if (posted.isMulti(e))
         {
             if (--posted.inFlight[e] == 0 && !posted.isListed(e))
             {
@@ -984,12 +802,12 @@ public final class ReceiveMatcher
         final long from = failed || sink.wantsSource() ? resolver.fiAddrOf(senderId) : Addresses.FI_ADDR_NOTAVAIL;
         if (failed)
         {
-            sink.error(context, cqFlags, placed, bufOffset, data, tag, total - placed, errno != 0 ? errno :
+            sink.error(senderId, context, cqFlags, placed, bufOffset, data, tag, total - placed, errno != 0 ? errno :
                 Errno.FI_ETRUNC, from);
         }
         else
         {
-            sink.complete(context, opFlags, cqFlags, placed, bufOffset, data, tag, from);
+            sink.complete(senderId, context, opFlags, cqFlags, placed, bufOffset, data, tag, from);
         }
     }
 
@@ -1001,18 +819,6 @@ public final class ReceiveMatcher
 
     // ------------------------------------------------------------------ predicates
 
-    private boolean isMulti(final int e)
-    {
-        return (posted.opFlags[e] & Flags.FI_MULTI_RECV) != 0;
-    }
-
-    /** A multi-receive buffer accepts a message that fits what is left, or that could never fit the buffer. */
-    private boolean accepts(final int e, final long total)
-    {
-        final long left = posted.space[e] - posted.used[e];
-        return total <= left || total > posted.space[e];
-    }
-
     private boolean matches(final int e, final int m)
     {
         if (posted.tagged[e] && ((unexpected.tag[m] ^ posted.tag[e]) & ~posted.ignore[e]) != 0)
@@ -1021,40 +827,5 @@ public final class ReceiveMatcher
         }
         final long src = posted.srcAddr[e];
         return src == Addresses.FI_ADDR_UNSPEC || resolver.fiAddrOf(unexpected.senderId[m]) == src;
-    }
-
-    private boolean inProgress(final long delivery)
-    {
-        return delivery >= 0 && delivery < dKind.length && dKind[(int)delivery] != 0;
-    }
-
-    private static boolean validFlags(final boolean tagged, final int iovCount, final long flags)
-    {
-        final boolean multi = (flags & Flags.FI_MULTI_RECV) != 0;
-        final boolean peek = (flags & Flags.FI_PEEK) != 0;
-        final boolean claim = (flags & Flags.FI_CLAIM) != 0;
-        final boolean discard = (flags & Flags.FI_DISCARD) != 0;
-        if (multi && (tagged || peek || claim || iovCount != 1))
-        {
-            return false;
-        }
-        if ((peek || claim || discard) && !tagged)
-        {
-            return false;
-        }
-        return !discard || peek || claim;
-    }
-
-    private static boolean validBuffer(final ByteBuffer buf, final int offset, final int length)
-    {
-        if (length < 0 || offset < 0)
-        {
-            return false;
-        }
-        if (buf == null)
-        {
-            return length == 0;
-        }
-        return !buf.isReadOnly() && offset <= buf.capacity() - length;
     }
 }

@@ -21,13 +21,21 @@ package io.jfabric.shm.match;
  * FI_SELECTIVE_COMPLETION and the operation's FI_COMPLETION flag, which the matcher passes through in
  * {@code opFlags}) and raises the FI_RECV counter.
  * <p>
+ * Each completion names the sender of the message it is about ({@code senderId}, the value the matcher's
+ * {@code begin} or {@code deliver} was given for it), or {@link #NO_SENDER} when it is about no message (a cancel,
+ * a peek that found nothing), so a receive context shared by several endpoints can route it.
+ * <p>
  * Called on the thread that progresses the endpoint or posts the receive; must not allocate.
  */
 public interface RecvCompletionSink
 {
+    /** {@code senderId} of a completion that is about no message: a cancel, a peek that found nothing. */
+    long NO_SENDER = -1L;
+
     /**
      * A successful completion.
      *
+     * @param senderId  {@code (slot << 32) | incarnation} of the message's sender, as the matcher was given it.
      * @param context   the receive's context.
      * @param opFlags   the flags the receive was posted with (FI_COMPLETION, FI_MULTI_RECV, ...).
      * @param cqFlags   completion flags: FI_RECV | FI_MSG or FI_TAGGED, plus FI_REMOTE_CQ_DATA, FI_MULTI_RECV
@@ -38,7 +46,9 @@ public interface RecvCompletionSink
      * @param tag       the message's tag.
      * @param srcAddr   sender's fi_addr, or FI_ADDR_NOTAVAIL.
      */
-    void complete(long context, long opFlags, long cqFlags, long len, long bufOffset, long data, long tag, long srcAddr);
+    void complete(
+        long senderId, long context, long opFlags, long cqFlags, long len, long bufOffset, long data, long tag,
+        long srcAddr);
 
     /**
      * Whether the next successful receive completion needs the sender's fi_addr: when it does not (its entry goes
@@ -54,6 +64,8 @@ public interface RecvCompletionSink
     /**
      * An error completion (always reported, whatever the selective completion settings).
      *
+     * @param senderId  the message's sender as for {@link #complete}, or {@link #NO_SENDER} when no message is
+     *                  involved (a cancel, a peek that found nothing).
      * @param context   the receive's context.
      * @param cqFlags   completion flags as for {@link #complete}.
      * @param len       bytes placed.
@@ -64,5 +76,7 @@ public interface RecvCompletionSink
      * @param errno     positive errno: FI_ETRUNC, FI_ECANCELED, FI_ENOMSG.
      * @param srcAddr   sender's fi_addr, or FI_ADDR_NOTAVAIL.
      */
-    void error(long context, long cqFlags, long len, long bufOffset, long data, long tag, long olen, int errno, long srcAddr);
+    void error(
+        long senderId, long context, long cqFlags, long len, long bufOffset, long data, long tag, long olen, int errno,
+        long srcAddr);
 }

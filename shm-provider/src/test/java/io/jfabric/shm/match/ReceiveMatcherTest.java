@@ -370,6 +370,32 @@ class ReceiveMatcherTest extends MatcherFixture
     }
 
     @Test
+    void shouldNameTheSenderOfEachMessageCompletionAndNoSenderForACancel()
+    {
+        final ReceiveMatcher m = matcher(8, 8, 4096, false);
+        final ByteBuffer b = ByteBuffer.allocate(64);
+        m.post(false, b, 0, 8, UNSPEC, 0, 0, 1, 0);
+        ring.putBytes(0, payload(4, 1));
+        assertTrue(m.deliver(SENDER_A, false, 0, 0, 0, ring, 0, 4), "taken by the front receive");
+        send(m, SENDER_B, false, 0, payload(4, 2));
+        m.post(false, b, 8, 8, UNSPEC, 0, 0, 2, 0);
+        m.post(false, b, 16, 2, UNSPEC, 0, 0, 3, 0);
+        send(m, SENDER_A, false, 0, payload(4, 3));
+        m.post(false, b, 24, 8, UNSPEC, 0, 0, 4, 0);
+        assertEquals(0, m.cancel(4));
+
+        assertEquals(4, sink.count);
+        assertEquals(SENDER_A, sink.senderId[0], "a whole message into the front receive");
+        assertEquals(SENDER_B, sink.senderId[1], "a stored unexpected message taken by a post");
+        assertTrue(sink.error[2]);
+        assertEquals(Errno.FI_ETRUNC, sink.errno[2]);
+        assertEquals(SENDER_A, sink.senderId[2], "the error completion of a message delivered through begin");
+        assertTrue(sink.error[3]);
+        assertEquals(Errno.FI_ECANCELED, sink.errno[3]);
+        assertEquals(RecvCompletionSink.NO_SENDER, sink.senderId[3], "a cancel is about no message");
+    }
+
+    @Test
     void shouldNotCancelReceiveAlreadyMatchedToMessageInProgress()
     {
         final ReceiveMatcher m = matcher(8, 8, 4096, false);

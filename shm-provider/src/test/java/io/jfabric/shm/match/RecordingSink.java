@@ -24,6 +24,7 @@ final class RecordingSink implements RecvCompletionSink
     static final int CAPACITY = 1 << 14;
 
     final boolean[] error = new boolean[CAPACITY];
+    final long[] senderId = new long[CAPACITY];
     final long[] context = new long[CAPACITY];
     final long[] opFlags = new long[CAPACITY];
     final long[] cqFlags = new long[CAPACITY];
@@ -38,26 +39,28 @@ final class RecordingSink implements RecvCompletionSink
 
     @Override
     public void complete(
-        final long context, final long opFlags, final long cqFlags, final long len, final long bufOffset,
-        final long data, final long tag, final long srcAddr)
+        final long senderId, final long context, final long opFlags, final long cqFlags, final long len,
+        final long bufOffset, final long data, final long tag, final long srcAddr)
     {
-        record(false, context, opFlags, cqFlags, len, bufOffset, data, tag, 0, 0, srcAddr);
+        record(false, senderId, context, opFlags, cqFlags, len, bufOffset, data, tag, 0, 0, srcAddr);
     }
 
     @Override
     public void error(
-        final long context, final long cqFlags, final long len, final long bufOffset, final long data,
-        final long tag, final long olen, final int errno, final long srcAddr)
+        final long senderId, final long context, final long cqFlags, final long len, final long bufOffset,
+        final long data, final long tag, final long olen, final int errno, final long srcAddr)
     {
-        record(true, context, -1, cqFlags, len, bufOffset, data, tag, olen, errno, srcAddr);
+        record(true, senderId, context, -1, cqFlags, len, bufOffset, data, tag, olen, errno, srcAddr);
     }
 
     private void record(
-        final boolean isError, final long context, final long opFlags, final long cqFlags, final long len,
-        final long bufOffset, final long data, final long tag, final long olen, final int errno, final long srcAddr)
+        final boolean isError, final long senderId, final long context, final long opFlags, final long cqFlags,
+        final long len, final long bufOffset, final long data, final long tag, final long olen, final int errno,
+        final long srcAddr)
     {
         final int i = count++ & (CAPACITY - 1);
         this.error[i] = isError;
+        this.senderId[i] = senderId;
         this.context[i] = context;
         this.opFlags[i] = opFlags;
         this.cqFlags[i] = cqFlags;

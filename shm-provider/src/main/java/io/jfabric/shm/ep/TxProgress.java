@@ -1,0 +1,331 @@
+/*
+ * Copyright 2026 the jfabric authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ * https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.jfabric.shm.ep;
+
+import io.jfabric.Addresses;
+import io.jfabric.Errno;
+import io.jfabric.shm.cntr.ShmCounter;
+import io.jfabric.shm.cq.ShmCompletionQueue;
+import io.jfabric.shm.region.RegionDescriptor;
+import io.jfabric.shm.region.RegionGeometry;
+import io.jfabric.shm.region.SlotDescriptor;
+
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.MessageHandler;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
+
+/**
+ * The transmit progress of one {@link TxContext}: takes back through the context's transmit ring (an Agrona
+ * {@code ManyToOneRingBuffer} any receiver may write, {@link TxRecordDescriptor}) the acknowledgements of rendezvous
+ * and delivery-complete sends, writes the queued sends ({@link PendingSends}) into their peers' lanes in order per
+ * peer (through {@link QueuedSendWriter}), completes each send once it is done, and ends in error
+ * (FI_EHOSTUNREACH) what can no longer reach its peer.
+ * <p>
+ * Transmit progress only: {@link #run} is called by {@link TxContext#progress} with the context's progress guard
+ * held and the context open, so one thread at a time.
+ */
+final class TxProgress
+{
+    private static final int READ_LIMIT = 64;
+    /** {@link #push}: the operation stays in flight where it is; the loop moves on past it. */
+    private static final int STAY = -2;
+
+    private final AtomicBuffer region;
+    private final int incarnation;
+    private final PendingSends pending;
+    private final QueuedSendWriter writer;
+    private final ShmCompletionQueue cq;
+    private final ShmCounter counter;
+    private final int inlineLimit;
+    private final RingBuffer ring;
+    private final MessageHandler acks = new AckHandler();
+    private final PeerLiveness liveness;
+    /** Per peer slot, a bit: a peer whose lane an older queued send still holds in this pass. */
+    private final long[] blockedPeers;
+    private final int statQueued;
+    private final int statSegmented;
+    private final int statRendezvous;
+    /** Records written in this pass. */
+    private int work;
+
+    /**
+     * Build the progress of a transmit context being enabled, and clear its transmit ring. Control path.
+     *
+     * @param region            the domain region.
+     * @param geometry          its geometry.
+     * @param slot              the endpoint's slot: its transmit ring and statistics.
+     * @param incarnation       the endpoint's incarnation of that slot (acknowledgements name it).
+     * @param lanes             the context's lanes into every peer, by peer slot.
+     * @param pending           the context's queued sends.
+     * @param cq                the CQ bound with FI_TRANSMIT, or null.
+     * @param counter           the counter bound with FI_SEND, or null.
+     * @param inlineLimit       the largest message one lane record carries.
+     * @param checksum          whether every record carries a CRC32C of its content.
+     * @param livenessTimeoutMs the domain's liveness timeout: a peer that has not beaten for it is stopped.
+     */
+    TxProgress(
+        final AtomicBuffer region,
+        final RegionGeometry geometry,
+        final int slot,
+        final int incarnation,
+        final RingBuffer[] lanes,
+        final PendingSends pending,
+        final ShmCompletionQueue cq,
+        final ShmCounter counter,
+        final int inlineLimit,
+        final boolean checksum,
+        final long livenessTimeoutMs)
+    {
+        this.region = region;
+        this.incarnation = incarnation;
+        this.pending = pending;
+        this.writer = new QueuedSendWriter(lanes, pending, inlineLimit, checksum);
+        this.cq = cq;
+        this.counter = counter;
+        this.inlineLimit = inlineLimit;
+        liveness = new PeerLiveness(region, geometry, livenessTimeoutMs);
+        blockedPeers = new long[(geometry.slotCount() + 63) >>> 6];
+        statQueued = SlotDescriptor.statOffset(geometry, slot, SlotDescriptor.STAT_QUEUED_OFFSET);
+        statSegmented = SlotDescriptor.statOffset(geometry, slot, SlotDescriptor.STAT_SEGMENTED_OFFSET);
+        statRendezvous = SlotDescriptor.statOffset(geometry, slot, SlotDescriptor.STAT_RENDEZVOUS_OFFSET);
+        final int txOffset = RegionDescriptor.txRingOffset(geometry, slot);
+        final int txLength = RegionDescriptor.ringLength(geometry.txRingBytes());
+        region.setMemory(txOffset, txLength, (byte)0);
+        ring = new ManyToOneRingBuffer(new UnsafeBuffer(region, txOffset, txLength));
+    }
+
+    /**
+     * One pass: take what the sending side queued, then acknowledgements, then write the queued sends as their
+     * lanes take them.
+     *
+     * @return work done.
+     */
+    int run()
+    {
+        pending.accept();
+        return ring.read(acks, READ_LIMIT) + pushPending();
+    }
+
+    /**
+     * Write as much of the queued sends as their lanes take, in order per peer, and complete in error what can no
+     * longer reach its peer.
+     *
+     * @return records written.
+     */
+    private int pushPending()
+    {
+        work = 0;
+        java.util.Arrays.fill(blockedPeers, 0);
+        int previous = PendingSends.NONE;
+        int op = pending.first();
+        while (op != PendingSends.NONE)
+        {
+            final int next = push(op, previous);
+            if (next == STAY)
+            {
+                previous = op;
+                op = pending.next(op);
+            }
+            else
+            {
+                op = next;
+            }
+        }
+        return work;
+    }
+
+    /**
+     * Take one queued send a step further: skip it while an older send holds its peer's lane or while it waits for
+     * an acknowledgement, fail it when its peer cannot be reached, write its abort or its records.
+     *
+     * @return {@link #STAY}, or the operation to look at next (the loop's previous operation stays the same).
+     */
+    private int push(final int op, final int previous)
+    {
+        final int peer = pending.peer[op];
+        if (isBlocked(peer) && !pending.awaitingAck[op])
+        {
+            return STAY;
+        }
+        final int status = liveness.status(peer, pending.peerIncarnation[op]);
+        if (status != PeerLiveness.ALIVE && mustFail(op, status))
+        {
+            return fail(op, previous, status);
+        }
+        if (pending.awaitingAck[op] || pending.abandoned[op] && status != PeerLiveness.ALIVE)
+        {
+            if (pending.abandoned[op])
+            {
+                block(peer);
+            }
+            return STAY;
+        }
+        if (pending.abandoned[op])
+        {
+            return abort(op, previous, peer);
+        }
+        return write(op, previous, peer);
+    }
+
+    /**
+     * Write what the lane takes of a send; complete and release it once all of it is written and nothing is to be
+     * acknowledged, else it holds its peer's lane for the rest of this pass.
+     */
+    private int write(final int op, final int previous, final int peer)
+    {
+        final int written = writer.write(op, peer);
+        work += written;
+        if (pending.awaitingAck[op])
+        {
+            pending.written(op);
+            return STAY;
+        }
+        if (pending.sent[op] == pending.total[op] && (pending.total[op] > 0 || written > 0) &&
+            !pending.deliveryAck[op])
+        {
+            count(pending.total[op] <= inlineLimit ? statQueued : statSegmented);
+            completeQueued(op, 0);
+            return pending.release(op, previous);
+        }
+        block(peer);
+        return STAY;
+    }
+
+    /** Write the ABORT record of an abandoned send, now that its peer runs again, and let the operation go. */
+    private int abort(final int op, final int previous, final int peer)
+    {
+        if (!writer.writeAbort(op, peer))
+        {
+            block(peer);
+            return STAY;
+        }
+        work++;
+        return pending.release(op, previous);
+    }
+
+    private boolean isBlocked(final int peer)
+    {
+        return (blockedPeers[peer >>> 6] & (1L << peer)) != 0;
+    }
+
+    private void block(final int peer)
+    {
+        blockedPeers[peer >>> 6] |= 1L << peer;
+    }
+
+    /**
+     * Whether a queued send to a peer that is not alive ends now: always when the peer is gone; when it is stopped,
+     * only if its message is not all in the peer's ring yet (what is there may still be read, so a send whose bytes
+     * are all there, or which waits for an acknowledgement of bytes that are, keeps waiting). An abandoned send
+     * ends when its peer is gone.
+     */
+    private boolean mustFail(final int op, final int status)
+    {
+        if (status == PeerLiveness.GONE)
+        {
+            return true;
+        }
+        return !pending.abandoned[op] && !pending.awaitingAck[op] && pending.sent[op] < pending.total[op];
+    }
+
+    /**
+     * End a queued send in error (FI_EHOSTUNREACH; an abandoned one has already) and give back its buffers. One
+     * whose message is partly in the ring of a peer that is only stopped stays, abandoned, until it can write an
+     * ABORT record, so the receive taking that message ends too.
+     *
+     * @return the operation to look at next.
+     */
+    private int fail(final int op, final int previous, final int status)
+    {
+        if (!pending.abandoned[op])
+        {
+            completeQueued(op, Errno.FI_EHOSTUNREACH);
+        }
+        if (status == PeerLiveness.STOPPED && pending.sent[op] > 0)
+        {
+            pending.abandon(op);
+            return pending.next(op);
+        }
+        return pending.release(op, previous);
+    }
+
+    /**
+     * A queued send is done, well or in error: its completion (the CQ entry was reserved when it was queued) and
+     * its counter.
+     */
+    private void completeQueued(final int op, final int status)
+    {
+        final boolean completion = pending.complete[op] && cq != null;
+        if (status == 0)
+        {
+            if (completion)
+            {
+                cq.writeReserved(pending.context[op], TxContext.sendFlags(pending.recordFlags[op]), 0, 0, 0, 0,
+                    Addresses.FI_ADDR_NOTAVAIL);
+            }
+            if (counter != null)
+            {
+                counter.add(1);
+            }
+            return;
+        }
+        if (completion)
+        {
+            cq.writeErrorReserved(pending.context[op], TxContext.sendFlags(pending.recordFlags[op]), 0, 0, 0,
+                pending.tag[op], 0, status, Addresses.FI_ADDR_NOTAVAIL);
+        }
+        if (counter != null)
+        {
+            counter.addErr(1);
+        }
+    }
+
+    /** A statistic of the slot that transmit progress writes. */
+    private void count(final int statOffset)
+    {
+        region.putLongOrdered(statOffset, region.getLong(statOffset) + 1);
+    }
+
+    /** Completes rendezvous and delivery-complete sends as their receivers acknowledge them. */
+    private final class AckHandler implements MessageHandler
+    {
+        @Override
+        public void onMessage(final int msgTypeId, final MutableDirectBuffer b, final int index, final int length)
+        {
+            if (msgTypeId != TxRecordDescriptor.ACK ||
+                b.getInt(index + TxRecordDescriptor.INCARNATION_OFFSET) != incarnation)
+            {
+                return;
+            }
+            final int op = pending.ofCookie(b.getLong(index + TxRecordDescriptor.COOKIE_OFFSET));
+            if (op == PendingSends.NONE)
+            {
+                return;
+            }
+            final int status = b.getInt(index + TxRecordDescriptor.STATUS_OFFSET);
+            if (status == 0)
+            {
+                count(pending.rendezvous[op] ? statRendezvous :
+                    pending.total[op] <= inlineLimit ? statQueued : statSegmented);
+            }
+            completeQueued(op, -status);
+            pending.releaseAnywhere(op);
+        }
+    }
+}
