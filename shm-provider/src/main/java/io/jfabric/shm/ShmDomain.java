@@ -40,6 +40,7 @@ import io.jfabric.Progress;
 import io.jfabric.RxAttr;
 import io.jfabric.ScalableEndpoint;
 import io.jfabric.ShareableMemory;
+import io.jfabric.Threading;
 import io.jfabric.TxAttr;
 import io.jfabric.shm.av.ShmAddressVector;
 import io.jfabric.shm.cleanup.LeftoverSweep;
@@ -93,9 +94,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 public final class ShmDomain extends FidLifecycle implements Domain, DomainContext
 {
     private final FabricContext fabric;
-    /** Whether shared receive contexts are offered. */
-    static final boolean SHARED_RX = false;
-
     private final Info info;
     private final DomainAttr attr;
     private final DomainResources resources;
@@ -467,7 +465,7 @@ public final class ShmDomain extends FidLifecycle implements Domain, DomainConte
         ensureOpen("fi_endpoint");
         final io.jfabric.EpAttr ep = epInfo == null ? null : epInfo.epAttr();
         if (ep != null && (ep.txCtxCnt() != Addresses.FI_SHARED_CONTEXT && Long.compareUnsigned(ep.txCtxCnt(), 1) > 0 ||
-            (ep.rxCtxCnt() != Addresses.FI_SHARED_CONTEXT || !SHARED_RX) && Long.compareUnsigned(ep.rxCtxCnt(), 1) > 0))
+            ep.rxCtxCnt() != Addresses.FI_SHARED_CONTEXT && Long.compareUnsigned(ep.rxCtxCnt(), 1) > 0))
         {
             throw new FabricException(Errno.FI_EINVAL, "fi_endpoint: ep_attr.tx_ctx_cnt " +
                 Long.toUnsignedString(ep.txCtxCnt()) + " and rx_ctx_cnt " + Long.toUnsignedString(ep.rxCtxCnt()) +
@@ -497,10 +495,6 @@ public final class ShmDomain extends FidLifecycle implements Domain, DomainConte
     public Endpoint srxContext(final RxAttr rxAttr, final long context)
     {
         ensureOpen("fi_srx_context");
-        if (!SHARED_RX)
-        {
-            throw new FabricException(Errno.FI_ENOSYS, "fi_srx_context: shm offers no shared receive contexts yet");
-        }
         final Info srxInfo = info.copy();
         final RxAttr defaults = srxInfo.rxAttr() == null ? new RxAttr() : srxInfo.rxAttr();
         srxInfo.rxAttr(SharedContextAttrs.receive("fi_srx_context", defaults, rxAttr));
@@ -512,8 +506,11 @@ public final class ShmDomain extends FidLifecycle implements Domain, DomainConte
     {
         final ShmConfig config = fabric.provider().config();
         final boolean auto = isAutoProgress();
+        // the endpoints bound to a shared receive context may progress on several threads whatever the model:
+        // its matcher is guarded by a real lock
+        final boolean sharedRx = fidClass == FidClass.SRX_CTX;
         return new ShmEndpoint(this, memory, resources, epInfo, attr.name(), region.buffer(), region.geometry(),
-            config, ThreadingGuards.of(attr.threading(), auto),
+            config, ThreadingGuards.of(sharedRx ? Threading.SAFE : attr.threading(), auto),
             auto ? progressHooks() : EndpointHooks.NONE, context, fidClass);
     }
 

@@ -353,7 +353,7 @@ final class ShmInfoMatcher
             .maxEpTxCtx(ShmCapabilities.MAX_EP_CONTEXTS)
             .maxEpRxCtx(ShmCapabilities.MAX_EP_CONTEXTS)
             .maxEpStxCtx(config.epCount())
-            .maxEpSrxCtx(ShmDomain.SHARED_RX ? config.epCount() : 0)
+            .maxEpSrxCtx(config.epCount())
             .cntrCnt(config.counterCount())
             .mrIovLimit(config.mrIovLimit())
             .caps(hd.caps() != 0 ? hd.caps() | Flags.FI_LOCAL_COMM : ShmCapabilities.DOMAIN_CAPS)
@@ -487,7 +487,7 @@ final class ShmInfoMatcher
         {
             above("ep_attr.tx_ctx_cnt", ep.txCtxCnt(), ShmCapabilities.MAX_EP_CONTEXTS);
         }
-        if (ep.rxCtxCnt() != Addresses.FI_SHARED_CONTEXT || !ShmDomain.SHARED_RX)
+        if (ep.rxCtxCnt() != Addresses.FI_SHARED_CONTEXT)
         {
             above("ep_attr.rx_ctx_cnt", ep.rxCtxCnt(), ShmCapabilities.MAX_EP_CONTEXTS);
         }
@@ -558,7 +558,7 @@ final class ShmInfoMatcher
         above("domain_attr.max_ep_tx_ctx", d.maxEpTxCtx(), ShmCapabilities.MAX_EP_CONTEXTS);
         above("domain_attr.max_ep_rx_ctx", d.maxEpRxCtx(), ShmCapabilities.MAX_EP_CONTEXTS);
         above("domain_attr.max_ep_stx_ctx", d.maxEpStxCtx(), config.epCount());
-        above("domain_attr.max_ep_srx_ctx", d.maxEpSrxCtx(), ShmDomain.SHARED_RX ? config.epCount() : 0);
+        above("domain_attr.max_ep_srx_ctx", d.maxEpSrxCtx(), config.epCount());
         above("domain_attr.cntr_cnt", d.cntrCnt(), config.counterCount());
         above("domain_attr.mr_iov_limit", d.mrIovLimit(), config.mrIovLimit());
         if (d.authKeySize() != DomainAttr.FI_AV_AUTH_KEY) // Keys from the AV (fi_av_insert_auth_key) are supported.

@@ -849,6 +849,8 @@ class ShmGetInfoTest
                 i -> i.domainAttr().txCtxCnt()),
             new Limit("domain_attr.rx_ctx_cnt", 7, (i, v) -> i.domainAttr().rxCtxCnt(v),
                 i -> i.domainAttr().rxCtxCnt()),
+            new Limit("domain_attr.max_ep_srx_ctx", 7, (i, v) -> i.domainAttr().maxEpSrxCtx(v),
+                i -> i.domainAttr().maxEpSrxCtx()),
             new Limit("domain_attr.max_ep_stx_ctx", 7, (i, v) -> i.domainAttr().maxEpStxCtx(v),
                 i -> i.domainAttr().maxEpStxCtx()),
             new Limit("domain_attr.max_ep_tx_ctx", 16, (i, v) -> i.domainAttr().maxEpTxCtx(v),
@@ -881,8 +883,6 @@ class ShmGetInfoTest
         return Stream.of(
             new Limit("tx_attr.rma_iov_limit", 0, (i, v) -> i.txAttr().rmaIovLimit(v),
                 i -> i.txAttr().rmaIovLimit()),
-            new Limit("domain_attr.max_ep_srx_ctx", 0, (i, v) -> i.domainAttr().maxEpSrxCtx(v),
-                i -> i.domainAttr().maxEpSrxCtx()),
             new Limit("ep_attr.max_order_raw_size", 0, (i, v) -> i.epAttr().maxOrderRawSize(v),
                 i -> i.epAttr().maxOrderRawSize()),
             new Limit("ep_attr.max_order_war_size", 0, (i, v) -> i.epAttr().maxOrderWarSize(v),

@@ -105,6 +105,22 @@ final class RxContext
     private int rescanCountdown;
     private boolean closed;
 
+    // ---- shared receive contexts (fi_srx_context)
+    /** Bits of a sender id above the slot and incarnation: the receiver's tag in a shared receive context. */
+    static final int RECEIVER_SHIFT = 48;
+    /** The sender id bits that name the sending slot and incarnation. */
+    static final long SENDER_BITS = (1L << RECEIVER_SHIFT) - 1;
+    /** A sink for completions of an endpoint that left its shared receive context: nothing reports them. */
+    private static final RecvCompletionSink DROPPED = new Dropped();
+    /** The shared receive context this endpoint uses, or null. */
+    private final RxContext shared;
+    /** This endpoint's tag in the sender ids it passes the shared matcher ((index + 1) << 48), else 0. */
+    private final long receiverTag;
+    /** As a shared receive context: the completion sinks of the endpoints bound to it, by tag - 1. */
+    private final RecvCompletionSink[] receivers;
+    /** As a shared receive context: how many endpoints use it (0: an endpoint's own receive context). */
+    private int receiverCount;
+
     /**
      * Build the context of an endpoint being enabled, and clear the owner words of its lanes. Control path.
      *
@@ -126,6 +142,8 @@ final class RxContext
      * @param livenessTimeoutMs the domain's liveness timeout.
      * @param eq           the EQ bound to the endpoint, which damaged records are reported to; or null.
      * @param endpoint     the endpoint, as the fid those reports name.
+     * @param shared       the receive context of the shared receive context the endpoint is bound to, whose
+     *                     matcher and guard it uses; null for an endpoint with its own.
      */
     RxContext(
         final AtomicBuffer region,
@@ -145,7 +163,8 @@ final class RxContext
         final SpinGuard guard,
         final long livenessTimeoutMs,
         final ShmEventQueue eq,
-        final Fid endpoint)
+        final Fid endpoint,
+        final RxContext shared)
     {
         this.region = region;
         this.geometry = geometry;
@@ -157,7 +176,9 @@ final class RxContext
         this.counter = counter;
         this.remote = remote;
         this.directedRecv = directedRecv;
-        this.guard = guard;
+        this.shared = shared;
+        this.guard = shared != null ? shared.guard : guard;
+        receivers = new RecvCompletionSink[geometry.slotCount()];
         final int n = geometry.slotCount();
         final int laneLength = RegionDescriptor.ringLength(geometry.rxRingBytes());
         lanes = new RingBuffer[n];
@@ -181,9 +202,18 @@ final class RxContext
         // a delivery in progress is a message arriving in pieces; a sender's pieces are consecutive in its lane,
         // so there is at most one per sending slot
         maxBody = lanes[0].maxMsgLength();
-        matcher = new ReceiveMatcher(size, unexpectedCount, unexpectedBytes, directedRecv, new Resolver(n),
-            new Completions(), ShmCapabilities.IOV_LIMIT, n);
-        matcher.minMultiRecv(minMultiRecv);
+        if (shared != null)
+        {
+            matcher = shared.matcher;
+            receiverTag = shared.addReceiver(new Completions());
+        }
+        else
+        {
+            matcher = new ReceiveMatcher(size, unexpectedCount, unexpectedBytes, directedRecv, new Resolver(n),
+                new Completions(), ShmCapabilities.IOV_LIMIT, n);
+            matcher.minMultiRecv(minMultiRecv);
+            receiverTag = 0;
+        }
         for (int i = 0; i < n; i++)
         {
             region.putLongOrdered(laneOwnerOffset[i], 0);
@@ -328,7 +358,7 @@ final class RxContext
                 continue;
             }
             final int senderInc = SlotDescriptor.senderIncarnation(owner);
-            senderId[s] = ((long)s << 32) | (senderInc & 0xFFFF_FFFFL);
+            senderId[s] = ((long)s << 32) | (senderInc & 0xFFFF_FFFFL) | receiverTag;
             final RingBuffer lane = lanes[s];
             if (!LaneRecovery.positionsSound(lane))
             {
@@ -629,7 +659,7 @@ final class RxContext
         @Override
         public boolean wantsSource()
         {
-            return cq != null && cq.needsSource();
+            return receiverCount > 0 || cq != null && cq.needsSource();
         }
 
         @Override
@@ -637,6 +667,11 @@ final class RxContext
             final long senderId, final long context, final long opFlags, final long cqFlags, final long len,
             final long bufOffset, final long data, final long tag, final long srcAddr)
         {
+            if (receiverCount > 0)
+            {
+                receiver(senderId).complete(senderId, context, opFlags, cqFlags, len, bufOffset, data, tag, srcAddr);
+                return;
+            }
             if (cq != null && (!selective || (opFlags & Flags.FI_COMPLETION) != 0 ||
                 (cqFlags & (Flags.FI_PEEK | Flags.FI_MULTI_RECV)) != 0))
             {
@@ -654,6 +689,11 @@ final class RxContext
             final long senderId, final long context, final long cqFlags, final long len, final long bufOffset,
             final long data, final long tag, final long olen, final int errno, final long srcAddr)
         {
+            if (receiverCount > 0)
+            {
+                receiver(senderId).error(senderId, context, cqFlags, len, bufOffset, data, tag, olen, errno, srcAddr);
+                return;
+            }
             if (cq != null)
             {
                 cq.writeError(context, cqFlags, len, bufOffset, data, tag, olen, errno, srcAddr);
@@ -688,18 +728,19 @@ final class RxContext
         public long fiAddrOf(final long id)
         {
             final ShmAddressVector a = av;
-            final int s = (int)(id >>> 32);
+            final long key = id & SENDER_BITS;
+            final int s = (int)(key >>> 32);
             if (s < 0 || s >= cachedId.length)
             {
                 return Addresses.FI_ADDR_NOTAVAIL;
             }
             final long cached = cachedAddr[s];
-            if (cachedId[s] == id && cached != Addresses.FI_ADDR_NOTAVAIL && a.entryState(cached) == cachedState[s])
+            if (cachedId[s] == key && cached != Addresses.FI_ADDR_NOTAVAIL && a.entryState(cached) == cachedState[s])
             {
                 return userIdOrAddr(a, cached);
             }
             int slot = s;
-            long inc = id & 0xFFFF_FFFFL;
+            long inc = key & 0xFFFF_FFFFL;
             final long of = region.getLongVolatile(SlotDescriptor.contextOfOffset(geometry, s));
             if (of != 0 && region.getIntVolatile(SlotDescriptor.incarnationOffset(geometry, s)) == (int)inc)
             {
@@ -721,7 +762,7 @@ final class RxContext
                         final long result = userIdOrAddr(a, fiAddr);
                         if (a.entryState(fiAddr) == state)
                         {
-                            cachedId[s] = id;
+                            cachedId[s] = key;
                             cachedAddr[s] = fiAddr;
                             cachedState[s] = state;
                         }
@@ -738,6 +779,75 @@ final class RxContext
         }
     }
 
+    // ------------------------------------------------------------------ shared receive context
+
+    /**
+     * As a shared receive context: take an endpoint bound to it. Control path (the endpoint's enable).
+     *
+     * @param sink the endpoint's completion sink.
+     * @return the endpoint's tag for the sender ids it passes the matcher.
+     */
+    synchronized long addReceiver(final RecvCompletionSink sink)
+    {
+        for (int i = 0; i < receivers.length; i++)
+        {
+            if (receivers[i] == null)
+            {
+                receivers[i] = sink;
+                receiverCount++;
+                return (long)(i + 1) << RECEIVER_SHIFT;
+            }
+        }
+        throw new IllegalStateException("more endpoints than slots on one shared receive context");
+    }
+
+    /**
+     * As a shared receive context: an endpoint bound to it closes; completions of what it received and is still
+     * held here are dropped from now on. Control path, shared guard held.
+     *
+     * @param tag the endpoint's tag.
+     */
+    synchronized void removeReceiver(final long tag)
+    {
+        receivers[(int)(tag >>> RECEIVER_SHIFT) - 1] = DROPPED;
+    }
+
+    /**
+     * The sink of the endpoint a completion is for: the tag in the message's sender id, or, for a completion about
+     * no message (a cancel), the first endpoint bound.
+     */
+    private RecvCompletionSink receiver(final long senderId)
+    {
+        int r = senderId == RecvCompletionSink.NO_SENDER ? 0 : (int)(senderId >>> RECEIVER_SHIFT) - 1;
+        if (senderId == RecvCompletionSink.NO_SENDER)
+        {
+            while (r < receivers.length && (receivers[r] == null || receivers[r] == DROPPED))
+            {
+                r++;
+            }
+        }
+        final RecvCompletionSink sink = r >= 0 && r < receivers.length ? receivers[r] : null;
+        return sink == null ? DROPPED : sink;
+    }
+
+    /** Completions nobody reports: of an endpoint that left its shared receive context. */
+    private static final class Dropped implements RecvCompletionSink
+    {
+        @Override
+        public void complete(
+            final long senderId, final long context, final long opFlags, final long cqFlags, final long len,
+            final long bufOffset, final long data, final long tag, final long srcAddr)
+        {
+        }
+
+        @Override
+        public void error(
+            final long senderId, final long context, final long cqFlags, final long len, final long bufOffset,
+            final long data, final long tag, final long olen, final int errno, final long srcAddr)
+        {
+        }
+    }
+
     // ------------------------------------------------------------------ close
 
     /**
@@ -751,7 +861,14 @@ final class RxContext
         try
         {
             closed = true;
-            matcher.releaseBuffers();
+            if (shared != null)
+            {
+                shared.removeReceiver(receiverTag);
+            }
+            else
+            {
+                matcher.releaseBuffers();
+            }
             remote.close();
         }
         finally

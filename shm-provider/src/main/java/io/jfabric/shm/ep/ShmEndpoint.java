@@ -328,11 +328,17 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         }
         final EndpointBindings b = bindings;
         final ShmAddressVector av = b.av;
+        final boolean srx = fidClass() == FidClass.SRX_CTX;
+        if (av == null && srx)
+        {
+            return; // a shared receive context is enabled by the first endpoint bound to it (sharedReceive)
+        }
         if (av == null)
         {
             throw new FabricException(Errno.FI_ENOAV, "fi_enable: no address vector is bound (fi_ep_bind an AV)");
         }
         requireSharedContexts(b);
+        final RxContext sharedRx = b.srx == null ? null : b.srx.sharedReceive(av);
         final long caps = info.caps();
         final boolean sends = (caps & Flags.FI_SEND) != 0 || (caps & (Flags.FI_SEND | Flags.FI_RECV)) == 0;
         final boolean recvs = (caps & Flags.FI_RECV) != 0 || (caps & (Flags.FI_SEND | Flags.FI_RECV)) == 0;
@@ -341,7 +347,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
             throw new FabricException(Errno.FI_ENOCQ,
                 "fi_enable: the endpoint can send but no CQ (or counter) is bound with FI_TRANSMIT");
         }
-        if (recvs && b.rxCq == null && b.recvCntr == null)
+        if (recvs && b.rxCq == null && b.recvCntr == null && !srx)
         {
             throw new FabricException(Errno.FI_ENOCQ,
                 "fi_enable: the endpoint can receive but no CQ (or counter) is bound with FI_RECV");
@@ -371,7 +377,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         rx = new RxContext(region, geometry, slot, incarnation, av, b.rxCq, b.selectiveRx, b.recvCntr,
             registrar.endpointRemoteMemory(), (int)Math.min(rxSize, 1 << 20), config.unexpectedCount(),
             config.unexpectedBytes(), directedRecv, minMultiRecv, guards.receiveGuard(), config.livenessTimeoutMs(), b.eq,
-            this);
+            this, sharedRx);
         heartbeat = Heartbeats.register(region, SlotDescriptor.heartbeatOffset(geometry, slot));
         region.putIntOrdered(SlotDescriptor.stateOffset(geometry, slot), SlotDescriptor.STATE_ACTIVE);
         if (b.txCq != null)
@@ -398,6 +404,29 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         {
             parent.contextEnabled(this);
         }
+    }
+
+    /**
+     * The receive side of this shared receive context, for an endpoint bound to it that is being enabled; the first
+     * such endpoint enables it with its AV (endpoints that share a receive context share their AV, fi_endpoint(3)).
+     *
+     * @param av the enabling endpoint's AV.
+     * @return the receive context whose matcher and guard the endpoint uses.
+     */
+    synchronized RxContext sharedReceive(final ShmAddressVector av)
+    {
+        ensureOpen("fi_enable");
+        if (state == OPEN)
+        {
+            bindings.bind(av, 0);
+            enable();
+        }
+        if (bindings.av != av)
+        {
+            throw new FabricException(Errno.FI_EINVAL, "fi_enable: endpoints that share a receive context must " +
+                "share their AV (fi_endpoint(3)); this one is bound to another AV than the first");
+        }
+        return rx;
     }
 
     /**

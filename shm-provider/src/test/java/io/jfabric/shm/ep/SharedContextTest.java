@@ -231,4 +231,93 @@ class SharedContextTest
         assertEquals(Addresses.FI_SHARED_CONTEXT, shared.epAttr().txCtxCnt());
         assertEquals(true, shared.domainAttr().maxEpStxCtx() > 1, "endpoints that may share one");
     }
+
+    @Test
+    void shouldServeThreeEndpointsFromOneSharedReceiveContextCompletingToEachEndpointsCq()
+    {
+        final Endpoint srx = keep(domain.srxContext(null, 0));
+        assertEquals(FidClass.SRX_CTX, srx.fidClass());
+        final Endpoint[] eps = new Endpoint[3];
+        final CompletionQueue[] cqs = new CompletionQueue[3];
+        final long[] addr = new long[3];
+        for (int i = 0; i < 3; i++)
+        {
+            eps[i] = keep(domain.endpoint(sharedInfo(false, true), 0));
+            cqs[i] = cq();
+            eps[i].bind(av, 0);
+            eps[i].bind(cqs[i], Flags.FI_TRANSMIT | Flags.FI_RECV);
+            eps[i].bind(srx, 0);
+            eps[i].enable();
+            addr[i] = insert(eps[i]);
+        }
+        final Endpoint sender = keep(domain.endpoint(info, 0));
+        final CompletionQueue txCq = cq();
+        sender.bind(av, 0);
+        sender.bind(txCq, Flags.FI_TRANSMIT | Flags.FI_RECV);
+        sender.enable();
+        final ByteBuffer out = ByteBuffer.allocateDirect(8);
+        final ByteBuffer in = ByteBuffer.allocateDirect(8 * 12);
+        // three receives posted first, for a message to each endpoint
+        for (int k = 0; k < 3; k++)
+        {
+            assertEquals(0, srx.trecv(in, 8 * k, 8, 0, Addresses.FI_ADDR_UNSPEC, 0, -1L, k));
+        }
+        for (int i = 0; i < 3; i++)
+        {
+            out.putInt(0, i);
+            assertEquals(0, sender.tsend(out, 0, 4, 0, addr[i], 100 + i, 0));
+        }
+        final CqEntries entries = new CqEntries(4);
+        for (int i = 0; i < 3; i++)
+        {
+            assertEquals(1, await(cqs[i], entries, txCq), "endpoint " + i + "'s CQ has its message");
+            assertEquals(100 + i, entries.tag[0]);
+            assertEquals(i, in.getInt(8 * (int)entries.opContext[0]));
+        }
+        // then messages first (unexpected, held by the shared context), receives posted after
+        for (int i = 2; i >= 0; i--)
+        {
+            out.putInt(0, 10 + i);
+            assertEquals(0, sender.tsend(out, 0, 4, 0, addr[i], 200 + i, 0));
+        }
+        for (int i = 0; i < 3; i++)
+        {
+            cqs[i].read(entries, 0);
+        }
+        for (int k = 3; k < 6; k++)
+        {
+            assertEquals(0, srx.trecv(in, 8 * k, 8, 0, Addresses.FI_ADDR_UNSPEC, 0, -1L, k));
+        }
+        for (int i = 0; i < 3; i++)
+        {
+            assertEquals(1, await(cqs[i], entries, txCq), "endpoint " + i + "'s CQ has its second message");
+            assertEquals(200 + i, entries.tag[0]);
+            assertEquals(10 + i, in.getInt(8 * (int)entries.opContext[0]));
+        }
+        assertEquals(-Errno.FI_ENOSYS, srx.send(out, 0, 4, 0, addr[0], 0), "a receive context does not send");
+        assertEquals(Errno.FI_EBUSY, assertThrows(FabricException.class, srx::close).errno());
+    }
+
+    @Test
+    void shouldRefuseMisusedSharedReceiveContexts()
+    {
+        final Endpoint srx = keep(domain.srxContext(null, 0));
+        final Endpoint plain = keep(domain.endpoint(info, 0));
+        assertEquals(Errno.FI_EINVAL, assertThrows(FabricException.class, () -> plain.bind(srx, 0)).errno());
+        final Endpoint shared = keep(domain.endpoint(sharedInfo(false, true), 0));
+        final CompletionQueue cq = cq();
+        shared.bind(av, 0);
+        shared.bind(cq, Flags.FI_TRANSMIT | Flags.FI_RECV);
+        assertEquals(Errno.FI_EINVAL, assertThrows(FabricException.class, shared::enable).errno(),
+            "rx_ctx_cnt FI_SHARED_CONTEXT without a bound shared receive context");
+        shared.bind(srx, 0);
+        shared.enable();
+        final AddressVector otherAv = keep(domain.avOpen(new AvAttr(), 0));
+        final Endpoint second = keep(domain.endpoint(sharedInfo(false, true), 0));
+        second.bind(otherAv, 0);
+        second.bind(cq(), Flags.FI_TRANSMIT | Flags.FI_RECV);
+        second.bind(srx, 0);
+        assertEquals(Errno.FI_EINVAL, assertThrows(FabricException.class, second::enable).errno(),
+            "endpoints sharing a receive context share their AV");
+    }
 }
