@@ -108,6 +108,55 @@ public interface Endpoint extends Fid
      */
     void setOpt(int optName, long value);
 
+    // ---- fi_rma(3) ----
+
+    /**
+     * {@code fi_read}: copy {@code len} bytes of the target region ({@code key}, at {@code addr}) of the peer
+     * {@code srcAddr} into {@code buf}. Completes with FI_RMA | FI_READ on the transmit CQ, or an error entry (the
+     * errno: FI_EKEYREJECTED unknown key, FI_EACCES no remote read access or another authorization key, FI_EINVAL a
+     * range outside the region).
+     *
+     * @return 0, or a negated errno for what is refused before anything moves (FI_EAGAIN, FI_EINVAL, ...).
+     */
+    long read(ByteBuffer buf, int offset, int len, long desc, long srcAddr, long addr, long key, long context);
+
+    /** {@code fi_readv}: {@link #read} into the buffers of {@code msg} (its iov, count and desc only). */
+    long readv(Msg msg, long srcAddr, long addr, long key, long context);
+
+    /**
+     * {@code fi_readmsg}: {@code msg} gives the local buffers, {@code msg.addr} the peer, {@code msg.context};
+     * {@code rma} the target regions; flags FI_COMPLETION, FI_MORE.
+     */
+    long readmsg(Msg msg, RmaIov rma, long flags);
+
+    /**
+     * {@code fi_write}: copy {@code len} bytes of {@code buf} into the target region. Completes with FI_RMA |
+     * FI_WRITE on the transmit CQ, or an error entry as for {@link #read} (FI_EACCES: no remote write access).
+     */
+    long write(ByteBuffer buf, int offset, int len, long desc, long destAddr, long addr, long key, long context);
+
+    /** {@code fi_writev}: {@link #write} from the buffers of {@code msg}. */
+    long writev(Msg msg, long destAddr, long addr, long key, long context);
+
+    /**
+     * {@code fi_writemsg}: as {@link #readmsg}; flags FI_COMPLETION, FI_REMOTE_CQ_DATA (with {@code msg.data}),
+     * FI_INJECT, FI_INJECT_COMPLETE, FI_TRANSMIT_COMPLETE, FI_DELIVERY_COMPLETE, FI_MORE.
+     */
+    long writemsg(Msg msg, RmaIov rma, long flags);
+
+    /** {@code fi_inject_write}: {@link #write} with no completion; at most inject_size bytes. */
+    long injectWrite(ByteBuffer buf, int offset, int len, long destAddr, long addr, long key);
+
+    /**
+     * {@code fi_writedata}: {@link #write}, then the target endpoint gets a completion with FI_RMA |
+     * FI_REMOTE_WRITE | FI_REMOTE_CQ_DATA, the length written and {@code data} (no receive is consumed).
+     */
+    long writedata(ByteBuffer buf, int offset, int len, long desc, long data, long destAddr, long addr, long key,
+        long context);
+
+    /** {@code fi_inject_writedata}: {@link #writedata} with no local completion; at most inject_size bytes. */
+    long injectWritedata(ByteBuffer buf, int offset, int len, long data, long destAddr, long addr, long key);
+
     /** @return the one zero-copy claim of this endpoint. */
     MessageClaim messageClaim();
 

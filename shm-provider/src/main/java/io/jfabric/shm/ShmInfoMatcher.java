@@ -54,9 +54,9 @@ import java.util.List;
  * <ul>
  *   <li>A hint set to a non-zero value must be supported or nothing matches; zero is a wildcard (mode bits
  *       excepted: the provider needs no mode, so any mode hint matches).</li>
- *   <li>Capabilities: FI_LOCAL_COMM is offered, FI_REMOTE_COMM never; no RMA capability (FI_RMA, FI_READ,
- *       FI_WRITE, FI_REMOTE_READ, FI_REMOTE_WRITE, FI_RMA_EVENT) and tx_attr.rma_iov_limit 0, since no endpoint RMA
- *       call exists. When the hints give caps the output holds
+ *   <li>Capabilities: FI_LOCAL_COMM is offered, FI_REMOTE_COMM never; FI_RMA and its modifiers are (tx_attr
+ *       rma_iov_limit {@link io.jfabric.shm.core.ShmCapabilities#RMA_IOV_LIMIT}), FI_RMA_EVENT is not. When the
+ *       hints give caps the output holds
  *       exactly those plus FI_LOCAL_COMM (fi_getinfo(3): asked for neither locality, the provider indicates its
  *       configuration); otherwise every capability the provider has. Tx/rx caps may name modifiers the info's
  *       caps imply (a primary capability without modifiers implies them all).</li>
@@ -588,8 +588,8 @@ final class ShmInfoMatcher
         {
             noMatch(what + " ask for " + ToStr.caps(unsupported) + ", which shm does not offer" + where +
                 ((unsupported & Flags.FI_REMOTE_COMM) != 0 ? " (shm is FI_LOCAL_COMM only)" : "") +
-                ((unsupported & ShmCapabilities.RMA_CAPS) != 0 ?
-                " (no endpoint RMA call exists: fi_read/fi_write are not built)" : ""));
+                ((unsupported & ShmCapabilities.NOT_OFFERED_RMA_CAPS) != 0 ?
+                " (FI_RMA_EVENT: a region's counter counts remote writes, not remote reads)" : ""));
         }
     }
 

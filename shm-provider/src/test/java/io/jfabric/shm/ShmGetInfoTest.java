@@ -574,69 +574,48 @@ class ShmGetInfoTest
     }
 
     /**
-     * Issue 15: no endpoint RMA call exists (fi_read/fi_write are not built), so getinfo offers no RMA capability,
-     * no RMA iov and no FI_RMA_EVENT. MR access bits (FI_REMOTE_READ/FI_REMOTE_WRITE at registration) and the
-     * provider-level {@code RemoteMemory} are not capabilities and stay.
+     * Issue 16: endpoints read and write peers' registered memory (fi_rma(3)), so getinfo offers FI_RMA with its
+     * modifiers and an rma_iov_limit; FI_RMA_EVENT is not offered (a region's counter counts remote writes only).
      */
     @Nested
-    class NoEndpointRma
+    class EndpointRma
     {
-        private static final long RMA_CAPS =
-            FI_RMA | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE | FI_RMA_EVENT;
+        private static final long RMA_CAPS = FI_RMA | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE;
 
         @Test
-        void shouldOfferNoRmaCapabilityAndNoRmaIovWithNullHints()
+        void shouldOfferRmaWithItsModifiersAndAnRmaIovWithNullHints()
         {
             final List<Info> infos = getInfo(null);
             assertEquals(2, infos.size());
             for (final Info info : infos)
             {
-                assertEquals(0, info.caps() & RMA_CAPS, () -> "caps: " + ToStr.caps(info.caps()));
-                assertEquals(0, info.txAttr().caps() & RMA_CAPS, () -> "tx caps: " + ToStr.caps(info.txAttr().caps()));
-                assertEquals(0, info.rxAttr().caps() & RMA_CAPS, () -> "rx caps: " + ToStr.caps(info.rxAttr().caps()));
-                assertEquals(0, info.domainAttr().caps() & RMA_CAPS);
-                assertEquals(0, info.txAttr().rmaIovLimit(), "tx_attr.rma_iov_limit");
+                assertEquals(RMA_CAPS, info.caps() & RMA_CAPS, () -> "caps: " + ToStr.caps(info.caps()));
+                assertEquals(FI_RMA | FI_READ | FI_WRITE, info.txAttr().caps() & RMA_CAPS,
+                    () -> "tx caps: " + ToStr.caps(info.txAttr().caps()));
+                assertEquals(FI_RMA | FI_REMOTE_READ | FI_REMOTE_WRITE, info.rxAttr().caps() & RMA_CAPS,
+                    () -> "rx caps: " + ToStr.caps(info.rxAttr().caps()));
+                assertEquals(0, info.caps() & FI_RMA_EVENT);
+                assertEquals(ShmCapabilities.RMA_IOV_LIMIT, info.txAttr().rmaIovLimit(), "tx_attr.rma_iov_limit");
             }
-            assertEquals(0, ShmCapabilities.INFO_CAPS & RMA_CAPS, () -> ToStr.caps(ShmCapabilities.INFO_CAPS));
-            assertEquals(0, (ShmCapabilities.TX_CAPS | ShmCapabilities.RX_CAPS) & RMA_CAPS);
         }
 
         @ParameterizedTest
-        @ValueSource(longs = {FI_RMA, FI_READ, FI_WRITE, FI_REMOTE_READ, FI_REMOTE_WRITE, FI_RMA_EVENT,
-            FI_MSG | FI_RMA, FI_RMA | FI_READ | FI_LOCAL_COMM, FI_TAGGED | FI_RMA_EVENT, FI_MSG | FI_REMOTE_WRITE})
-        void shouldRefuseHintCapsAskingForRmaWithEnodataAndReason(final long caps)
+        @ValueSource(longs = {FI_RMA, FI_MSG | FI_RMA, FI_RMA | FI_READ | FI_LOCAL_COMM, FI_MSG | FI_REMOTE_WRITE})
+        void shouldMatchHintCapsAskingForRma(final long caps)
         {
-            assertRefused(new Info().caps(caps), "caps ask for " + ToStr.caps(caps & RMA_CAPS),
-                "fi_read/fi_write are not built");
+            final Info info = getInfo(new Info().caps(caps)).get(0);
+            assertEquals(caps & RMA_CAPS, info.caps() & RMA_CAPS);
         }
 
         @Test
-        void shouldRefuseRmaInTxOrRxCapsWithEnodataAndReason()
+        void shouldRefuseRmaEventAndAnRmaIovLimitAboveShmsWithEnodata()
         {
-            final Info tx = new Info();
-            tx.txAttr().caps(FI_RMA | FI_WRITE);
-            assertRefused(tx, "tx_attr.caps ask for " + ToStr.caps(FI_RMA | FI_WRITE), "fi_read/fi_write are not built");
-
-            final Info rx = new Info();
-            rx.rxAttr().caps(FI_MSG | FI_REMOTE_WRITE);
-            assertRefused(rx, "rx_attr.caps ask for FI_REMOTE_WRITE", "fi_read/fi_write are not built");
-        }
-
-        @Test
-        void shouldRefuseAnyRmaIovLimitHintWithEnodata()
-        {
+            assertRefused(new Info().caps(FI_RMA | FI_RMA_EVENT), "caps ask for FI_RMA_EVENT",
+                "counts remote writes, not remote reads");
             final Info hints = new Info();
-            hints.txAttr().rmaIovLimit(1);
-            assertRefused(hints, "tx_attr.rma_iov_limit 1 is above shm's limit 0");
-        }
-
-        @Test
-        void shouldCarryTheRmaReasonThroughFabrics()
-        {
-            final Info hints = new Info().caps(FI_MSG | FI_RMA);
-            hints.fabricAttr().provName(ShmNames.PROVIDER);
-            assertNoData(() -> Fabrics.getInfo(VERSION, null, null, 0, hints), "shm: caps ask for FI_RMA",
-                "fi_read/fi_write are not built");
+            hints.txAttr().rmaIovLimit(ShmCapabilities.RMA_IOV_LIMIT + 1);
+            assertRefused(hints, "tx_attr.rma_iov_limit " + (ShmCapabilities.RMA_IOV_LIMIT + 1) +
+                " is above shm's limit " + ShmCapabilities.RMA_IOV_LIMIT);
         }
     }
 
@@ -881,8 +860,6 @@ class ShmGetInfoTest
     static Stream<Limit> zeroLimits()
     {
         return Stream.of(
-            new Limit("tx_attr.rma_iov_limit", 0, (i, v) -> i.txAttr().rmaIovLimit(v),
-                i -> i.txAttr().rmaIovLimit()),
             new Limit("ep_attr.max_order_raw_size", 0, (i, v) -> i.epAttr().maxOrderRawSize(v),
                 i -> i.epAttr().maxOrderRawSize()),
             new Limit("ep_attr.max_order_war_size", 0, (i, v) -> i.epAttr().maxOrderWarSize(v),

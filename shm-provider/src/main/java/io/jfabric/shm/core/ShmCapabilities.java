@@ -24,28 +24,23 @@ import static io.jfabric.Flags.*;
  * {@link io.jfabric.Flags#FI_REMOTE_COMM} never. Named address vectors are shared across processes, hence
  * {@link io.jfabric.Flags#FI_SHARED_AV}.
  * <p>
- * No RMA capability is offered ({@link #RMA_CAPS}): no endpoint RMA call exists (fi_read/fi_write are not built),
- * so FI_RMA, its modifiers and FI_RMA_EVENT would promise what an endpoint cannot do. The access bits
- * FI_REMOTE_READ/FI_REMOTE_WRITE of memory registration and the provider-level {@code shm.mr.RemoteMemory} are
- * not capabilities and are unaffected.
+ * FI_RMA with FI_READ, FI_WRITE, FI_REMOTE_READ and FI_REMOTE_WRITE: endpoints read and write peers' registered
+ * memory one-sidedly (fi_rma(3)). FI_RMA_EVENT is not offered ({@link #NOT_OFFERED_RMA_CAPS}): a region's bound
+ * counter counts remote writes but not remote reads, which FI_RMA_EVENT requires.
  */
 public final class ShmCapabilities
 {
-    /**
-     * The RMA capability bits shm does not offer while no endpoint RMA call exists: FI_RMA, its modifiers FI_READ,
-     * FI_WRITE, FI_REMOTE_READ, FI_REMOTE_WRITE, and FI_RMA_EVENT.
-     */
-    public static final long RMA_CAPS =
-        FI_RMA | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE | FI_RMA_EVENT;
+    /** The RMA capability bits shm does not offer: FI_RMA_EVENT. */
+    public static final long NOT_OFFERED_RMA_CAPS = FI_RMA_EVENT;
 
     /** Primary capabilities offered. FI_NAMED_RX_CTX: fi_rx_addr selects a scalable endpoint's receive context. */
-    public static final long PRIMARY = FI_MSG | FI_TAGGED | FI_DIRECTED_RECV | FI_NAMED_RX_CTX;
+    public static final long PRIMARY = FI_MSG | FI_TAGGED | FI_RMA | FI_DIRECTED_RECV | FI_NAMED_RX_CTX;
 
     /** The most transmit or receive contexts of one scalable endpoint (domain_attr.max_ep_tx_ctx, max_ep_rx_ctx). */
     public static final int MAX_EP_CONTEXTS = 16;
 
     /** Primary modifiers offered. */
-    public static final long MODIFIERS = FI_SEND | FI_RECV;
+    public static final long MODIFIERS = FI_SEND | FI_RECV | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE;
 
     /** Secondary capabilities offered. */
     public static final long SECONDARY = FI_MULTI_RECV | FI_SOURCE | FI_LOCAL_COMM | FI_SHARED_AV | FI_AV_USER_ID;
@@ -54,11 +49,12 @@ public final class ShmCapabilities
     public static final long INFO_CAPS = PRIMARY | MODIFIERS | SECONDARY;
 
     /** The capabilities that belong to a transmit context. */
-    public static final long TX_CAPS = FI_MSG | FI_TAGGED | FI_SEND | FI_NAMED_RX_CTX | FI_LOCAL_COMM | FI_SHARED_AV;
+    public static final long TX_CAPS = FI_MSG | FI_TAGGED | FI_SEND | FI_RMA | FI_READ | FI_WRITE | FI_NAMED_RX_CTX |
+        FI_LOCAL_COMM | FI_SHARED_AV;
 
     /** The capabilities that belong to a receive context. */
     public static final long RX_CAPS = FI_MSG | FI_TAGGED | FI_DIRECTED_RECV | FI_NAMED_RX_CTX | FI_RECV |
-        FI_MULTI_RECV | FI_SOURCE |
+        FI_RMA | FI_REMOTE_READ | FI_REMOTE_WRITE | FI_MULTI_RECV | FI_SOURCE |
         FI_LOCAL_COMM | FI_SHARED_AV | FI_AV_USER_ID;
 
     /** Domain capabilities ({@code domain_attr.caps}). */
@@ -106,8 +102,8 @@ public final class ShmCapabilities
     /** iov entries one transfer may have. */
     public static final int IOV_LIMIT = 4;
 
-    /** Remote iov entries one RMA transfer may have ({@code tx_attr.rma_iov_limit}): 0, no RMA call exists. */
-    public static final int RMA_IOV_LIMIT = 0;
+    /** Remote iov entries one RMA transfer may have ({@code tx_attr.rma_iov_limit}). */
+    public static final int RMA_IOV_LIMIT = 4;
 
     /** Longest authorization key accepted, in bytes. */
     public static final int MAX_AUTH_KEY_SIZE = 64;

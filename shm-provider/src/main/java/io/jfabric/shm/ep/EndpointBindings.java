@@ -45,6 +45,8 @@ final class EndpointBindings
     boolean selectiveRx;
     ShmCounter sendCntr;
     ShmCounter recvCntr;
+    ShmCounter readCntr;
+    ShmCounter writeCntr;
     ShmEventQueue eq;
     ShmSharedTxContext stx;
     ShmEndpoint srx;
@@ -192,18 +194,27 @@ final class EndpointBindings
 
     private void bindCounter(final ShmCounter c, final long flags)
     {
-        final long rma = Flags.FI_READ | Flags.FI_WRITE | Flags.FI_REMOTE_READ | Flags.FI_REMOTE_WRITE;
-        if ((flags & rma) != 0)
+        final long remote = Flags.FI_REMOTE_READ | Flags.FI_REMOTE_WRITE;
+        if ((flags & remote) != 0)
         {
-            // Accepted and never counted before: refused until endpoints have fi_read/fi_write (issue 16).
+            // an RMA in shm is a one-sided copy: the target's endpoint takes no part and cannot count it
             throw new FabricException(Errno.FI_EBADFLAGS, "fi_ep_bind: counter flags 0x" + Long.toHexString(flags) +
-                " include FI_READ, FI_WRITE, FI_REMOTE_READ or FI_REMOTE_WRITE, which count RMA operations; shm " +
-                "endpoints have none yet: bind with FI_SEND and/or FI_RECV");
+                " include FI_REMOTE_READ or FI_REMOTE_WRITE; shm's RMA is a one-sided copy the target endpoint " +
+                "never sees: bind a counter to the memory region instead (fi_mr_bind, FI_RMA_EVENT)");
         }
-        if (flags == 0 || (flags & ~(Flags.FI_SEND | Flags.FI_RECV)) != 0)
+        final long known = Flags.FI_SEND | Flags.FI_RECV | Flags.FI_READ | Flags.FI_WRITE;
+        if (flags == 0 || (flags & ~known) != 0)
         {
             throw new FabricException(Errno.FI_EBADFLAGS, "fi_ep_bind: counter flags 0x" + Long.toHexString(flags) +
-                " must be a non-empty set of FI_SEND and FI_RECV");
+                " must be a non-empty set of FI_SEND, FI_RECV, FI_READ and FI_WRITE");
+        }
+        if ((flags & Flags.FI_READ) != 0)
+        {
+            readCntr = swapCounter(readCntr, c);
+        }
+        if ((flags & Flags.FI_WRITE) != 0)
+        {
+            writeCntr = swapCounter(writeCntr, c);
         }
         if ((flags & Flags.FI_SEND) != 0)
         {
@@ -230,7 +241,7 @@ final class EndpointBindings
      */
     ShmCounter[] counters()
     {
-        return new ShmCounter[] {sendCntr, recvCntr};
+        return new ShmCounter[] {sendCntr, recvCntr, readCntr, writeCntr};
     }
 
     /** @return whether the endpoint was opened with tx_ctx_cnt FI_SHARED_CONTEXT. */

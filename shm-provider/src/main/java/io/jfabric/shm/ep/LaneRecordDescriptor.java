@@ -41,6 +41,7 @@ import org.agrona.concurrent.ringbuffer.RecordDescriptor;
  *   |  RTS:   Total Length (long) at 24, Key (long) at 32,          |
  *   |         Address (long) at 40, Sender Cookie (long) at 48      |
  *   |  ABORT: nothing more                                          |
+ *   |  WRITE_DATA: nothing more; Tag holds the bytes written        |
  *   +---------------------------------------------------------------+  contentLength(type, length)
  *   |  With FLAG_CHECKSUM: CRC32C of bytes 0 .. content (int)       |
  *   +---------------------------------------------------------------+
@@ -120,8 +121,16 @@ public final class LaneRecordDescriptor
     public static final int FLAG_CHECKSUM = 4;
     /** Bytes of the checksum that follows a record's content when {@link #FLAG_CHECKSUM} is set. */
     public static final int CHECKSUM_LENGTH = 4;
+    /**
+     * Record type of an RMA write's remote CQ data (fi_writedata): written after the initiator copied the bytes into
+     * the target's memory; the receiver reports a completion with FI_RMA | FI_REMOTE_WRITE | FI_REMOTE_CQ_DATA, the
+     * length in the tag field and the data, and consumes no receive.
+     */
+    public static final int WRITE_DATA = 7;
+    /** Length of a WRITE_DATA record's body. */
+    public static final int WRITE_DATA_LENGTH = HEADER_LENGTH;
     /** The highest record type. */
-    public static final int MAX_TYPE = 6;
+    public static final int MAX_TYPE = 7;
     /** Whole records are a multiple of this: Agrona's own record alignment. */
     public static final int RECORD_ALIGNMENT = RecordDescriptor.ALIGNMENT;
 
@@ -160,6 +169,8 @@ public final class LaneRecordDescriptor
                 return ACK_REQUEST_LENGTH;
             case ABORT:
                 return ABORT_LENGTH;
+            case WRITE_DATA:
+                return WRITE_DATA_LENGTH;
             default:
                 return -1;
         }

@@ -112,6 +112,8 @@ final class RxContext
     static final long SENDER_BITS = (1L << RECEIVER_SHIFT) - 1;
     /** A sink for completions of an endpoint that left its shared receive context: nothing reports them. */
     private static final RecvCompletionSink DROPPED = new Dropped();
+    /** Turns sender ids into fi_addrs (completions' sources). Receive guard held. */
+    private final Resolver sources;
     /** The shared receive context this endpoint uses, or null. */
     private final RxContext shared;
     /** This endpoint's tag in the sender ids it passes the shared matcher ((index + 1) << 48), else 0. */
@@ -202,6 +204,7 @@ final class RxContext
         // a delivery in progress is a message arriving in pieces; a sender's pieces are consecutive in its lane,
         // so there is at most one per sending slot
         maxBody = lanes[0].maxMsgLength();
+        sources = new Resolver(n);
         if (shared != null)
         {
             matcher = shared.matcher;
@@ -209,7 +212,7 @@ final class RxContext
         }
         else
         {
-            matcher = new ReceiveMatcher(size, unexpectedCount, unexpectedBytes, directedRecv, new Resolver(n),
+            matcher = new ReceiveMatcher(size, unexpectedCount, unexpectedBytes, directedRecv, sources,
                 new Completions(), ShmCapabilities.IOV_LIMIT, n);
             matcher.minMultiRecv(minMultiRecv);
             receiverTag = 0;
@@ -395,6 +398,19 @@ final class RxContext
         return liveness.status(s, senderInc) == PeerLiveness.GONE;
     }
 
+    /**
+     * A WRITE_DATA record: the sender's fi_writedata has copied {@code length} bytes into this process's memory; its
+     * completion (FI_RMA | FI_REMOTE_WRITE | FI_REMOTE_CQ_DATA) goes to the receive CQ, consuming no receive.
+     */
+    private void writeData(final int s, final long length, final long data)
+    {
+        if (cq != null)
+        {
+            cq.write(0, Flags.FI_RMA | Flags.FI_REMOTE_WRITE | Flags.FI_REMOTE_CQ_DATA, length, 0, data, 0,
+                cq.needsSource() ? sources.fiAddrOf(senderId[s]) : Addresses.FI_ADDR_NOTAVAIL);
+        }
+    }
+
     /** Takes each record of a lane to the matcher, by type. Receive guard held. */
     private final class InboundHandler implements ControlledMessageHandler
     {
@@ -530,6 +546,11 @@ final class RxContext
             if (msgTypeId == ACK_REQUEST)
             {
                 acknowledge(s, b.getLong(index + ACK_REQUEST_COOKIE_OFFSET), 0);
+                return Action.CONTINUE;
+            }
+            if (msgTypeId == WRITE_DATA)
+            {
+                writeData(s, tag, data);
                 return Action.CONTINUE;
             }
             if (msgTypeId != RTS && msgTypeId != FIRST)

@@ -27,6 +27,7 @@ import io.jfabric.Flags;
 import io.jfabric.Info;
 import io.jfabric.MessageClaim;
 import io.jfabric.Msg;
+import io.jfabric.RmaIov;
 import io.jfabric.shm.av.AuthKeyDigest;
 import io.jfabric.shm.av.ShmAddress;
 import io.jfabric.shm.av.ShmAddressVector;
@@ -36,6 +37,7 @@ import io.jfabric.shm.core.DomainResources;
 import io.jfabric.shm.core.FidLifecycle;
 import io.jfabric.shm.core.LocalHost;
 import io.jfabric.shm.core.ProcessIdentity;
+import io.jfabric.shm.core.ShmCapabilities;
 import io.jfabric.shm.core.ShmConfig;
 import io.jfabric.shm.cq.ShmCompletionQueue;
 import io.jfabric.shm.eq.ShmEventQueue;
@@ -77,7 +79,7 @@ import static io.jfabric.shm.ep.LaneRecordDescriptor.FLAG_TAGGED;
  * ({@link RegionFile#faulted}) and answers {@code -FI_EIO}, as every call does from then on. The region's watch
  * usually sees the truncation first (see {@code RegionWatch}).
  */
-public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progressable, MrEndpoint
+public final class ShmEndpoint extends EndpointCallForms implements Progressable, MrEndpoint
 {
     private static final int OPEN = 0;
     private static final int ENABLED = 1;
@@ -97,14 +99,14 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
     private final int inlineLimit;
     private final ShmConfig config;
     private final boolean directedRecv;
-    private final long txOpFlags;
-    private final long rxOpFlags;
     private final ThreadingGuards guards;
     private final EndpointHooks hooks;
     /** 0, or -FI_ENOSYS when the endpoint may not send (FI_RECV without FI_SEND, a receive context). */
     private final int sendRefusal;
     /** 0, or -FI_ENOSYS when the endpoint may not receive (FI_SEND without FI_RECV, a transmit context). */
     private final int recvRefusal;
+    /** 0, or -FI_ENOSYS when the endpoint may not initiate RMA (opened without FI_RMA, or receive only). */
+    private final int rmaRefusal;
     /** The scalable endpoint this endpoint is a context of, or null. */
     private ShmScalableEndpoint parent;
 
@@ -173,7 +175,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         final long context,
         final FidClass fidClass)
     {
-        super(fidClass, context);
+        super(fidClass, context, info);
         if (info == null)
         {
             throw new FabricException(Errno.FI_EINVAL, "fi_endpoint: info is null");
@@ -211,8 +213,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
             (copy.rxAttr() != null && (copy.rxAttr().caps() & Flags.FI_DIRECTED_RECV) != 0);
         sendRefusal = (caps & Flags.FI_RECV) != 0 && (caps & Flags.FI_SEND) == 0 ? -Errno.FI_ENOSYS : 0;
         recvRefusal = (caps & Flags.FI_SEND) != 0 && (caps & Flags.FI_RECV) == 0 ? -Errno.FI_ENOSYS : 0;
-        txOpFlags = copy.txAttr() == null ? 0 : copy.txAttr().opFlags();
-        rxOpFlags = copy.rxAttr() == null ? 0 : copy.rxAttr().opFlags();
+        rmaRefusal = (caps & Flags.FI_RMA) == 0 ? -Errno.FI_ENOSYS : sendRefusal;
 
         domain.retain("fi_endpoint");
         boolean ok = false;
@@ -373,7 +374,8 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         AuthKeys.publish(region, geometry, slot, accepted);
         tx = new TxContext(region, geometry, slot, incarnation, av, registrar, b.txCq, b.selectiveTx, b.sendCntr,
             config.rendezvousMin(), config.livenessTimeoutMs(), config.checksum(), (int)Math.min(txSize, 1 << 16), iovLimit(), guards.sendGuard(),
-            guards.progressGuard(), claim, authDigest, authKeysFromAv);
+            guards.progressGuard(), claim, authDigest, authKeysFromAv,
+            new RmaInitiator(registrar.endpointRemoteMemory(), b.txCq, b.selectiveTx, b.readCntr, b.writeCntr));
         rx = new RxContext(region, geometry, slot, incarnation, av, b.rxCq, b.selectiveRx, b.recvCntr,
             registrar.endpointRemoteMemory(), (int)Math.min(rxSize, 1 << 20), config.unexpectedCount(),
             config.unexpectedBytes(), directedRecv, minMultiRecv, guards.receiveGuard(), config.livenessTimeoutMs(), b.eq,
@@ -633,99 +635,10 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         domain.release();
     }
 
-    // ------------------------------------------------------------------ transmit data path
+    // ------------------------------------------------------------------ data path entry points
 
     @Override
-    public long send(final ByteBuffer buf, final int offset, final int len, final long desc, final long destAddr,
-        final long context)
-    {
-        return sendOne(buf, offset, len, desc, destAddr, 0, 0, 0, txOpFlags, context, false);
-    }
-
-    @Override
-    public long sendv(final Msg msg, final long destAddr, final long context)
-    {
-        return sendMany(msg, destAddr, 0, 0, 0, txOpFlags, context);
-    }
-
-    @Override
-    public long sendmsg(final Msg msg, final long flags)
-    {
-        if (msg == null)
-        {
-            return -Errno.FI_EINVAL;
-        }
-        final int recordFlags = (flags & Flags.FI_REMOTE_CQ_DATA) != 0 ? FLAG_CQ_DATA : 0;
-        return sendMany(msg, msg.addr, msg.tag, msg.data, recordFlags, flags, msg.context);
-    }
-
-    @Override
-    public long inject(final ByteBuffer buf, final int offset, final int len, final long destAddr)
-    {
-        return sendOne(buf, offset, len, 0, destAddr, 0, 0, 0, Flags.FI_INJECT, 0, true);
-    }
-
-    @Override
-    public long senddata(final ByteBuffer buf, final int offset, final int len, final long desc, final long data,
-        final long destAddr, final long context)
-    {
-        return sendOne(buf, offset, len, desc, destAddr, 0, data, FLAG_CQ_DATA, txOpFlags, context, false);
-    }
-
-    @Override
-    public long injectdata(final ByteBuffer buf, final int offset, final int len, final long data,
-        final long destAddr)
-    {
-        return sendOne(buf, offset, len, 0, destAddr, 0, data, FLAG_CQ_DATA, Flags.FI_INJECT, 0, true);
-    }
-
-    @Override
-    public long tsend(final ByteBuffer buf, final int offset, final int len, final long desc, final long destAddr,
-        final long tag, final long context)
-    {
-        return sendOne(buf, offset, len, desc, destAddr, tag, 0, FLAG_TAGGED, txOpFlags, context, false);
-    }
-
-    @Override
-    public long tsendv(final Msg msg, final long destAddr, final long tag, final long context)
-    {
-        return sendMany(msg, destAddr, tag, 0, FLAG_TAGGED, txOpFlags, context);
-    }
-
-    @Override
-    public long tsendmsg(final Msg msg, final long flags)
-    {
-        if (msg == null)
-        {
-            return -Errno.FI_EINVAL;
-        }
-        final int recordFlags = FLAG_TAGGED | ((flags & Flags.FI_REMOTE_CQ_DATA) != 0 ? FLAG_CQ_DATA : 0);
-        return sendMany(msg, msg.addr, msg.tag, msg.data, recordFlags, flags, msg.context);
-    }
-
-    @Override
-    public long tinject(final ByteBuffer buf, final int offset, final int len, final long destAddr, final long tag)
-    {
-        return sendOne(buf, offset, len, 0, destAddr, tag, 0, FLAG_TAGGED, Flags.FI_INJECT, 0, true);
-    }
-
-    @Override
-    public long tsenddata(final ByteBuffer buf, final int offset, final int len, final long desc, final long data,
-        final long destAddr, final long tag, final long context)
-    {
-        return sendOne(buf, offset, len, desc, destAddr, tag, data, FLAG_TAGGED | FLAG_CQ_DATA, txOpFlags, context,
-            false);
-    }
-
-    @Override
-    public long tinjectdata(final ByteBuffer buf, final int offset, final int len, final long data,
-        final long destAddr, final long tag)
-    {
-        return sendOne(buf, offset, len, 0, destAddr, tag, data, FLAG_TAGGED | FLAG_CQ_DATA, Flags.FI_INJECT, 0,
-            true);
-    }
-
-    private long sendOne(
+    long sendOne(
         final ByteBuffer buf, final int offset, final int len, final long desc, final long destAddr, final long tag,
         final long data, final int recordFlags, final long opFlags, final long context, final boolean inject)
     {
@@ -754,7 +667,8 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         }
     }
 
-    private long sendMany(
+    @Override
+    long sendMany(
         final Msg msg, final long destAddr, final long tag, final long data, final int recordFlags,
         final long opFlags, final long context)
     {
@@ -765,18 +679,10 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
             {
                 return unusable;
             }
-            if (msg == null || msg.iovCount < 0 || msg.iovCount > msg.iov.length || msg.iovCount > iovLimit())
+            final long total = msgTotal(msg);
+            if (total < 0)
             {
-                return -Errno.FI_EINVAL;
-            }
-            long total = 0;
-            for (int i = 0; i < msg.iovCount; i++)
-            {
-                if (invalidBuffer(msg.iov[i], msg.iovOffset[i], msg.iovLength[i]))
-                {
-                    return -Errno.FI_EINVAL;
-                }
-                total += msg.iovLength[i];
+                return total;
             }
             final boolean inject = (opFlags & Flags.FI_INJECT) != 0;
             if (inject && total > injectSize || total > maxMsgSize)
@@ -804,6 +710,28 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
             return regionFile.fault() == null ? refusal : -Errno.FI_EIO;
         }
         return s == CLOSED ? -Errno.FI_EBADF : -Errno.FI_EOPBADSTATE;
+    }
+
+    /**
+     * @return the bytes of {@code msg}'s buffers, or -FI_EINVAL when it is null, its count is outside its arrays or
+     * above iov_limit, or a buffer's range is not inside it.
+     */
+    private long msgTotal(final Msg msg)
+    {
+        if (msg == null || msg.iovCount < 0 || msg.iovCount > msg.iov.length || msg.iovCount > iovLimit())
+        {
+            return -Errno.FI_EINVAL;
+        }
+        long total = 0;
+        for (int i = 0; i < msg.iovCount; i++)
+        {
+            if (invalidBuffer(msg.iov[i], msg.iovOffset[i], msg.iovLength[i]))
+            {
+                return -Errno.FI_EINVAL;
+            }
+            total += msg.iovLength[i];
+        }
+        return total;
     }
 
     private static boolean invalidBuffer(final ByteBuffer buf, final int offset, final int len)
@@ -835,55 +763,8 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         }
     }
 
-    // ------------------------------------------------------------------ receive data path
-
     @Override
-    public long recv(final ByteBuffer buf, final int offset, final int len, final long desc, final long srcAddr,
-        final long context)
-    {
-        return postOne(false, buf, offset, len, srcAddr, 0, 0, context, rxOpFlags);
-    }
-
-    @Override
-    public long recvv(final Msg msg, final long srcAddr, final long context)
-    {
-        return postMany(false, msg, srcAddr, 0, 0, context, rxOpFlags);
-    }
-
-    @Override
-    public long recvmsg(final Msg msg, final long flags)
-    {
-        if (msg == null)
-        {
-            return -Errno.FI_EINVAL;
-        }
-        return postMany(false, msg, msg.addr, 0, 0, msg.context, flags);
-    }
-
-    @Override
-    public long trecv(final ByteBuffer buf, final int offset, final int len, final long desc, final long srcAddr,
-        final long tag, final long ignore, final long context)
-    {
-        return postOne(true, buf, offset, len, srcAddr, tag, ignore, context, rxOpFlags & ~Flags.FI_MULTI_RECV);
-    }
-
-    @Override
-    public long trecvv(final Msg msg, final long srcAddr, final long tag, final long ignore, final long context)
-    {
-        return postMany(true, msg, srcAddr, tag, ignore, context, rxOpFlags & ~Flags.FI_MULTI_RECV);
-    }
-
-    @Override
-    public long trecvmsg(final Msg msg, final long flags)
-    {
-        if (msg == null)
-        {
-            return -Errno.FI_EINVAL;
-        }
-        return postMany(true, msg, msg.addr, msg.tag, msg.ignore, msg.context, flags);
-    }
-
-    private long postOne(
+    long postOne(
         final boolean tagged, final ByteBuffer buf, final int offset, final int len, final long srcAddr,
         final long tag, final long ignore, final long context, final long flags)
     {
@@ -906,7 +787,8 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         }
     }
 
-    private long postMany(
+    @Override
+    long postMany(
         final boolean tagged, final Msg msg, final long srcAddr, final long tag, final long ignore,
         final long context, final long flags)
     {
@@ -936,6 +818,67 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         {
             final int unusable = unusable(0);
             return unusable != 0 ? unusable : rx.cancel(context);
+        }
+        catch (final InternalError ex)
+        {
+            return regionFile.faulted(ex);
+        }
+    }
+
+    @Override
+    long rmaOne(
+        final boolean write, final ByteBuffer buf, final int offset, final int len, final long peer,
+        final long addr, final long key, final boolean withData, final long data, final long context,
+        final boolean injectCall)
+    {
+        try
+        {
+            final int unusable = unusable(rmaRefusal);
+            if (unusable != 0)
+            {
+                return unusable;
+            }
+            if (invalidBuffer(buf, offset, len))
+            {
+                return -Errno.FI_EINVAL;
+            }
+            if (injectCall && len > injectSize || len > maxMsgSize)
+            {
+                return -Errno.FI_EMSGSIZE;
+            }
+            return tx.rma(write, null, buf, offset, len, null, peer, addr, key, withData, data, txOpFlags, context,
+                injectCall);
+        }
+        catch (final InternalError ex)
+        {
+            return regionFile.faulted(ex);
+        }
+    }
+
+    @Override
+    long rmaMany(
+        final boolean write, final Msg msg, final RmaIov rma, final long peer, final long addr, final long key,
+        final long flags, final long context)
+    {
+        try
+        {
+            final int unusable = unusable(rmaRefusal);
+            if (unusable != 0)
+            {
+                return unusable;
+            }
+            final long total = msgTotal(msg);
+            if (total < 0 || rma != null && (rma.count < 1 || rma.count > rma.addr.length ||
+                rma.count > ShmCapabilities.RMA_IOV_LIMIT || rma.totalLength() != total))
+            {
+                return -Errno.FI_EINVAL;
+            }
+            if ((flags & Flags.FI_INJECT) != 0 && total > injectSize || total > maxMsgSize)
+            {
+                return -Errno.FI_EMSGSIZE;
+            }
+            return tx.rma(write, msg, null, 0, 0, rma, peer, addr, key,
+                write && (flags & Flags.FI_REMOTE_CQ_DATA) != 0, msg.data, flags, context, false);
         }
         catch (final InternalError ex)
         {

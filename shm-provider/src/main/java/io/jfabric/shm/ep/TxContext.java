@@ -19,6 +19,7 @@ import io.jfabric.Addresses;
 import io.jfabric.Errno;
 import io.jfabric.Flags;
 import io.jfabric.Msg;
+import io.jfabric.RmaIov;
 import io.jfabric.shm.av.ShmAddressVector;
 import io.jfabric.shm.cntr.ShmCounter;
 import io.jfabric.shm.core.BrokenVariant;
@@ -65,6 +66,7 @@ import static io.jfabric.shm.ep.LaneRecordDescriptor.*;
  */
 final class TxContext
 {
+    private final RmaInitiator rma;
     /** What {@code connectSlow} returns for a scalable endpoint's address slot: not an errno. */
     private static final int SCALABLE = Integer.MIN_VALUE;
     private static final boolean BROKEN_EARLY_COMMIT = BrokenVariant.active("lane.commit-before-payload");
@@ -135,6 +137,7 @@ final class TxContext
      * @param claim         the endpoint's zero-copy claim, which this context serves from now on.
      * @param authDigest    the endpoint's authorization key digest, 0 for none ({@link AuthKeys}).
      * @param authKeysFromAv whether each destination's key comes from the AV instead (FI_AV_AUTH_KEY).
+     * @param rma           the endpoint's RMA initiator (closed with this context).
      */
     TxContext(
         final AtomicBuffer region,
@@ -155,8 +158,10 @@ final class TxContext
         final SpinGuard progressGuard,
         final LaneClaim claim,
         final long authDigest,
-        final boolean authKeysFromAv)
+        final boolean authKeysFromAv,
+        final RmaInitiator rma)
     {
+        this.rma = rma;
         this.authDigest = authDigest;
         this.authKeysFromAv = authKeysFromAv;
         this.region = region;
@@ -713,6 +718,95 @@ final class TxContext
     // ------------------------------------------------------------------ close
 
     /**
+     * An RMA read or write by the sending side (fi_rma(3)): checks the destination as a send does (known, live, this
+     * endpoint's key accepted), copies one-sidedly ({@link RmaInitiator}), and for fi_writedata then writes a
+     * WRITE_DATA record into the peer's lane, claimed before the copy so that a full lane refuses the call before
+     * any byte moves. A failed copy completes in error; the call itself returns 0.
+     *
+     * @param write      write (else read).
+     * @param msg        the local buffers, or null for {@code buf}.
+     * @param rmaIov     the target regions, or null for {@code addr}/{@code key}.
+     * @param remoteData the data for the target's completion (fi_writedata), or -1 with {@code withData} false.
+     * @return 0, or a negated errno for a call refused before anything moved: FI_EAGAIN (lane or CQ full, sends
+     * queued to that peer), FI_EHOSTUNREACH, FI_EACCES, FI_EINVAL, FI_EBADF.
+     */
+    long rma(
+        final boolean write, final Msg msg, final ByteBuffer buf, final int offset, final int len,
+        final RmaIov rmaIov, final long destAddr, final long addr, final long key, final boolean withData,
+        final long remoteData, final long opFlags, final long context, final boolean injectCall)
+    {
+        sendGuard.lock();
+        try
+        {
+            if (closed)
+            {
+                return -Errno.FI_EBADF;
+            }
+            final int peer = connect(destAddr);
+            if (peer < 0)
+            {
+                return peer;
+            }
+            if (senderLiveness.status(peer, peerIncarnation[peer]) != PeerLiveness.ALIVE)
+            {
+                return -Errno.FI_EHOSTUNREACH;
+            }
+            final int room = rma.roomCheck();
+            if (room != 0)
+            {
+                return room;
+            }
+            final long total = msg == null ? len : msg.totalLength();
+            int index = -1;
+            if (withData)
+            {
+                if (pending.hasPendingFor(peer))
+                {
+                    return -Errno.FI_EAGAIN;
+                }
+                index = lanes[peer].tryClaim(WRITE_DATA, bodyLength(WRITE_DATA_LENGTH + checksumLength));
+                if (index < 0)
+                {
+                    return -Errno.FI_EAGAIN;
+                }
+            }
+            final int rc = msg == null ? rma.copy(write, buf, offset, len, addr, key) :
+                rma.copy(write, msg, rmaIov, addr, key);
+            if (withData)
+            {
+                commitWriteData(peer, index, rc == 0, total, remoteData);
+            }
+            rma.finish(write, rc, rma.wantsCompletion(opFlags, injectCall), context, total);
+            return 0;
+        }
+        finally
+        {
+            sendGuard.unlock();
+        }
+    }
+
+    private void commitWriteData(final int peer, final int index, final boolean copied, final long total,
+        final long data)
+    {
+        final RingBuffer lane = lanes[peer];
+        if (!copied)
+        {
+            lane.abort(index);
+            return;
+        }
+        final AtomicBuffer b = lane.buffer();
+        b.putLong(index + TAG_OFFSET, total);
+        b.putLong(index + DATA_OFFSET, data);
+        b.putInt(index + LENGTH_OFFSET, 0);
+        b.putInt(index + FLAGS_OFFSET, flagsWord(FLAG_CQ_DATA | checksumFlag, peerIncarnation[peer]));
+        if (checksumLength != 0)
+        {
+            senderChecksum.seal(b, index, WRITE_DATA_LENGTH);
+        }
+        lane.commit(index);
+    }
+
+    /**
      * Close: wait until neither role is inside, then refuse both from now on. Queued sends are discarded without
      * completions, as fi_endpoint(3) says of fi_close; their reserved CQ entries are given back. Control path.
      */
@@ -723,6 +817,7 @@ final class TxContext
         try
         {
             closed = true;
+            rma.close();
             pending.accept();
             int op;
             while ((op = pending.first()) != PendingSends.NONE)

@@ -15,8 +15,8 @@
  */
 package io.jfabric.shm.ep;
 
-import io.jfabric.Addresses;
 import io.jfabric.AddressVector;
+import io.jfabric.Addresses;
 import io.jfabric.AvAttr;
 import io.jfabric.CompletionQueue;
 import io.jfabric.Counter;
@@ -31,6 +31,7 @@ import io.jfabric.Info;
 import io.jfabric.Versions;
 import io.jfabric.shm.ShmProvider;
 import io.jfabric.shm.ShmTestRoot;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
@@ -247,8 +248,9 @@ class EndpointControlPathTest
     }
 
     /**
-     * Issue 15: counters bound with FI_READ, FI_WRITE, FI_REMOTE_READ or FI_REMOTE_WRITE were accepted and never
-     * counted (endpoints have no RMA yet): refused. FI_SEND and FI_RECV counters count every send and receive.
+     * Issue 15: counters bound with FI_REMOTE_READ or FI_REMOTE_WRITE were accepted and never counted: refused
+     * (shm's RMA is one-sided, the target endpoint never sees it; FI_READ and FI_WRITE counters count, RmaTest).
+     * FI_SEND and FI_RECV counters count every send and receive.
      */
     @Test
     void shouldRefuseRmaCounterBindingsAndCountSendsAndReceives()
@@ -259,7 +261,7 @@ class EndpointControlPathTest
         final Counter sends = keep(domain.cntrOpen(null, 0));
         final Counter receives = keep(domain.cntrOpen(null, 0));
         final Endpoint ep = keep(domain.endpoint(info, 0));
-        for (final long rma : new long[] {FI_READ, FI_WRITE, FI_REMOTE_READ, FI_REMOTE_WRITE, FI_SEND | FI_WRITE})
+        for (final long rma : new long[] {FI_REMOTE_READ, FI_REMOTE_WRITE, FI_SEND | FI_REMOTE_WRITE})
         {
             assertErrno(Errno.FI_EBADFLAGS, () -> ep.bind(sends, rma));
         }

@@ -1,0 +1,179 @@
+/*
+ * Copyright 2026 the jfabric authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ * https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.jfabric.shm.ep;
+
+import io.jfabric.Addresses;
+import io.jfabric.Errno;
+import io.jfabric.Flags;
+import io.jfabric.Msg;
+import io.jfabric.RmaIov;
+import io.jfabric.shm.cntr.ShmCounter;
+import io.jfabric.shm.cq.ShmCompletionQueue;
+import io.jfabric.shm.mr.RemoteMemory;
+
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteBuffer;
+
+/**
+ * The initiator's side of RMA (fi_rma(3)) for one endpoint: copies between the caller's buffers and a peer's
+ * registered memory straight through the domain's key table ({@link RemoteMemory}: a one-sided copy, no target
+ * CPU), local buffers and target regions gathered and scattered in order, then reports the operation on the
+ * transmit CQ and the FI_READ / FI_WRITE counters. Memory registered for remote access is always shareable in shm
+ * (registration refuses remote access to heap and direct buffers), so every RMA takes this path.
+ * <p>
+ * Threads: the endpoint's sending side, under its send guard (the view is not thread safe).
+ */
+final class RmaInitiator
+{
+    private final RemoteMemory remote;
+    private final ShmCompletionQueue cq;
+    private final boolean selective;
+    private final ShmCounter readCounter;
+    private final ShmCounter writeCounter;
+    private final UnsafeBuffer local = new UnsafeBuffer(0, 0);
+
+    /**
+     * @param remote       a view of the domain's registered memory, closed by {@link #close}.
+     * @param cq           the CQ bound with FI_TRANSMIT, or null.
+     * @param selective    whether that binding has FI_SELECTIVE_COMPLETION.
+     * @param readCounter  the counter bound with FI_READ, or null.
+     * @param writeCounter the counter bound with FI_WRITE, or null.
+     */
+    RmaInitiator(
+        final RemoteMemory remote,
+        final ShmCompletionQueue cq,
+        final boolean selective,
+        final ShmCounter readCounter,
+        final ShmCounter writeCounter)
+    {
+        this.remote = remote;
+        this.cq = cq;
+        this.selective = selective;
+        this.readCounter = readCounter;
+        this.writeCounter = writeCounter;
+    }
+
+    /**
+     * Copy one local buffer to or from one target region.
+     *
+     * @return 0, or the negated errno of {@link RemoteMemory}.
+     */
+    int copy(final boolean write, final ByteBuffer buf, final int offset, final int len, final long addr,
+        final long key)
+    {
+        if (len == 0)
+        {
+            return 0;
+        }
+        local.wrap(buf, offset, len);
+        return write ? remote.write(key, addr, local, 0, len) : remote.read(key, addr, local, 0, len);
+    }
+
+    /**
+     * Copy the buffers of {@code msg} in order to or from the target regions of {@code rma} (or, when it is null,
+     * the one region at {@code addr} under {@code key}), stopping at the first error.
+     *
+     * @return 0, or the negated errno of the first copy that failed.
+     */
+    int copy(final boolean write, final Msg msg, final RmaIov rma, final long addr, final long key)
+    {
+        int target = 0;
+        long targetDone = 0;
+        for (int i = 0; i < msg.iovCount; i++)
+        {
+            int done = 0;
+            while (done < msg.iovLength[i])
+            {
+                final long targetAddr = rma == null ? addr + targetDone : rma.addr[target] + targetDone;
+                final long targetLeft = rma == null ? Long.MAX_VALUE : rma.length[target] - targetDone;
+                final int chunk = (int)Math.min(msg.iovLength[i] - done, targetLeft);
+                final int rc = copy(write, msg.iov[i], msg.iovOffset[i] + done, chunk, targetAddr,
+                    rma == null ? key : rma.key[target]);
+                if (rc != 0)
+                {
+                    return rc;
+                }
+                done += chunk;
+                targetDone += chunk;
+                if (rma != null && targetDone == rma.length[target])
+                {
+                    target++;
+                    targetDone = 0;
+                }
+            }
+        }
+        return 0;
+    }
+
+    /**
+     * Report a finished operation: a completion (FI_RMA | FI_READ or FI_WRITE) when one is wanted, or an error
+     * entry, always; the counter of its direction.
+     *
+     * @param write      whether it was a write.
+     * @param rc         0 or the negated errno of the copy.
+     * @param completion whether a successful completion is wanted (not inject, selective rules).
+     * @param context    the operation's context.
+     * @param length     the bytes it moved.
+     */
+    void finish(final boolean write, final int rc, final boolean completion, final long context, final long length)
+    {
+        final long flags = Flags.FI_RMA | (write ? Flags.FI_WRITE : Flags.FI_READ);
+        final ShmCounter c = write ? writeCounter : readCounter;
+        if (rc == 0)
+        {
+            if (completion && cq != null)
+            {
+                cq.write(context, flags, 0, 0, 0, 0, Addresses.FI_ADDR_NOTAVAIL);
+            }
+            if (c != null)
+            {
+                c.add(1);
+            }
+            return;
+        }
+        if (cq != null)
+        {
+            cq.writeError(context, flags, 0, 0, 0, 0, length, -rc, Addresses.FI_ADDR_NOTAVAIL);
+        }
+        if (c != null)
+        {
+            c.addErr(1);
+        }
+    }
+
+    /**
+     * @param opFlags    the operation's flags.
+     * @param injectCall whether it is an inject call (no completion).
+     * @return whether a successful completion is written.
+     */
+    boolean wantsCompletion(final long opFlags, final boolean injectCall)
+    {
+        return !injectCall && (!selective || (opFlags & Flags.FI_COMPLETION) != 0);
+    }
+
+    /** Close the view. Control path, send guard held. */
+    void close()
+    {
+        remote.close();
+    }
+
+    /** @return -FI_EAGAIN when the CQ has no room for the entry this operation may write, else 0. */
+    int roomCheck()
+    {
+        return cq != null && !cq.hasRoom() ? -Errno.FI_EAGAIN : 0;
+    }
+}
