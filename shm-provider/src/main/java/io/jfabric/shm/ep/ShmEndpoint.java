@@ -124,7 +124,8 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
     private Heartbeats.Registration heartbeat;
 
     /**
-     * Open an endpoint and claim a slot for it.
+     * Open an endpoint, a context of a scalable endpoint ({@code fidClass} TX_CTX or RX_CTX, then {@link #serve}
+     * names the scalable endpoint) or a shared receive context (SRX_CTX), and claim a slot for it.
      *
      * @param domain     the domain, retained until close.
      * @param registrar  the domain's memory registrar (rendezvous sends find their source's region through it).
@@ -137,29 +138,7 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
      * @param guards     the guards the domain's threading model and progress mode need.
      * @param hooks      what the domain does at enable and close (automatic progress registration).
      * @param context    user context.
-     */
-    public ShmEndpoint(
-        final DomainContext domain,
-        final MemoryRegistrar registrar,
-        final DomainResources resources,
-        final Info info,
-        final String domainName,
-        final AtomicBuffer region,
-        final RegionGeometry geometry,
-        final ShmConfig config,
-        final ThreadingGuards guards,
-        final EndpointHooks hooks,
-        final long context)
-    {
-        this(domain, registrar, resources, info, domainName, region, geometry, config, guards, hooks, context,
-            FidClass.EP);
-    }
-
-    /**
-     * Open an endpoint, or a context of a scalable endpoint ({@code fidClass} TX_CTX or RX_CTX, then
-     * {@link #serve} names the scalable endpoint), and claim a slot for it. Parameters as above.
-     *
-     * @param fidClass EP, TX_CTX or RX_CTX.
+     * @param fidClass   EP, TX_CTX, RX_CTX or SRX_CTX.
      */
     public ShmEndpoint(
         final DomainContext domain,

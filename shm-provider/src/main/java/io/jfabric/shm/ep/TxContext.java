@@ -242,18 +242,10 @@ final class TxContext
         sendGuard.lock();
         try
         {
-            if (closed)
-            {
-                return -Errno.FI_EBADF;
-            }
-            final int peer = connect(destAddr);
+            final int peer = reach(destAddr);
             if (peer < 0)
             {
                 return peer;
-            }
-            if (senderLiveness.status(peer, peerIncarnation[peer]) != PeerLiveness.ALIVE)
-            {
-                return -Errno.FI_EHOSTUNREACH;
             }
             final boolean completion = wantsCompletion(opFlags, injectCall);
             if (completion && cq != null && !cq.hasRoom())
@@ -411,6 +403,26 @@ final class TxContext
         rendezvousKey = mr.providerKey();
         rendezvousAddr = addr;
         return true;
+    }
+
+    /**
+     * The sending side's first step of every operation: this context is open, the destination resolves and may be
+     * written ({@link #connect}), and its receiver is alive.
+     *
+     * @return the peer's slot, or a negated errno (FI_EBADF when closed).
+     */
+    private int reach(final long destAddr)
+    {
+        if (closed)
+        {
+            return -Errno.FI_EBADF;
+        }
+        final int peer = connect(destAddr);
+        if (peer >= 0 && senderLiveness.status(peer, peerIncarnation[peer]) != PeerLiveness.ALIVE)
+        {
+            return -Errno.FI_EHOSTUNREACH;
+        }
+        return peer;
     }
 
     /**
@@ -738,18 +750,10 @@ final class TxContext
         sendGuard.lock();
         try
         {
-            if (closed)
-            {
-                return -Errno.FI_EBADF;
-            }
-            final int peer = connect(destAddr);
+            final int peer = reach(destAddr);
             if (peer < 0)
             {
                 return peer;
-            }
-            if (senderLiveness.status(peer, peerIncarnation[peer]) != PeerLiveness.ALIVE)
-            {
-                return -Errno.FI_EHOSTUNREACH;
             }
             final int room = rma.roomCheck();
             if (room != 0)
