@@ -173,6 +173,17 @@ public interface Domain extends Fid
     ScalableEndpoint scalableEndpoint(Info info, long context);
 
     /**
+     * {@code fi_query_atomic}: whether the domain's endpoints support {@code op} on {@code datatype}.
+     *
+     * @param datatype the datatype ({@code attr.size} is its {@link AtomicDatatype#size()}).
+     * @param op       the operation.
+     * @param flags    0 (fi_atomic), {@link Flags#FI_FETCH_ATOMIC} or {@link Flags#FI_COMPARE_ATOMIC}.
+     * @return {@code attr.count}, the most elements one call may carry (at least 1), or a negated errno:
+     *         -FI_EOPNOTSUPP for an unsupported pair, -FI_EBADFLAGS for other flags.
+     */
+    int queryAtomic(AtomicDatatype datatype, AtomicOp op, long flags);
+
+    /**
      * {@code fi_stx_context}: open a shared transmit context. Endpoints opened with {@code ep_attr.tx_ctx_cnt}
      * {@link Addresses#FI_SHARED_CONTEXT} bind it ({@code ep.bind(stx, 0)}) before they are enabled and post their
      * sends to themselves as usual; completions go to each endpoint's own CQ.

@@ -157,6 +157,53 @@ public interface Endpoint extends Fid
     /** {@code fi_inject_writedata}: {@link #writedata} with no local completion; at most inject_size bytes. */
     long injectWritedata(ByteBuffer buf, int offset, int len, long data, long destAddr, long addr, long key);
 
+    // ---- fi_atomic(3) ----
+
+    /**
+     * {@code fi_atomic}: apply {@code op} to {@code count} elements of the target ({@code key}, at {@code addr})
+     * with the operands in {@code buf} (native byte order). Completes with FI_ATOMIC | FI_WRITE, or an error entry
+     * (FI_EKEYREJECTED, FI_EACCES, FI_EINVAL for a range outside the region or a target not aligned to the
+     * element). Atomic with respect to every process that maps the target.
+     *
+     * @return 0, or a negated errno before anything changed: FI_EOPNOTSUPP for a pair
+     * {@link #atomicValid} refuses, FI_EMSGSIZE above its count, FI_EINVAL, FI_EAGAIN, ...
+     */
+    long atomic(ByteBuffer buf, int offset, int count, long desc, long destAddr, long addr, long key,
+        AtomicDatatype datatype, AtomicOp op, long context);
+
+    /** {@code fi_inject_atomic}: {@link #atomic} with no completion (errors still write an error entry). */
+    long injectAtomic(ByteBuffer buf, int offset, int count, long destAddr, long addr, long key,
+        AtomicDatatype datatype, AtomicOp op);
+
+    /**
+     * {@code fi_fetch_atomic}: as {@link #atomic}, the target's values before the operation written to
+     * {@code result}; FI_ATOMIC_READ ignores {@code buf} (may be null). Completes with FI_ATOMIC | FI_READ.
+     */
+    long fetchAtomic(ByteBuffer buf, int offset, int count, long desc, ByteBuffer result, int resultOffset,
+        long resultDesc, long destAddr, long addr, long key, AtomicDatatype datatype, AtomicOp op, long context);
+
+    /**
+     * {@code fi_compare_atomic}: FI_CSWAP and its variants and FI_MSWAP: each target element compared with the one
+     * in {@code compare} and, where the comparison holds, replaced by the one in {@code buf} (FI_MSWAP: the bits
+     * {@code compare} masks); the values before go to {@code result}. Completes with FI_ATOMIC | FI_READ.
+     */
+    long compareAtomic(ByteBuffer buf, int offset, int count, long desc, ByteBuffer compare, int compareOffset,
+        long compareDesc, ByteBuffer result, int resultOffset, long resultDesc, long destAddr, long addr, long key,
+        AtomicDatatype datatype, AtomicOp op, long context);
+
+    /**
+     * {@code fi_atomicvalid}.
+     *
+     * @return the most elements one {@link #atomic} call may carry for the pair, or -FI_EOPNOTSUPP.
+     */
+    int atomicValid(AtomicDatatype datatype, AtomicOp op);
+
+    /** @return {@code fi_fetch_atomicvalid}: as {@link #atomicValid} for {@link #fetchAtomic}. */
+    int fetchAtomicValid(AtomicDatatype datatype, AtomicOp op);
+
+    /** @return {@code fi_compare_atomicvalid}: as {@link #atomicValid} for {@link #compareAtomic}. */
+    int compareAtomicValid(AtomicDatatype datatype, AtomicOp op);
+
     /** @return the one zero-copy claim of this endpoint. */
     MessageClaim messageClaim();
 

@@ -112,6 +112,10 @@ public final class Flags
     public static final long FI_RMA_EVENT = 1L << 56;
     /** FI_SOURCE: bit 57. */
     public static final long FI_SOURCE = 1L << 57;
+    /** FI_FETCH_ATOMIC: bit 58, as a fi_query_atomic flag (the same bit as FI_NAMED_RX_CTX). */
+    public static final long FI_FETCH_ATOMIC = 1L << 58;
+    /** FI_COMPARE_ATOMIC: bit 59, as a fi_query_atomic flag. */
+    public static final long FI_COMPARE_ATOMIC = 1L << 59;
     /** FI_NAMED_RX_CTX: bit 58. */
     public static final long FI_NAMED_RX_CTX = 1L << 58;
     /** FI_DIRECTED_RECV: bit 59. */

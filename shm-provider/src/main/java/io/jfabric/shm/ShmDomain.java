@@ -17,6 +17,8 @@ package io.jfabric.shm;
 
 import io.jfabric.AddressVector;
 import io.jfabric.Addresses;
+import io.jfabric.AtomicDatatype;
+import io.jfabric.AtomicOp;
 import io.jfabric.AvAttr;
 import io.jfabric.CntrAttr;
 import io.jfabric.CompletionQueue;
@@ -66,6 +68,7 @@ import io.jfabric.shm.progress.ThreadingGuards;
 import io.jfabric.shm.region.RegionFile;
 import io.jfabric.shm.region.RegionGeometry;
 import io.jfabric.shm.region.RegionWatch;
+import io.jfabric.shm.rma.AtomicSupport;
 
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -480,6 +483,13 @@ public final class ShmDomain extends FidLifecycle implements Domain, DomainConte
         ensureOpen("fi_scalable_ep");
         return new ShmScalableEndpoint(this, resources, epInfo, region.buffer(), region.geometry(),
             this::openEndpoint, context);
+    }
+
+    @Override
+    public int queryAtomic(final AtomicDatatype datatype, final AtomicOp op, final long flags)
+    {
+        return datatype == null || op == null ? -Errno.FI_EINVAL :
+            AtomicSupport.query(datatype.value(), op.value(), flags);
     }
 
     @Override

@@ -259,7 +259,7 @@ class ShmGetInfoTest
         }
 
         @ParameterizedTest
-        @ValueSource(longs = {FI_ATOMIC, FI_MULTICAST, FI_COLLECTIVE, FI_HMEM, FI_VARIABLE_MSG})
+        @ValueSource(longs = {FI_MULTICAST, FI_COLLECTIVE, FI_HMEM, FI_VARIABLE_MSG})
         void shouldRefuseCapabilitiesShmDoesNotOfferWithEnodata(final long cap)
         {
             assertRefused(new Info().caps(FI_MSG | cap), "caps ask for " + ToStr.caps(cap));

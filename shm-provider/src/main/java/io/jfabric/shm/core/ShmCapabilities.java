@@ -34,7 +34,7 @@ public final class ShmCapabilities
     public static final long NOT_OFFERED_RMA_CAPS = FI_RMA_EVENT;
 
     /** Primary capabilities offered. FI_NAMED_RX_CTX: fi_rx_addr selects a scalable endpoint's receive context. */
-    public static final long PRIMARY = FI_MSG | FI_TAGGED | FI_RMA | FI_DIRECTED_RECV | FI_NAMED_RX_CTX;
+    public static final long PRIMARY = FI_MSG | FI_TAGGED | FI_RMA | FI_ATOMIC | FI_DIRECTED_RECV | FI_NAMED_RX_CTX;
 
     /** The most transmit or receive contexts of one scalable endpoint (domain_attr.max_ep_tx_ctx, max_ep_rx_ctx). */
     public static final int MAX_EP_CONTEXTS = 16;
@@ -49,12 +49,13 @@ public final class ShmCapabilities
     public static final long INFO_CAPS = PRIMARY | MODIFIERS | SECONDARY;
 
     /** The capabilities that belong to a transmit context. */
-    public static final long TX_CAPS = FI_MSG | FI_TAGGED | FI_SEND | FI_RMA | FI_READ | FI_WRITE | FI_NAMED_RX_CTX |
+    public static final long TX_CAPS = FI_MSG | FI_TAGGED | FI_SEND | FI_RMA | FI_ATOMIC | FI_READ | FI_WRITE |
+        FI_NAMED_RX_CTX |
         FI_LOCAL_COMM | FI_SHARED_AV;
 
     /** The capabilities that belong to a receive context. */
     public static final long RX_CAPS = FI_MSG | FI_TAGGED | FI_DIRECTED_RECV | FI_NAMED_RX_CTX | FI_RECV |
-        FI_RMA | FI_REMOTE_READ | FI_REMOTE_WRITE | FI_MULTI_RECV | FI_SOURCE |
+        FI_RMA | FI_ATOMIC | FI_REMOTE_READ | FI_REMOTE_WRITE | FI_MULTI_RECV | FI_SOURCE |
         FI_LOCAL_COMM | FI_SHARED_AV | FI_AV_USER_ID;
 
     /** Domain capabilities ({@code domain_attr.caps}). */

@@ -15,6 +15,8 @@
  */
 package io.jfabric.shm.ep;
 
+import io.jfabric.AtomicDatatype;
+import io.jfabric.AtomicOp;
 import io.jfabric.Endpoint;
 import io.jfabric.Errno;
 import io.jfabric.FidClass;
@@ -23,6 +25,7 @@ import io.jfabric.Info;
 import io.jfabric.Msg;
 import io.jfabric.RmaIov;
 import io.jfabric.shm.core.FidLifecycle;
+import io.jfabric.shm.rma.AtomicSupport;
 
 import java.nio.ByteBuffer;
 
@@ -30,7 +33,7 @@ import static io.jfabric.shm.ep.LaneRecordDescriptor.FLAG_CQ_DATA;
 import static io.jfabric.shm.ep.LaneRecordDescriptor.FLAG_TAGGED;
 
 /**
- * The call forms of fi_msg(3), fi_tagged(3) and fi_rma(3) (plain, vectored, msg, inject, data, tagged), each
+ * The call forms of fi_msg(3), fi_tagged(3), fi_rma(3) and fi_atomic(3) (plain, vectored, msg, inject, data, tagged), each
  * mapped onto one of the endpoint's six entry points: a send or post of one buffer or of a {@link Msg}, and an RMA
  * of one buffer or of a {@link Msg} with its target regions. The mapping sets the record flags (tagged, remote CQ
  * data), the operation flags (the endpoint's default op_flags, or the call's own) and whether a completion is
@@ -80,6 +83,12 @@ abstract class EndpointCallForms extends FidLifecycle implements Endpoint
     abstract long rmaOne(
         boolean write, ByteBuffer buf, int offset, int len, long peer, long addr, long key, boolean withData,
         long data, long context, boolean injectCall);
+
+    /** An atomic operation of one kind on {@code count} elements; {@code compare}/{@code result} null when unused. */
+    abstract long atomicOne(
+        AtomicSupport.Kind kind, ByteBuffer buf, int offset, int count, ByteBuffer compare, int compareOffset,
+        ByteBuffer result, int resultOffset, long peer, long addr, long key, AtomicDatatype type, AtomicOp op,
+        long context, boolean injectCall);
 
     /** Read or write the buffers of a {@link Msg} from or to target regions. */
     abstract long rmaMany(
@@ -284,5 +293,65 @@ abstract class EndpointCallForms extends FidLifecycle implements Endpoint
         final long destAddr, final long addr, final long key)
     {
         return rmaOne(true, buf, offset, len, destAddr, addr, key, true, data, 0, true);
+    }
+
+    // ------------------------------------------------------------------ fi_atomic(3)
+
+    @Override
+    public long atomic(final ByteBuffer buf, final int offset, final int count, final long desc, final long destAddr,
+        final long addr, final long key, final AtomicDatatype datatype, final AtomicOp op, final long context)
+    {
+        return atomicOne(AtomicSupport.Kind.WRITE, buf, offset, count, null, 0, null, 0, destAddr, addr, key,
+            datatype, op, context, false);
+    }
+
+    @Override
+    public long injectAtomic(final ByteBuffer buf, final int offset, final int count, final long destAddr,
+        final long addr, final long key, final AtomicDatatype datatype, final AtomicOp op)
+    {
+        return atomicOne(AtomicSupport.Kind.WRITE, buf, offset, count, null, 0, null, 0, destAddr, addr, key,
+            datatype, op, 0, true);
+    }
+
+    @Override
+    public long fetchAtomic(final ByteBuffer buf, final int offset, final int count, final long desc,
+        final ByteBuffer result, final int resultOffset, final long resultDesc, final long destAddr, final long addr,
+        final long key, final AtomicDatatype datatype, final AtomicOp op, final long context)
+    {
+        return atomicOne(AtomicSupport.Kind.FETCH, buf, offset, count, null, 0, result, resultOffset, destAddr, addr,
+            key, datatype, op, context, false);
+    }
+
+    @Override
+    public long compareAtomic(final ByteBuffer buf, final int offset, final int count, final long desc,
+        final ByteBuffer compare, final int compareOffset, final long compareDesc, final ByteBuffer result,
+        final int resultOffset, final long resultDesc, final long destAddr, final long addr, final long key,
+        final AtomicDatatype datatype, final AtomicOp op, final long context)
+    {
+        return atomicOne(AtomicSupport.Kind.COMPARE, buf, offset, count, compare, compareOffset, result,
+            resultOffset, destAddr, addr, key, datatype, op, context, false);
+    }
+
+    @Override
+    public int atomicValid(final AtomicDatatype datatype, final AtomicOp op)
+    {
+        return valid(AtomicSupport.Kind.WRITE, datatype, op);
+    }
+
+    @Override
+    public int fetchAtomicValid(final AtomicDatatype datatype, final AtomicOp op)
+    {
+        return valid(AtomicSupport.Kind.FETCH, datatype, op);
+    }
+
+    @Override
+    public int compareAtomicValid(final AtomicDatatype datatype, final AtomicOp op)
+    {
+        return valid(AtomicSupport.Kind.COMPARE, datatype, op);
+    }
+
+    private static int valid(final AtomicSupport.Kind kind, final AtomicDatatype datatype, final AtomicOp op)
+    {
+        return datatype == null || op == null ? -Errno.FI_EINVAL : AtomicSupport.count(kind, datatype, op);
     }
 }

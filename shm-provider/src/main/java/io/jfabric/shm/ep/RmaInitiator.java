@@ -16,6 +16,8 @@
 package io.jfabric.shm.ep;
 
 import io.jfabric.Addresses;
+import io.jfabric.AtomicDatatype;
+import io.jfabric.AtomicOp;
 import io.jfabric.Errno;
 import io.jfabric.Flags;
 import io.jfabric.Msg;
@@ -23,7 +25,10 @@ import io.jfabric.RmaIov;
 import io.jfabric.shm.cntr.ShmCounter;
 import io.jfabric.shm.cq.ShmCompletionQueue;
 import io.jfabric.shm.mr.RemoteMemory;
+import io.jfabric.shm.rma.AtomicOps;
+import io.jfabric.shm.rma.AtomicSupport;
 
+import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
@@ -45,6 +50,9 @@ final class RmaInitiator
     private final ShmCounter readCounter;
     private final ShmCounter writeCounter;
     private final UnsafeBuffer local = new UnsafeBuffer(0, 0);
+    private final UnsafeBuffer compareView = new UnsafeBuffer(0, 0);
+    private final UnsafeBuffer resultView = new UnsafeBuffer(0, 0);
+    private final AtomicAccess atomic = new AtomicAccess();
 
     /**
      * @param remote       a view of the domain's registered memory, closed by {@link #close}.
@@ -120,6 +128,77 @@ final class RmaInitiator
     }
 
     /**
+     * An atomic operation (fi_atomic(3)) on {@code count} elements of the target at {@code addr}, in place in the
+     * peer's shareable memory ({@link AtomicOps}: hardware atomics, so atomic with respect to every process that
+     * maps it). {@code compare} and {@code result} are null when the kind has none.
+     *
+     * @return 0, or a negated errno: of the access (key, rights, range), or FI_EINVAL for a misaligned target.
+     */
+    int atomic(
+        final AtomicSupport.Kind kind, final AtomicDatatype type, final AtomicOp op, final ByteBuffer buf,
+        final int offset, final int count, final ByteBuffer compare, final int compareOffset, final ByteBuffer result,
+        final int resultOffset, final long addr, final long key)
+    {
+        final int length = count * type.size();
+        if (buf != null)
+        {
+            local.wrap(buf, offset, length);
+        }
+        if (compare != null)
+        {
+            compareView.wrap(compare, compareOffset, length);
+        }
+        if (result != null)
+        {
+            resultView.wrap(result, resultOffset, length);
+        }
+        final AtomicAccess a = atomic;
+        a.kind = kind;
+        a.type = type;
+        a.op = op;
+        a.count = count;
+        a.source = buf == null ? null : local;
+        final long rights = kind == AtomicSupport.Kind.WRITE ? Flags.FI_REMOTE_WRITE :
+            op == AtomicOp.ATOMIC_READ ? Flags.FI_REMOTE_READ : Flags.FI_REMOTE_READ | Flags.FI_REMOTE_WRITE;
+        return remote.access(key, addr, length, rights, a);
+    }
+
+    /** The operation {@link #atomic} runs in the peer's memory; one per initiator, refilled for every call. */
+    private final class AtomicAccess implements RemoteMemory.SegmentAccess
+    {
+        AtomicSupport.Kind kind;
+        AtomicDatatype type;
+        AtomicOp op;
+        int count;
+        UnsafeBuffer source;
+
+        @Override
+        public int access(final AtomicBuffer memory, final int index, final int length)
+        {
+            switch (kind)
+            {
+                case WRITE:
+                    return AtomicOps.apply(type, op, memory, index, source, 0, count);
+                case FETCH:
+                    return AtomicOps.fetch(type, op, memory, index, source, 0, resultView, 0, count);
+                default:
+                    return AtomicOps.compare(type, op, memory, index, source, 0, compareView, 0, resultView, 0, count);
+            }
+        }
+    }
+
+    /**
+     * Report a finished atomic operation: FI_ATOMIC with FI_WRITE (fi_atomic) or FI_READ (fetching forms), or an
+     * error entry; the counter of that direction.
+     */
+    void finishAtomic(final boolean fetching, final int rc, final boolean completion, final long context,
+        final long length)
+    {
+        report(Flags.FI_ATOMIC | (fetching ? Flags.FI_READ : Flags.FI_WRITE), fetching ? readCounter : writeCounter,
+            rc, completion, context, length);
+    }
+
+    /**
      * Report a finished operation: a completion (FI_RMA | FI_READ or FI_WRITE) when one is wanted, or an error
      * entry, always; the counter of its direction.
      *
@@ -131,8 +210,14 @@ final class RmaInitiator
      */
     void finish(final boolean write, final int rc, final boolean completion, final long context, final long length)
     {
-        final long flags = Flags.FI_RMA | (write ? Flags.FI_WRITE : Flags.FI_READ);
-        final ShmCounter c = write ? writeCounter : readCounter;
+        report(Flags.FI_RMA | (write ? Flags.FI_WRITE : Flags.FI_READ), write ? writeCounter : readCounter, rc,
+            completion, context, length);
+    }
+
+    private void report(
+        final long flags, final ShmCounter c, final int rc, final boolean completion, final long context,
+        final long length)
+    {
         if (rc == 0)
         {
             if (completion && cq != null)

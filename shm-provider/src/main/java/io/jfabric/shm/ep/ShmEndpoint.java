@@ -16,6 +16,8 @@
 package io.jfabric.shm.ep;
 
 import io.jfabric.Addresses;
+import io.jfabric.AtomicDatatype;
+import io.jfabric.AtomicOp;
 import io.jfabric.DomainAttr;
 import io.jfabric.Endpoint;
 import io.jfabric.EpType;
@@ -50,6 +52,7 @@ import io.jfabric.shm.progress.ThreadingGuards;
 import io.jfabric.shm.region.RegionFile;
 import io.jfabric.shm.region.RegionGeometry;
 import io.jfabric.shm.region.SlotDescriptor;
+import io.jfabric.shm.rma.AtomicSupport;
 
 import org.agrona.concurrent.AtomicBuffer;
 
@@ -107,6 +110,8 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
     private final int recvRefusal;
     /** 0, or -FI_ENOSYS when the endpoint may not initiate RMA (opened without FI_RMA, or receive only). */
     private final int rmaRefusal;
+    /** 0, or -FI_ENOSYS when the endpoint may not initiate atomics (opened without FI_ATOMIC, or receive only). */
+    private final int atomicRefusal;
     /** The scalable endpoint this endpoint is a context of, or null. */
     private ShmScalableEndpoint parent;
 
@@ -193,6 +198,7 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
         sendRefusal = (caps & Flags.FI_RECV) != 0 && (caps & Flags.FI_SEND) == 0 ? -Errno.FI_ENOSYS : 0;
         recvRefusal = (caps & Flags.FI_SEND) != 0 && (caps & Flags.FI_RECV) == 0 ? -Errno.FI_ENOSYS : 0;
         rmaRefusal = (caps & Flags.FI_RMA) == 0 ? -Errno.FI_ENOSYS : sendRefusal;
+        atomicRefusal = (caps & Flags.FI_ATOMIC) == 0 ? -Errno.FI_ENOSYS : sendRefusal;
 
         domain.retain("fi_endpoint");
         boolean ok = false;
@@ -827,6 +833,51 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
             }
             return tx.rma(write, null, buf, offset, len, null, peer, addr, key, withData, data, txOpFlags, context,
                 injectCall);
+        }
+        catch (final InternalError ex)
+        {
+            return regionFile.faulted(ex);
+        }
+    }
+
+    @Override
+    long atomicOne(
+        final AtomicSupport.Kind kind, final ByteBuffer buf, final int offset, final int count,
+        final ByteBuffer compare, final int compareOffset, final ByteBuffer result, final int resultOffset,
+        final long peer, final long addr, final long key, final AtomicDatatype type, final AtomicOp op,
+        final long context, final boolean injectCall)
+    {
+        try
+        {
+            final int unusable = unusable(atomicRefusal);
+            if (unusable != 0)
+            {
+                return unusable;
+            }
+            if (type == null || op == null)
+            {
+                return -Errno.FI_EINVAL;
+            }
+            final int checked = AtomicSupport.check(kind, type, op, count);
+            if (checked != 0)
+            {
+                return checked;
+            }
+            final int length = count * type.size();
+            if (!(buf == null && op == AtomicOp.ATOMIC_READ) && invalidBuffer(buf, offset, length) ||
+                compare != null && invalidBuffer(compare, compareOffset, length) ||
+                result != null && invalidBuffer(result, resultOffset, length) ||
+                kind != AtomicSupport.Kind.WRITE && result == null ||
+                kind == AtomicSupport.Kind.COMPARE && compare == null)
+            {
+                return -Errno.FI_EINVAL;
+            }
+            if (injectCall && length > injectSize)
+            {
+                return -Errno.FI_EMSGSIZE;
+            }
+            return tx.atomic(kind, type, op, buf, offset, count, compare, compareOffset, result, resultOffset, peer,
+                addr, key, txOpFlags, context, injectCall);
         }
         catch (final InternalError ex)
         {

@@ -16,6 +16,8 @@
 package io.jfabric.shm.ep;
 
 import io.jfabric.Addresses;
+import io.jfabric.AtomicDatatype;
+import io.jfabric.AtomicOp;
 import io.jfabric.Errno;
 import io.jfabric.Flags;
 import io.jfabric.Msg;
@@ -30,6 +32,7 @@ import io.jfabric.shm.progress.SpinGuard;
 import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RegionGeometry;
 import io.jfabric.shm.region.SlotDescriptor;
+import io.jfabric.shm.rma.AtomicSupport;
 
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -426,6 +429,36 @@ final class TxContext
     }
 
     /**
+     * The first step of a one-sided operation (RMA without remote data, atomics): this context is open, the
+     * destination names an enabled, live endpoint of the incarnation the AV recorded. No lane is claimed: the copy
+     * goes through the key table, not the peer's lanes, so a peer that holds no lane for this sender (or is slow to
+     * free one) does not stop it.
+     *
+     * @return the peer's slot, or a negated errno: FI_EBADF, FI_EINVAL (unknown destination), FI_EHOSTUNREACH.
+     */
+    private int reachOneSided(final long destAddr)
+    {
+        if (closed)
+        {
+            return -Errno.FI_EBADF;
+        }
+        final ShmAddressVector a = av;
+        final int peer = a.indexOf(destAddr) < 0 ? -1 : a.slotOf(destAddr);
+        if (peer < 0 || peer >= lanes.length)
+        {
+            return -Errno.FI_EINVAL;
+        }
+        final int inc = region.getIntVolatile(SlotDescriptor.incarnationOffset(geometry, peer));
+        final long wanted = a.incarnationOf(destAddr);
+        if (region.getIntVolatile(SlotDescriptor.stateOffset(geometry, peer)) != SlotDescriptor.STATE_ACTIVE ||
+            wanted > 0 && wanted != inc || senderLiveness.status(peer, inc) != PeerLiveness.ALIVE)
+        {
+            return -Errno.FI_EHOSTUNREACH;
+        }
+        return peer;
+    }
+
+    /**
      * Resolve a destination and make sure this context may write its lane into the peer. Sending side.
      *
      * @return the peer's slot, or a negated errno.
@@ -750,7 +783,7 @@ final class TxContext
         sendGuard.lock();
         try
         {
-            final int peer = reach(destAddr);
+            final int peer = withData ? reach(destAddr) : reachOneSided(destAddr);
             if (peer < 0)
             {
                 return peer;
@@ -781,6 +814,43 @@ final class TxContext
                 commitWriteData(peer, index, rc == 0, total, remoteData);
             }
             rma.finish(write, rc, rma.wantsCompletion(opFlags, injectCall), context, total);
+            return 0;
+        }
+        finally
+        {
+            sendGuard.unlock();
+        }
+    }
+
+    /**
+     * An atomic operation by the sending side (fi_atomic(3)): the destination checked as for {@link #rma}, the
+     * operation run in place in the peer's memory ({@link RmaInitiator#atomic}); a failure completes in error.
+     *
+     * @return 0, or a negated errno for a call refused before anything changed.
+     */
+    long atomic(
+        final AtomicSupport.Kind kind, final AtomicDatatype type, final AtomicOp op, final ByteBuffer buf,
+        final int offset, final int count, final ByteBuffer compare, final int compareOffset, final ByteBuffer result,
+        final int resultOffset, final long destAddr, final long addr, final long key, final long opFlags,
+        final long context, final boolean injectCall)
+    {
+        sendGuard.lock();
+        try
+        {
+            final int peer = reachOneSided(destAddr);
+            if (peer < 0)
+            {
+                return peer;
+            }
+            final int room = rma.roomCheck();
+            if (room != 0)
+            {
+                return room;
+            }
+            final int rc = rma.atomic(kind, type, op, buf, offset, count, compare, compareOffset, result, resultOffset,
+                addr, key);
+            rma.finishAtomic(kind != AtomicSupport.Kind.WRITE, rc, rma.wantsCompletion(opFlags, injectCall), context,
+                (long)count * type.size());
             return 0;
         }
         finally

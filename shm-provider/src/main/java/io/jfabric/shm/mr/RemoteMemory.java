@@ -24,6 +24,7 @@ import io.jfabric.shm.core.FidLifecycle;
 
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -184,6 +185,56 @@ public final class RemoteMemory extends FidLifecycle
 
     private SegmentReader reader;
 
+    /**
+     * What {@link #access} runs on the peer's memory in place: an atomic operation (fi_atomic(3)) on the whole
+     * segment's buffer at an index, valid during the call only.
+     */
+    @FunctionalInterface
+    public interface SegmentAccess
+    {
+        /**
+         * @param memory the peer's segment, whole (atomic operations on sub-word elements use the aligned word).
+         * @param index  the first byte of the range the call named.
+         * @param length its bytes.
+         * @return 0, or a negated errno (nothing was changed).
+         */
+        int access(AtomicBuffer memory, int index, int length);
+    }
+
+    /**
+     * Run {@code op} in place on {@code length} bytes of a peer's region, with every check of {@link #read} and
+     * {@link #write} for the rights the operation needs; a write that succeeds raises the region's counter as
+     * {@link #write} does.
+     *
+     * @param key    the region's key.
+     * @param addr   where in the region.
+     * @param length bytes.
+     * @param rights FI_REMOTE_READ and/or FI_REMOTE_WRITE: what the region must grant.
+     * @param op     the operation.
+     * @return 0, or a negated errno as {@link #read}, or the operation's.
+     */
+    public int access(final long key, final long addr, final int length, final long rights, final SegmentAccess op)
+    {
+        if (op == null || length < 0 || rights == 0)
+        {
+            return -Errno.FI_EINVAL;
+        }
+        accessor = op;
+        accessRights = rights;
+        try
+        {
+            return copy(key, addr, null, null, 0, length);
+        }
+        finally
+        {
+            accessor = null;
+            accessRights = 0;
+        }
+    }
+
+    private SegmentAccess accessor;
+    private long accessRights;
+
     private int copy(
         final long key,
         final long addr,
@@ -222,8 +273,9 @@ public final class RemoteMemory extends FidLifecycle
             return -Errno.FI_EKEYREJECTED;
         }
         final SegmentReader sink = reader;
-        final long right = dst != null ? Flags.FI_REMOTE_READ : Flags.FI_REMOTE_WRITE;
-        if (sink == null && ((access & right) == 0 || regionAuth != authDigest))
+        final SegmentAccess op = accessor;
+        final long right = op != null ? accessRights : dst != null ? Flags.FI_REMOTE_READ : Flags.FI_REMOTE_WRITE;
+        if (sink == null && ((access & right) != right || regionAuth != authDigest))
         {
             return -Errno.FI_EACCES; // not opened for this access, or registered with another authorization key
         }
@@ -272,7 +324,18 @@ public final class RemoteMemory extends FidLifecycle
             dst.putBytes(localOffset, memory, at, length);
             return table.unchanged(index, control) ? 0 : -Errno.FI_EKEYREJECTED;
         }
-        memory.putBytes(at, src, localOffset, length);
+        if (op != null)
+        {
+            final int rc = op.access(memory, at, length);
+            if (rc != 0 || (right & Flags.FI_REMOTE_WRITE) == 0)
+            {
+                return rc != 0 ? rc : table.unchanged(index, control) ? 0 : -Errno.FI_EKEYREJECTED;
+            }
+        }
+        else
+        {
+            memory.putBytes(at, src, localOffset, length);
+        }
         if (!table.unchanged(index, control))
         {
             // Raced a close or refresh: the bytes may have landed in memory whose registration just changed, but

@@ -60,13 +60,13 @@ public final class AtomicSupport
      * fi_query_atomic flag FI_FETCH_ATOMIC (rdma/fi_atomic.h, bit 58): answer for the fetch calls. Here until
      * {@code io.jfabric.Flags} carries it.
      */
-    public static final long FI_FETCH_ATOMIC = 1L << 58;
+    public static final long FI_FETCH_ATOMIC = io.jfabric.Flags.FI_FETCH_ATOMIC;
 
     /**
      * fi_query_atomic flag FI_COMPARE_ATOMIC (rdma/fi_atomic.h, bit 59): answer for the compare calls. Here until
      * {@code io.jfabric.Flags} carries it.
      */
-    public static final long FI_COMPARE_ATOMIC = 1L << 59;
+    public static final long FI_COMPARE_ATOMIC = io.jfabric.Flags.FI_COMPARE_ATOMIC;
 
     /** Operand bytes one base or fetch call may carry (and fetched bytes it may return). */
     public static final int OPERAND_BYTES = 4096;

@@ -384,7 +384,7 @@ class ScalableEndpointTest
         final Endpoint tx = sep.txContext(0, null, 0);
         assertEquals(Errno.FI_EBUSY, assertThrows(FabricException.class, () -> sep.txContext(0, null, 0)).errno());
         assertEquals(Errno.FI_EINVAL, assertThrows(FabricException.class,
-            () -> sep.rxContext(0, new RxAttr().caps(Flags.FI_RECV | Flags.FI_ATOMIC), 0)).errno());
+            () -> sep.rxContext(0, new RxAttr().caps(Flags.FI_RECV | Flags.FI_HMEM), 0)).errno());
         final RxAttr asked = new RxAttr();
         final Endpoint rx = sep.rxContext(0, asked, 0);
         assertEquals(Flags.FI_RECV, asked.caps() & (Flags.FI_RECV | Flags.FI_SEND), "the caps in force come back");

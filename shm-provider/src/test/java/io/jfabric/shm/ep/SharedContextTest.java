@@ -217,7 +217,7 @@ class SharedContextTest
         assertEquals(Errno.FI_EINVAL, assertThrows(FabricException.class, () -> shared.bind(second, 0)).errno(),
             "one shared transmit context per endpoint");
         assertEquals(Errno.FI_EINVAL, assertThrows(FabricException.class,
-            () -> domain.stxContext(new TxAttr().caps(Flags.FI_ATOMIC), 0)).errno());
+            () -> domain.stxContext(new TxAttr().caps(Flags.FI_HMEM), 0)).errno());
         shared.enable();
     }
 
