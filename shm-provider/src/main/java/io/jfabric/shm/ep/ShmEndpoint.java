@@ -31,6 +31,7 @@ import io.jfabric.shm.av.ShmAddress;
 import io.jfabric.shm.av.ShmAddressVector;
 import io.jfabric.shm.cntr.ShmCounter;
 import io.jfabric.shm.context.DomainContext;
+import io.jfabric.shm.core.BrokenVariant;
 import io.jfabric.shm.core.DomainResources;
 import io.jfabric.shm.core.FidLifecycle;
 import io.jfabric.shm.core.LocalHost;
@@ -81,6 +82,8 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
     private static final int OPEN = 0;
     private static final int ENABLED = 1;
     private static final int CLOSED = 2;
+    private static final boolean BROKEN_PUBLISHED_BEFORE_BUILT =
+        BrokenVariant.active("sep.rx-published-before-built");
 
     private final FidLifecycle domain;
     private final DomainContext shmDomain;
@@ -471,6 +474,14 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
             region.putLongOrdered(SlotDescriptor.statOffset(geometry, slot, stat), 0);
         }
         AuthKeys.publish(region, geometry, slot, accepted);
+        // Broken variant: a context made reachable (slot ACTIVE, entry in its scalable endpoint) before it is built.
+        final boolean publishFirst = BROKEN_PUBLISHED_BEFORE_BUILT && parent != null;
+        if (publishFirst)
+        {
+            heartbeat = Heartbeats.register(region, SlotDescriptor.heartbeatOffset(geometry, slot));
+            region.putIntOrdered(SlotDescriptor.stateOffset(geometry, slot), SlotDescriptor.STATE_ACTIVE);
+            parent.contextEnabled(this);
+        }
         tx = new TxContext(region, geometry, slot, incarnation, av, registrar, txCq, selectiveTx, sendCntr,
             config.rendezvousMin(), config.livenessTimeoutMs(), config.checksum(), (int)Math.min(txSize, 1 << 16), iovLimit(), guards.sendGuard(),
             guards.progressGuard(), claim, authDigest, authKeysFromAv);
@@ -478,8 +489,11 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
             registrar.endpointRemoteMemory(), (int)Math.min(rxSize, 1 << 20), config.unexpectedCount(),
             config.unexpectedBytes(), directedRecv, minMultiRecv, guards.receiveGuard(), config.livenessTimeoutMs(), eq,
             this);
-        heartbeat = Heartbeats.register(region, SlotDescriptor.heartbeatOffset(geometry, slot));
-        region.putIntOrdered(SlotDescriptor.stateOffset(geometry, slot), SlotDescriptor.STATE_ACTIVE);
+        if (!publishFirst)
+        {
+            heartbeat = Heartbeats.register(region, SlotDescriptor.heartbeatOffset(geometry, slot));
+            region.putIntOrdered(SlotDescriptor.stateOffset(geometry, slot), SlotDescriptor.STATE_ACTIVE);
+        }
         if (txCq != null)
         {
             txCq.attach(this);
@@ -500,7 +514,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
         }
         state = ENABLED;
         hooks.enabled(this);
-        if (parent != null)
+        if (parent != null && !publishFirst)
         {
             parent.contextEnabled(this);
         }

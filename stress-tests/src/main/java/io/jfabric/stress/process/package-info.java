@@ -15,6 +15,6 @@
  */
 /**
  * JCStress tests of races between processes: two mappings of one region, as two processes see it (slots, lanes, key
- * tables, AV entries, and the publication of a scalable endpoint).
+ * tables, AV entries, and the publication of a scalable endpoint and of its receive contexts).
  */
 package io.jfabric.stress.process;
