@@ -84,6 +84,7 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
     private static final int CLOSED = 2;
     private static final boolean BROKEN_PUBLISHED_BEFORE_BUILT =
         BrokenVariant.active("sep.rx-published-before-built");
+    private static final boolean BROKEN_TX_FROM_ADDRESS_SLOT = BrokenVariant.active("sep.tx-from-address-slot");
 
     private final FidLifecycle domain;
     private final DomainContext shmDomain;
@@ -482,7 +483,12 @@ public final class ShmEndpoint extends FidLifecycle implements Endpoint, Progres
             region.putIntOrdered(SlotDescriptor.stateOffset(geometry, slot), SlotDescriptor.STATE_ACTIVE);
             parent.contextEnabled(this);
         }
-        tx = new TxContext(region, geometry, slot, incarnation, av, registrar, txCq, selectiveTx, sendCntr,
+        // Broken variant: a transmit context sending from its scalable endpoint's address slot, whose lanes have
+        // one producer, shares them with every other transmit context of that endpoint.
+        final boolean fromAddressSlot = BROKEN_TX_FROM_ADDRESS_SLOT && parent != null &&
+            fidClass() == FidClass.TX_CTX;
+        tx = new TxContext(region, geometry, fromAddressSlot ? parent.slot() : slot,
+            fromAddressSlot ? parent.incarnation() : incarnation, av, registrar, txCq, selectiveTx, sendCntr,
             config.rendezvousMin(), config.livenessTimeoutMs(), config.checksum(), (int)Math.min(txSize, 1 << 16), iovLimit(), guards.sendGuard(),
             guards.progressGuard(), claim, authDigest, authKeysFromAv);
         rx = new RxContext(region, geometry, slot, incarnation, av, rxCq, selectiveRx, recvCntr,

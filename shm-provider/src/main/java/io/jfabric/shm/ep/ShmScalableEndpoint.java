@@ -455,6 +455,12 @@ public final class ShmScalableEndpoint extends FidLifecycle implements ScalableE
         return slot;
     }
 
+    /** @return the incarnation of {@link #slot} this endpoint holds. */
+    int incarnation()
+    {
+        return incarnation;
+    }
+
     @Override
     protected String describe()
     {
