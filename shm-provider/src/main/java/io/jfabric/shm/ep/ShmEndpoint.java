@@ -35,6 +35,7 @@ import io.jfabric.shm.av.ShmAddress;
 import io.jfabric.shm.av.ShmAddressVector;
 import io.jfabric.shm.cntr.ShmCounter;
 import io.jfabric.shm.context.DomainContext;
+import io.jfabric.shm.core.BrokenVariant;
 import io.jfabric.shm.core.DomainResources;
 import io.jfabric.shm.core.FidLifecycle;
 import io.jfabric.shm.core.LocalHost;
@@ -87,6 +88,9 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
     private static final int OPEN = 0;
     private static final int ENABLED = 1;
     private static final int CLOSED = 2;
+    private static final boolean BROKEN_PUBLISHED_BEFORE_BUILT =
+        BrokenVariant.active("sep.rx-published-before-built");
+    private static final boolean BROKEN_TX_FROM_ADDRESS_SLOT = BrokenVariant.active("sep.tx-from-address-slot");
 
     private final FidLifecycle domain;
     private final DomainContext shmDomain;
@@ -357,7 +361,20 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
             region.putLongOrdered(SlotDescriptor.statOffset(geometry, slot, stat), 0);
         }
         AuthKeys.publish(region, geometry, slot, accepted);
-        tx = new TxContext(region, geometry, slot, incarnation, av, registrar, b.txCq, b.selectiveTx, b.sendCntr,
+        // Broken variant: a context made reachable (slot ACTIVE, entry in its scalable endpoint) before it is built.
+        final boolean publishFirst = BROKEN_PUBLISHED_BEFORE_BUILT && parent != null;
+        if (publishFirst)
+        {
+            heartbeat = Heartbeats.register(region, SlotDescriptor.heartbeatOffset(geometry, slot));
+            region.putIntOrdered(SlotDescriptor.stateOffset(geometry, slot), SlotDescriptor.STATE_ACTIVE);
+            parent.contextEnabled(this);
+        }
+        // Broken variant: a transmit context sending from its scalable endpoint's address slot, whose lanes have
+        // one producer, shares them with every other transmit context of that endpoint.
+        final boolean fromAddressSlot = BROKEN_TX_FROM_ADDRESS_SLOT && parent != null &&
+            fidClass() == FidClass.TX_CTX;
+        tx = new TxContext(region, geometry, fromAddressSlot ? parent.slot() : slot,
+            fromAddressSlot ? parent.incarnation() : incarnation, av, registrar, b.txCq, b.selectiveTx, b.sendCntr,
             config.rendezvousMin(), config.livenessTimeoutMs(), config.checksum(), (int)Math.min(txSize, 1 << 16), iovLimit(), guards.sendGuard(),
             guards.progressGuard(), claim, authDigest, authKeysFromAv,
             new RmaInitiator(registrar.endpointRemoteMemory(), b.txCq, b.selectiveTx, b.readCntr, b.writeCntr));
@@ -365,8 +382,11 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
             registrar.endpointRemoteMemory(), (int)Math.min(rxSize, 1 << 20), config.unexpectedCount(),
             config.unexpectedBytes(), directedRecv, minMultiRecv, guards.receiveGuard(), config.livenessTimeoutMs(), b.eq,
             this, sharedRx);
-        heartbeat = Heartbeats.register(region, SlotDescriptor.heartbeatOffset(geometry, slot));
-        region.putIntOrdered(SlotDescriptor.stateOffset(geometry, slot), SlotDescriptor.STATE_ACTIVE);
+        if (!publishFirst)
+        {
+            heartbeat = Heartbeats.register(region, SlotDescriptor.heartbeatOffset(geometry, slot));
+            region.putIntOrdered(SlotDescriptor.stateOffset(geometry, slot), SlotDescriptor.STATE_ACTIVE);
+        }
         if (b.txCq != null)
         {
             b.txCq.attach(this);
@@ -387,7 +407,7 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
         }
         state = ENABLED;
         hooks.enabled(this);
-        if (parent != null)
+        if (parent != null && !publishFirst)
         {
             parent.contextEnabled(this);
         }

@@ -28,6 +28,7 @@ import io.jfabric.TxAttr;
 import io.jfabric.shm.av.ShmAddress;
 import io.jfabric.shm.av.ShmAddressVector;
 import io.jfabric.shm.context.DomainContext;
+import io.jfabric.shm.core.BrokenVariant;
 import io.jfabric.shm.core.DomainResources;
 import io.jfabric.shm.core.FidLifecycle;
 import io.jfabric.shm.core.LocalHost;
@@ -55,6 +56,8 @@ import java.nio.charset.StandardCharsets;
  */
 public final class ShmScalableEndpoint extends FidLifecycle implements ScalableEndpoint
 {
+    private static final boolean BROKEN_ACTIVE_BEFORE_COUNT = BrokenVariant.active("sep.active-before-count");
+
     /**
      * Opens one context endpoint: the domain's endpoint factory with its threading guards and progress hooks.
      */
@@ -242,7 +245,19 @@ public final class ShmScalableEndpoint extends FidLifecycle implements ScalableE
         {
             throw new FabricException(Errno.FI_ENOAV, "fi_enable: no address vector is bound (fi_scalable_ep_bind)");
         }
-        region.putIntOrdered(SlotDescriptor.rxContextCountOffset(geometry, slot), rxContexts.length);
+        // The count first, ACTIVE last (release): a sender that acquires ACTIVE sees a non-zero count and goes to
+        // the receive contexts, never into the address slot's own lanes, which nobody reads. The broken variant
+        // swaps the two stores.
+        final int countOffset = SlotDescriptor.rxContextCountOffset(geometry, slot);
+        final int stateOffset = SlotDescriptor.stateOffset(geometry, slot);
+        if (BROKEN_ACTIVE_BEFORE_COUNT)
+        {
+            region.putIntOrdered(stateOffset, SlotDescriptor.STATE_ACTIVE);
+        }
+        else
+        {
+            region.putIntOrdered(countOffset, rxContexts.length);
+        }
         for (final ShmEndpoint rx : rxContexts)
         {
             if (rx != null && rx.isEnabled())
@@ -251,7 +266,14 @@ public final class ShmScalableEndpoint extends FidLifecycle implements ScalableE
             }
         }
         heartbeat = Heartbeats.register(region, SlotDescriptor.heartbeatOffset(geometry, slot));
-        region.putIntOrdered(SlotDescriptor.stateOffset(geometry, slot), SlotDescriptor.STATE_ACTIVE);
+        if (BROKEN_ACTIVE_BEFORE_COUNT)
+        {
+            region.putIntOrdered(countOffset, rxContexts.length);
+        }
+        else
+        {
+            region.putIntOrdered(stateOffset, SlotDescriptor.STATE_ACTIVE);
+        }
         enabled = true;
     }
 
@@ -431,6 +453,12 @@ public final class ShmScalableEndpoint extends FidLifecycle implements ScalableE
     public int slot()
     {
         return slot;
+    }
+
+    /** @return the incarnation of {@link #slot} this endpoint holds. */
+    int incarnation()
+    {
+        return incarnation;
     }
 
     @Override

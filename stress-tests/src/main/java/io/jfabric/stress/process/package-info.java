@@ -13,5 +13,8 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-/** JCStress tests of races between processes: two mappings of one region, as two processes see it (slots, lanes, key tables, AV entries). */
+/**
+ * JCStress tests of races between processes: two mappings of one region, as two processes see it (slots, lanes, key
+ * tables, AV entries, and the publication of a scalable endpoint and of its receive contexts).
+ */
 package io.jfabric.stress.process;

@@ -18,6 +18,7 @@ package io.jfabric.stress.scenario;
 import io.jfabric.CqEntries;
 import io.jfabric.stress.fixture.Payload;
 import io.jfabric.stress.fixture.Peer;
+import io.jfabric.stress.fixture.Scalable;
 import io.jfabric.stress.fixture.StressDomain;
 import org.openjdk.jcstress.infra.results.III_Result;
 
@@ -30,14 +31,17 @@ import java.nio.ByteBuffer;
  * message must have arrived whole and its send must have completed exactly once (counter exactly 1).
  * <p>
  * The models that allow these two threads (SAFE, FID, ENDPOINT) each have a test over this scenario; what they
- * catch is the transmit-progress guard of their model dropped. Actors: {@link #send} on one thread, {@link #readCq}
- * or {@link #readCounter} on the other; {@link #check} as the arbiter.
+ * catch is the transmit-progress guard of their model dropped. A may also be a transmit context of a scalable
+ * endpoint ({@link #fromTransmitContext}): an endpoint of its own, with the model's guards. Actors: {@link #send}
+ * on one thread, {@link #readCq} or {@link #readCounter} on the other; {@link #check} as the arbiter.
  */
 public final class SendRacingProgress
 {
     private static final int CONTEXT = 1;
     private final Peer a;
     private final Peer b;
+    /** The scalable endpoint whose transmit context A is, or null. */
+    private final Scalable owner;
     private final CqEntries entries = new CqEntries(4);
     private int readerSaw;
 
@@ -47,8 +51,26 @@ public final class SendRacingProgress
      */
     public SendRacingProgress(final StressDomain domain, final boolean counting)
     {
-        a = counting ? domain.openCounting() : domain.open();
-        b = domain.open();
+        this(counting ? domain.openCounting() : domain.open(), domain.open(), null);
+    }
+
+    private SendRacingProgress(final Peer a, final Peer b, final Scalable owner)
+    {
+        this.a = a;
+        this.b = b;
+        this.owner = owner;
+    }
+
+    /**
+     * @param domain the domain of the model under test.
+     * @return the scenario with A transmit context 0 of an enabled scalable endpoint (its CQ is A's CQ).
+     */
+    public static SendRacingProgress fromTransmitContext(final StressDomain domain)
+    {
+        final Scalable s = domain.openScalable(1, 1);
+        final Peer context = s.tx(0, true);
+        s.sep.enable();
+        return new SendRacingProgress(context, domain.open(), s);
     }
 
     /** @return what the send returned. */
@@ -97,7 +119,14 @@ public final class SendRacingProgress
         }
         final ByteBuffer into = ByteBuffer.allocateDirect(StressDomain.SEGMENTED_SIZE);
         r.r3 = b.receive(into) && Payload.holds(into, Payload.MESSAGE_SEED, StressDomain.SEGMENTED_SIZE) ? 1 : 0;
-        a.close();
+        if (owner != null)
+        {
+            owner.close();
+        }
+        else
+        {
+            a.close();
+        }
         b.close();
     }
 }
