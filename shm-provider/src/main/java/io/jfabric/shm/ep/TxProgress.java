@@ -249,7 +249,7 @@ final class TxProgress
      * whose message is partly in the ring of a peer that is only stopped stays, abandoned, until it can write an
      * ABORT record, so the receive taking that message ends too.
      *
-     * @return the operation to look at next.
+     * @return {@link #STAY} for an abandoned send (still queued), else the operation to look at next.
      */
     private int fail(final int op, final int previous, final int status)
     {
@@ -260,7 +260,7 @@ final class TxProgress
         if (status == PeerLiveness.STOPPED && pending.sent[op] > 0)
         {
             pending.abandon(op);
-            return pending.next(op);
+            return STAY; // it stays queued: the pass must take it as the previous operation of the next
         }
         return pending.release(op, previous);
     }
