@@ -50,6 +50,7 @@ import io.jfabric.shm.cntr.CounterTable;
 import io.jfabric.shm.cntr.ShmCounter;
 import io.jfabric.shm.context.DomainContext;
 import io.jfabric.shm.context.FabricContext;
+import io.jfabric.shm.core.BrokenVariant;
 import io.jfabric.shm.core.DomainResources;
 import io.jfabric.shm.core.FidLifecycle;
 import io.jfabric.shm.core.ShmConfig;
@@ -96,6 +97,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  */
 public final class ShmDomain extends FidLifecycle implements Domain, DomainContext
 {
+    /** Broken variant: a shared receive context with the domain's own guards (no lock under COMPLETION, DOMAIN). */
+    private static final boolean BROKEN_SRX_NO_LOCK = BrokenVariant.active("srx.no-lock");
+
     private final FabricContext fabric;
     private final Info info;
     private final DomainAttr attr;
@@ -518,7 +522,7 @@ public final class ShmDomain extends FidLifecycle implements Domain, DomainConte
         final boolean auto = isAutoProgress();
         // the endpoints bound to a shared receive context may progress on several threads whatever the model:
         // its matcher is guarded by a real lock
-        final boolean sharedRx = fidClass == FidClass.SRX_CTX;
+        final boolean sharedRx = fidClass == FidClass.SRX_CTX && !BROKEN_SRX_NO_LOCK;
         return new ShmEndpoint(this, memory, resources, epInfo, attr.name(), region.buffer(), region.geometry(),
             config, ThreadingGuards.of(sharedRx ? Threading.SAFE : attr.threading(), auto),
             auto ? progressHooks() : EndpointHooks.NONE, context, fidClass);
