@@ -63,6 +63,11 @@ final class TxProgress
     private final int statRendezvous;
     /** Records written in this pass. */
     private int work;
+    /** How long the ring may hold an unfinished record at its head before it is taken for a dead producer's. */
+    private final long stuckLimitMs;
+    /** When the ring was first seen holding an unfinished record at {@link #stuckPosition}, 0 when it is not. */
+    private long stuckSinceMs;
+    private long stuckPosition;
 
     /**
      * Build the progress of a transmit context being enabled, and clear its transmit ring. Control path.
@@ -100,6 +105,7 @@ final class TxProgress
         this.counter = counter;
         this.inlineLimit = inlineLimit;
         liveness = new PeerLiveness(region, geometry, livenessTimeoutMs);
+        stuckLimitMs = livenessTimeoutMs;
         blockedPeers = new long[(geometry.slotCount() + 63) >>> 6];
         statQueued = SlotDescriptor.statOffset(geometry, slot, SlotDescriptor.STAT_QUEUED_OFFSET);
         statSegmented = SlotDescriptor.statOffset(geometry, slot, SlotDescriptor.STAT_SEGMENTED_OFFSET);
@@ -119,7 +125,36 @@ final class TxProgress
     int run()
     {
         pending.accept();
-        return ring.read(acks, READ_LIMIT) + pushPending();
+        final int acknowledged = ring.read(acks, READ_LIMIT);
+        if (acknowledged == 0 && ring.producerPosition() != ring.consumerPosition())
+        {
+            unblockIfStuck();
+        }
+        return acknowledged + pushPending();
+    }
+
+    /**
+     * The ring holds records but none could be read: the record at its head was claimed and not committed. A
+     * receiver does that for the few instructions of an acknowledgement; one killed in between leaves it so for
+     * good, and every acknowledgement behind it waits. Once the head has not moved for the liveness timeout (a
+     * receiver that has not finished in that time is stopped or gone, as for lanes), the ring's own
+     * {@code unblock()} turns the unfinished record into padding and reading goes on; its acknowledgement was never
+     * written, and the send it was for fails by the peer's liveness as any send to a dead peer does.
+     */
+    private void unblockIfStuck()
+    {
+        final long now = Heartbeats.nowMs();
+        final long head = ring.consumerPosition();
+        if (stuckSinceMs == 0 || head != stuckPosition)
+        {
+            stuckSinceMs = now;
+            stuckPosition = head;
+        }
+        else if (now - stuckSinceMs >= stuckLimitMs)
+        {
+            ring.unblock();
+            stuckSinceMs = 0;
+        }
     }
 
     /**
