@@ -15,6 +15,8 @@
  */
 package io.jfabric.shm.ep;
 
+import io.jfabric.Errno;
+import io.jfabric.FabricException;
 import io.jfabric.shm.core.BrokenVariant;
 import io.jfabric.shm.core.ProcessIdentity;
 import io.jfabric.shm.region.RegionGeometry;
@@ -78,6 +80,25 @@ public final class EndpointSlots
             }
         }
         return -1;
+    }
+
+    /**
+     * Claim the lowest free slot for an object being opened. Control path.
+     *
+     * @param call       the call, for the message.
+     * @param domainName the domain's name, for the message.
+     * @return the slot claimed.
+     * @throws FabricException {@link Errno#FI_ENOSPC} when every slot is held.
+     */
+    public int claimAny(final String call, final String domainName)
+    {
+        final int claimed = claim(-1);
+        if (claimed < 0)
+        {
+            throw new FabricException(Errno.FI_ENOSPC, call + ": all " + geometry.slotCount() +
+                " endpoint slots of domain '" + domainName + "' are held (raise jfabric.shm.ep.count)");
+        }
+        return claimed;
     }
 
     private boolean claimOwner(final int ownerOffset, final long owner, final long self)

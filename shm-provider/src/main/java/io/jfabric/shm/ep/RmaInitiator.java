@@ -46,7 +46,6 @@ final class RmaInitiator
 {
     private final RemoteMemory remote;
     private final ShmCompletionQueue cq;
-    private final boolean selective;
     private final ShmCounter readCounter;
     private final ShmCounter writeCounter;
     private final UnsafeBuffer local = new UnsafeBuffer(0, 0);
@@ -57,20 +56,17 @@ final class RmaInitiator
     /**
      * @param remote       a view of the domain's registered memory, closed by {@link #close}.
      * @param cq           the CQ bound with FI_TRANSMIT, or null.
-     * @param selective    whether that binding has FI_SELECTIVE_COMPLETION.
      * @param readCounter  the counter bound with FI_READ, or null.
      * @param writeCounter the counter bound with FI_WRITE, or null.
      */
     RmaInitiator(
         final RemoteMemory remote,
         final ShmCompletionQueue cq,
-        final boolean selective,
         final ShmCounter readCounter,
         final ShmCounter writeCounter)
     {
         this.remote = remote;
         this.cq = cq;
-        this.selective = selective;
         this.readCounter = readCounter;
         this.writeCounter = writeCounter;
     }
@@ -238,16 +234,6 @@ final class RmaInitiator
         {
             c.addErr(1);
         }
-    }
-
-    /**
-     * @param opFlags    the operation's flags.
-     * @param injectCall whether it is an inject call (no completion).
-     * @return whether a successful completion is written.
-     */
-    boolean wantsCompletion(final long opFlags, final boolean injectCall)
-    {
-        return !injectCall && (!selective || (opFlags & Flags.FI_COMPLETION) != 0);
     }
 
     /** Close the view. Control path, send guard held. */

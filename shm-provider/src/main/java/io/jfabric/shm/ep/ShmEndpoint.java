@@ -233,19 +233,14 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
 
     private int claimSlot(final int wanted)
     {
-        final int claimed = slots.claim(wanted);
-        if (claimed >= 0)
-        {
-            incarnation = slots.incarnation(claimed);
-            return claimed;
-        }
-        if (wanted >= 0)
+        final int claimed = wanted < 0 ? slots.claimAny("fi_endpoint", domainName) : slots.claim(wanted);
+        if (claimed < 0)
         {
             throw new FabricException(Errno.FI_EADDRINUSE, "fi_setname: slot " + wanted + " of domain '" +
                 domainName + "' is held by " + ProcessIdentity.describe(slots.owner(wanted)));
         }
-        throw new FabricException(Errno.FI_ENOSPC, "fi_endpoint: all " + geometry.slotCount() +
-            " endpoint slots of domain '" + domainName + "' are held (raise jfabric.shm.ep.count)");
+        incarnation = slots.incarnation(claimed);
+        return claimed;
     }
 
     // ------------------------------------------------------------------ control path
@@ -377,7 +372,7 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
             fromAddressSlot ? parent.incarnation() : incarnation, av, registrar, b.txCq, b.selectiveTx, b.sendCntr,
             config.rendezvousMin(), config.livenessTimeoutMs(), config.checksum(), (int)Math.min(txSize, 1 << 16), iovLimit(), guards.sendGuard(),
             guards.progressGuard(), claim, authDigest, authKeysFromAv,
-            new RmaInitiator(registrar.endpointRemoteMemory(), b.txCq, b.selectiveTx, b.readCntr, b.writeCntr));
+            new RmaInitiator(registrar.endpointRemoteMemory(), b.txCq, b.readCntr, b.writeCntr));
         rx = new RxContext(region, geometry, slot, incarnation, av, b.rxCq, b.selectiveRx, b.recvCntr,
             registrar.endpointRemoteMemory(), (int)Math.min(rxSize, 1 << 20), config.unexpectedCount(),
             config.unexpectedBytes(), directedRecv, minMultiRecv, guards.receiveGuard(), config.livenessTimeoutMs(), b.eq,

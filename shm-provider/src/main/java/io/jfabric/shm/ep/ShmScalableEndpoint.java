@@ -138,12 +138,7 @@ public final class ShmScalableEndpoint extends FidLifecycle implements ScalableE
             resources.acquire(DomainResources.Kind.ENDPOINT, "fi_scalable_ep");
             try
             {
-                slot = slots.claim(-1);
-                if (slot < 0)
-                {
-                    throw new FabricException(Errno.FI_ENOSPC, "fi_scalable_ep: all " + geometry.slotCount() +
-                        " endpoint slots of domain '" + domainName + "' are held (raise jfabric.shm.ep.count)");
-                }
+                slot = slots.claimAny("fi_scalable_ep", domainName);
                 incarnation = slots.incarnation(slot);
                 ok = true;
             }

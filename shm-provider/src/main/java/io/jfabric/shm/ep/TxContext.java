@@ -434,7 +434,8 @@ final class TxContext
      * goes through the key table, not the peer's lanes, so a peer that holds no lane for this sender (or is slow to
      * free one) does not stop it.
      *
-     * @return the peer's slot, or a negated errno: FI_EBADF, FI_EINVAL (unknown destination), FI_EHOSTUNREACH.
+     * @return the peer's slot, or a negated errno: FI_EBADF, FI_EINVAL (unknown destination), FI_EAGAIN (not enabled
+     * yet), FI_EHOSTUNREACH.
      */
     private int reachOneSided(final long destAddr)
     {
@@ -448,14 +449,32 @@ final class TxContext
         {
             return -Errno.FI_EINVAL;
         }
+        final int inc = enabledIncarnation(peer, a.incarnationOf(destAddr));
+        return inc < 0 ? inc : peer;
+    }
+
+    /**
+     * Whether a peer slot holds the enabled, live endpoint a destination names: the one check before any operation
+     * reaches it, by lane ({@link #connectSlow}) or one-sidedly ({@link #reachOneSided}). Sending side.
+     *
+     * @param wantedIncarnation the incarnation the AV recorded for the destination, 0 for any.
+     * @return the peer's incarnation (positive), or -FI_EAGAIN (opened but not enabled yet), -FI_EHOSTUNREACH
+     * (gone, another incarnation, stopped).
+     */
+    private int enabledIncarnation(final int peer, final long wantedIncarnation)
+    {
+        final int peerState = region.getIntVolatile(SlotDescriptor.stateOffset(geometry, peer));
         final int inc = region.getIntVolatile(SlotDescriptor.incarnationOffset(geometry, peer));
-        final long wanted = a.incarnationOf(destAddr);
-        if (region.getIntVolatile(SlotDescriptor.stateOffset(geometry, peer)) != SlotDescriptor.STATE_ACTIVE ||
-            wanted > 0 && wanted != inc || senderLiveness.status(peer, inc) != PeerLiveness.ALIVE)
+        if (peerState == SlotDescriptor.STATE_CLAIMED)
+        {
+            return wantedIncarnation != 0 && wantedIncarnation != inc ? -Errno.FI_EHOSTUNREACH : -Errno.FI_EAGAIN;
+        }
+        if (peerState != SlotDescriptor.STATE_ACTIVE || wantedIncarnation > 0 && wantedIncarnation != inc ||
+            senderLiveness.status(peer, inc) != PeerLiveness.ALIVE)
         {
             return -Errno.FI_EHOSTUNREACH;
         }
-        return peer;
+        return inc;
     }
 
     /**
@@ -561,16 +580,10 @@ final class TxContext
     private int connectSlow(final int peer, final long wantedIncarnation, final long digest)
     {
         laneStamp[peer] = 0;
-        final int peerState = region.getIntVolatile(SlotDescriptor.stateOffset(geometry, peer));
-        final int inc = region.getIntVolatile(SlotDescriptor.incarnationOffset(geometry, peer));
-        if (peerState == SlotDescriptor.STATE_CLAIMED)
+        final int inc = enabledIncarnation(peer, wantedIncarnation);
+        if (inc < 0)
         {
-            return wantedIncarnation != 0 && wantedIncarnation != inc ? -Errno.FI_EHOSTUNREACH : -Errno.FI_EAGAIN;
-        }
-        if (peerState != SlotDescriptor.STATE_ACTIVE || wantedIncarnation > 0 && wantedIncarnation != inc ||
-            senderLiveness.status(peer, inc) != PeerLiveness.ALIVE)
-        {
-            return -Errno.FI_EHOSTUNREACH;
+            return inc;
         }
         if (region.getInt(SlotDescriptor.rxContextCountOffset(geometry, peer)) != 0)
         {
@@ -813,7 +826,7 @@ final class TxContext
             {
                 commitWriteData(peer, index, rc == 0, total, remoteData);
             }
-            rma.finish(write, rc, rma.wantsCompletion(opFlags, injectCall), context, total);
+            rma.finish(write, rc, wantsCompletion(opFlags, injectCall), context, total);
             return 0;
         }
         finally
@@ -849,7 +862,7 @@ final class TxContext
             }
             final int rc = rma.atomic(kind, type, op, buf, offset, count, compare, compareOffset, result, resultOffset,
                 addr, key);
-            rma.finishAtomic(kind != AtomicSupport.Kind.WRITE, rc, rma.wantsCompletion(opFlags, injectCall), context,
+            rma.finishAtomic(kind != AtomicSupport.Kind.WRITE, rc, wantsCompletion(opFlags, injectCall), context,
                 (long)count * type.size());
             return 0;
         }

@@ -21,8 +21,6 @@ import io.jfabric.AtomicOp;
 import io.jfabric.AvAttr;
 import io.jfabric.CompletionQueue;
 import io.jfabric.CqAttr;
-import io.jfabric.CqEntries;
-import io.jfabric.CqErrEntry;
 import io.jfabric.Domain;
 import io.jfabric.Endpoint;
 import io.jfabric.Errno;
@@ -127,23 +125,7 @@ class AtomicEndpointTest
     private long complete(final long rc)
     {
         assertEquals(0, rc, "the call");
-        final CqEntries entries = new CqEntries(1);
-        final long deadline = System.nanoTime() + 10_000_000_000L;
-        while (System.nanoTime() < deadline)
-        {
-            final int n = cq.read(entries, 1);
-            if (n == 1)
-            {
-                return entries.flags[0];
-            }
-            if (n == -Errno.FI_EAVAIL)
-            {
-                final CqErrEntry err = new CqErrEntry();
-                assertEquals(1, cq.readErr(err, 0));
-                return -err.err;
-            }
-        }
-        throw new AssertionError("no completion in 10 s");
+        return CqWait.next(cq);
     }
 
     private long fetch(final long addr, final AtomicDatatype type, final AtomicOp op, final long value)

@@ -20,8 +20,6 @@ import io.jfabric.AvAttr;
 import io.jfabric.CompletionQueue;
 import io.jfabric.Counter;
 import io.jfabric.CqAttr;
-import io.jfabric.CqEntries;
-import io.jfabric.CqErrEntry;
 import io.jfabric.CqFormat;
 import io.jfabric.Domain;
 import io.jfabric.Endpoint;
@@ -146,23 +144,7 @@ class RmaTest
     /** Read one completion: the flags of a success, or the negated errno of an error entry. */
     private long complete()
     {
-        final CqEntries entries = new CqEntries(1);
-        final long deadline = System.nanoTime() + 10_000_000_000L;
-        while (System.nanoTime() < deadline)
-        {
-            final int n = cq.read(entries, 1);
-            if (n == 1)
-            {
-                return entries.flags[0];
-            }
-            if (n == -Errno.FI_EAVAIL)
-            {
-                final CqErrEntry err = new CqErrEntry();
-                assertEquals(1, cq.readErr(err, 0));
-                return -err.err;
-            }
-        }
-        throw new AssertionError("no completion in 10 s");
+        return CqWait.next(cq);
     }
 
     @Test
