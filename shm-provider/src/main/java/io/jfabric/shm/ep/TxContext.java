@@ -546,7 +546,9 @@ final class TxContext
             return -Errno.FI_EHOSTUNREACH;
         }
         final int rxIndex = av.rxIndexOf(destAddr);
-        if (rxIndex >= region.getInt(SlotDescriptor.rxContextCountOffset(geometry, base)))
+        // the count is another process's word: a damaged one must not send the read past the entries
+        if (rxIndex >= Math.min(region.getInt(SlotDescriptor.rxContextCountOffset(geometry, base)),
+            SlotDescriptor.MAX_EP_CONTEXTS))
         {
             return -Errno.FI_EINVAL;
         }

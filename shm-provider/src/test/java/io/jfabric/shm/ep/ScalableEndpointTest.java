@@ -335,7 +335,7 @@ class ScalableEndpointTest
     void shouldKeepSendsToAReceiveContextWaitingUntilItIsEnabledAndRefuseAnIndexItDoesNotHave()
     {
         final Info info = open(Threading.SAFE);
-        final AddressVector av = keep(domain.avOpen(new AvAttr().rxCtxBits(4), 0));
+        final AddressVector av = keep(domain.avOpen(new AvAttr().rxCtxBits(8), 0));
         final ScalableEndpoint sep = keep(domain.scalableEndpoint(info, 0));
         sep.bind(av, 0);
         final Endpoint rx1 = keep(sep.rxContext(1, new RxAttr(), 0));
@@ -351,9 +351,9 @@ class ScalableEndpointTest
         assertEquals(1, av.insert(new String[] {new String(sep.getname(), StandardCharsets.US_ASCII).trim()}, 1,
             addr, 0, 0));
         final ByteBuffer buf = ByteBuffer.allocateDirect(8);
-        final long toContext1 = AddressVector.rxAddr(addr[0], 1, 4);
+        final long toContext1 = AddressVector.rxAddr(addr[0], 1, 8);
         assertEquals(-Errno.FI_EAGAIN, sender.send(buf, 0, 8, 0, toContext1, 0), "context 1 is not enabled yet");
-        assertEquals(-Errno.FI_EINVAL, sender.send(buf, 0, 8, 0, AddressVector.rxAddr(addr[0], 4, 4), 0),
+        assertEquals(-Errno.FI_EINVAL, sender.send(buf, 0, 8, 0, AddressVector.rxAddr(addr[0], 4, 8), 0),
             "the endpoint has 4 receive contexts");
         assertEquals(-Errno.FI_EINVAL, sender.send(buf, 0, 8, 0, AddressVector.groupAddr(addr[0], 1), 0),
             "shm offers no peer groups: a group id names no address");
@@ -369,6 +369,15 @@ class ScalableEndpointTest
         assertEquals(1, n);
         assertEquals(5, entries.opContext[0]);
         assertEquals(-Errno.FI_EAGAIN, sender.send(buf, 0, 8, 0, addr[0], 0), "context 0 was never opened");
+
+        // a damaged receive context count (another process's word) must not make a sender read past the entries
+        final io.jfabric.shm.ShmDomain shm = (io.jfabric.shm.ShmDomain)domain;
+        final int countOffset = io.jfabric.shm.region.SlotDescriptor.rxContextCountOffset(shm.region().geometry(),
+            ((io.jfabric.shm.ep.ShmScalableEndpoint)sep).slot());
+        shm.region().buffer().putIntVolatile(countOffset, 1_000_000);
+        assertEquals(-Errno.FI_EINVAL, sender.send(buf, 0, 8, 0, AddressVector.rxAddr(addr[0], 200, 8), 0),
+            "an index past the entries, whatever the count word says");
+        shm.region().buffer().putIntVolatile(countOffset, 16);
     }
 
     @Test
