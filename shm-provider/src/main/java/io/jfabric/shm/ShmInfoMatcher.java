@@ -55,7 +55,7 @@ import java.util.List;
  *   <li>A hint set to a non-zero value must be supported or nothing matches; zero is a wildcard (mode bits
  *       excepted: the provider needs no mode, so any mode hint matches).</li>
  *   <li>Capabilities: FI_LOCAL_COMM is offered, FI_REMOTE_COMM never; FI_RMA and its modifiers are (tx_attr
- *       rma_iov_limit {@link io.jfabric.shm.core.ShmCapabilities#RMA_IOV_LIMIT}), FI_RMA_EVENT is not. When the
+ *       rma_iov_limit {@link io.jfabric.shm.core.ShmCapabilities#RMA_IOV_LIMIT}), and FI_RMA_EVENT. When the
  *       hints give caps the output holds
  *       exactly those plus FI_LOCAL_COMM (fi_getinfo(3): asked for neither locality, the provider indicates its
  *       configuration); otherwise every capability the provider has. Tx/rx caps may name modifiers the info's
@@ -587,9 +587,7 @@ final class ShmInfoMatcher
         if (unsupported != 0)
         {
             noMatch(what + " ask for " + ToStr.caps(unsupported) + ", which shm does not offer" + where +
-                ((unsupported & Flags.FI_REMOTE_COMM) != 0 ? " (shm is FI_LOCAL_COMM only)" : "") +
-                ((unsupported & ShmCapabilities.NOT_OFFERED_RMA_CAPS) != 0 ?
-                " (FI_RMA_EVENT: a region's counter counts remote writes, not remote reads)" : ""));
+                ((unsupported & Flags.FI_REMOTE_COMM) != 0 ? " (shm is FI_LOCAL_COMM only)" : ""));
         }
     }
 

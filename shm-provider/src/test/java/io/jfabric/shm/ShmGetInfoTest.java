@@ -575,7 +575,7 @@ class ShmGetInfoTest
 
     /**
      * Issue 16: endpoints read and write peers' registered memory (fi_rma(3)), so getinfo offers FI_RMA with its
-     * modifiers and an rma_iov_limit; FI_RMA_EVENT is not offered (a region's counter counts remote writes only).
+     * modifiers and an rma_iov_limit, and FI_RMA_EVENT (target endpoints count remote reads and writes).
      */
     @Nested
     class EndpointRma
@@ -594,7 +594,8 @@ class ShmGetInfoTest
                     () -> "tx caps: " + ToStr.caps(info.txAttr().caps()));
                 assertEquals(FI_RMA | FI_REMOTE_READ | FI_REMOTE_WRITE, info.rxAttr().caps() & RMA_CAPS,
                     () -> "rx caps: " + ToStr.caps(info.rxAttr().caps()));
-                assertEquals(0, info.caps() & FI_RMA_EVENT);
+                assertEquals(FI_RMA_EVENT, info.caps() & FI_RMA_EVENT, "FI_RMA_EVENT, a secondary capability");
+                assertEquals(FI_RMA_EVENT, info.rxAttr().caps() & FI_RMA_EVENT, "rx_attr FI_RMA_EVENT");
                 assertEquals(ShmCapabilities.RMA_IOV_LIMIT, info.txAttr().rmaIovLimit(), "tx_attr.rma_iov_limit");
             }
         }
@@ -608,10 +609,15 @@ class ShmGetInfoTest
         }
 
         @Test
-        void shouldRefuseRmaEventAndAnRmaIovLimitAboveShmsWithEnodata()
+        void shouldMatchHintsAskingForRmaEvents()
         {
-            assertRefused(new Info().caps(FI_RMA | FI_RMA_EVENT), "caps ask for FI_RMA_EVENT",
-                "counts remote writes, not remote reads");
+            final Info info = getInfo(new Info().caps(FI_RMA | FI_RMA_EVENT)).get(0);
+            assertEquals(FI_RMA_EVENT, info.caps() & FI_RMA_EVENT);
+        }
+
+        @Test
+        void shouldRefuseAnRmaIovLimitAboveShmsWithEnodata()
+        {
             final Info hints = new Info();
             hints.txAttr().rmaIovLimit(ShmCapabilities.RMA_IOV_LIMIT + 1);
             assertRefused(hints, "tx_attr.rma_iov_limit " + (ShmCapabilities.RMA_IOV_LIMIT + 1) +

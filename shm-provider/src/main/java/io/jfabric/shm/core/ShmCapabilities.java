@@ -25,14 +25,12 @@ import static io.jfabric.Flags.*;
  * {@link io.jfabric.Flags#FI_SHARED_AV}.
  * <p>
  * FI_RMA with FI_READ, FI_WRITE, FI_REMOTE_READ and FI_REMOTE_WRITE: endpoints read and write peers' registered
- * memory one-sidedly (fi_rma(3)). FI_RMA_EVENT is not offered ({@link #NOT_OFFERED_RMA_CAPS}): a region's bound
- * counter counts remote writes but not remote reads, which FI_RMA_EVENT requires.
+ * memory one-sidedly (fi_rma(3)). FI_RMA_EVENT: a target endpoint's counters bound with FI_REMOTE_READ and
+ * FI_REMOTE_WRITE, and a region's counter bound with FI_REMOTE_WRITE, count the operations peers complete on it; the
+ * initiator raises them, as the copy is its own (fi_endpoint(3), fi_mr(3)).
  */
 public final class ShmCapabilities
 {
-    /** The RMA capability bits shm does not offer: FI_RMA_EVENT. */
-    public static final long NOT_OFFERED_RMA_CAPS = FI_RMA_EVENT;
-
     /** Primary capabilities offered. FI_NAMED_RX_CTX: fi_rx_addr selects a scalable endpoint's receive context. */
     public static final long PRIMARY = FI_MSG | FI_TAGGED | FI_RMA | FI_ATOMIC | FI_DIRECTED_RECV | FI_NAMED_RX_CTX;
 
@@ -43,7 +41,8 @@ public final class ShmCapabilities
     public static final long MODIFIERS = FI_SEND | FI_RECV | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE;
 
     /** Secondary capabilities offered. */
-    public static final long SECONDARY = FI_MULTI_RECV | FI_SOURCE | FI_LOCAL_COMM | FI_SHARED_AV | FI_AV_USER_ID;
+    public static final long SECONDARY = FI_MULTI_RECV | FI_SOURCE | FI_LOCAL_COMM | FI_SHARED_AV | FI_AV_USER_ID |
+        FI_RMA_EVENT;
 
     /** Every capability bit of {@code info.caps} the provider can satisfy. */
     public static final long INFO_CAPS = PRIMARY | MODIFIERS | SECONDARY;
@@ -55,7 +54,7 @@ public final class ShmCapabilities
 
     /** The capabilities that belong to a receive context. */
     public static final long RX_CAPS = FI_MSG | FI_TAGGED | FI_DIRECTED_RECV | FI_NAMED_RX_CTX | FI_RECV |
-        FI_RMA | FI_ATOMIC | FI_REMOTE_READ | FI_REMOTE_WRITE | FI_MULTI_RECV | FI_SOURCE |
+        FI_RMA | FI_ATOMIC | FI_REMOTE_READ | FI_REMOTE_WRITE | FI_RMA_EVENT | FI_MULTI_RECV | FI_SOURCE |
         FI_LOCAL_COMM | FI_SHARED_AV | FI_AV_USER_ID;
 
     /** Domain capabilities ({@code domain_attr.caps}). */

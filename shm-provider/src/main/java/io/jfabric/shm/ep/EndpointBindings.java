@@ -38,6 +38,7 @@ final class EndpointBindings
     private final FidLifecycle domain;
     private final boolean txShared;
     private final boolean rxShared;
+    private final boolean rmaEvent;
     ShmAddressVector av;
     ShmCompletionQueue txCq;
     ShmCompletionQueue rxCq;
@@ -47,6 +48,8 @@ final class EndpointBindings
     ShmCounter recvCntr;
     ShmCounter readCntr;
     ShmCounter writeCntr;
+    ShmCounter remoteReadCntr;
+    ShmCounter remoteWriteCntr;
     ShmEventQueue eq;
     ShmSharedTxContext stx;
     ShmEndpoint srx;
@@ -55,9 +58,12 @@ final class EndpointBindings
      * @param domain   the endpoint's domain.
      * @param txShared whether the endpoint was opened with tx_ctx_cnt FI_SHARED_CONTEXT.
      * @param rxShared whether the endpoint was opened with rx_ctx_cnt FI_SHARED_CONTEXT.
+     * @param rmaEvent whether the endpoint was opened with FI_RMA_EVENT (counters may count remote access).
      */
-    EndpointBindings(final FidLifecycle domain, final boolean txShared, final boolean rxShared)
+    EndpointBindings(final FidLifecycle domain, final boolean txShared, final boolean rxShared,
+        final boolean rmaEvent)
     {
+        this.rmaEvent = rmaEvent;
         this.domain = domain;
         this.txShared = txShared;
         this.rxShared = rxShared;
@@ -195,18 +201,26 @@ final class EndpointBindings
     private void bindCounter(final ShmCounter c, final long flags)
     {
         final long remote = Flags.FI_REMOTE_READ | Flags.FI_REMOTE_WRITE;
-        if ((flags & remote) != 0)
-        {
-            // an RMA in shm is a one-sided copy: the target's endpoint takes no part and cannot count it
-            throw new FabricException(Errno.FI_EBADFLAGS, "fi_ep_bind: counter flags 0x" + Long.toHexString(flags) +
-                " include FI_REMOTE_READ or FI_REMOTE_WRITE; shm's RMA is a one-sided copy the target endpoint " +
-                "never sees: bind a counter to the memory region instead (fi_mr_bind, FI_RMA_EVENT)");
-        }
-        final long known = Flags.FI_SEND | Flags.FI_RECV | Flags.FI_READ | Flags.FI_WRITE;
+        final long known = Flags.FI_SEND | Flags.FI_RECV | Flags.FI_READ | Flags.FI_WRITE | remote;
         if (flags == 0 || (flags & ~known) != 0)
         {
             throw new FabricException(Errno.FI_EBADFLAGS, "fi_ep_bind: counter flags 0x" + Long.toHexString(flags) +
-                " must be a non-empty set of FI_SEND, FI_RECV, FI_READ and FI_WRITE");
+                " must be a non-empty set of FI_SEND, FI_RECV, FI_READ, FI_WRITE, FI_REMOTE_READ and FI_REMOTE_WRITE");
+        }
+        if ((flags & remote) != 0 && !rmaEvent)
+        {
+            // fi_endpoint(3): counting remote reads and writes requires an endpoint created with FI_RMA_EVENT
+            throw new FabricException(Errno.FI_EINVAL, "fi_ep_bind: counter flags 0x" + Long.toHexString(flags) +
+                " include FI_REMOTE_READ or FI_REMOTE_WRITE, which need an endpoint opened with the FI_RMA_EVENT " +
+                "capability");
+        }
+        if ((flags & Flags.FI_REMOTE_READ) != 0)
+        {
+            remoteReadCntr = swapCounter(remoteReadCntr, c);
+        }
+        if ((flags & Flags.FI_REMOTE_WRITE) != 0)
+        {
+            remoteWriteCntr = swapCounter(remoteWriteCntr, c);
         }
         if ((flags & Flags.FI_READ) != 0)
         {
@@ -237,11 +251,20 @@ final class EndpointBindings
     }
 
     /**
-     * @return the counters bound, either may be null.
+     * @param c a counter, or null.
+     * @return its counter table index + 1, 0 for null: the word a slot publishes for initiators to raise.
+     */
+    static int plusOne(final ShmCounter c)
+    {
+        return c == null ? 0 : c.index() + 1;
+    }
+
+    /**
+     * @return the counters bound, any may be null.
      */
     ShmCounter[] counters()
     {
-        return new ShmCounter[] {sendCntr, recvCntr, readCntr, writeCntr};
+        return new ShmCounter[] {sendCntr, recvCntr, readCntr, writeCntr, remoteReadCntr, remoteWriteCntr};
     }
 
     /** @return whether the endpoint was opened with tx_ctx_cnt FI_SHARED_CONTEXT. */

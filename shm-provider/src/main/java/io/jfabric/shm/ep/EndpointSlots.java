@@ -142,9 +142,24 @@ public final class EndpointSlots
             region.putLongOrdered(SlotDescriptor.laneOwnerOffset(geometry, slot, i), 0);
         }
         clearContextWords(slot);
+        publishRemoteCounters(slot, 0, 0);
         region.putIntOrdered(SlotDescriptor.stateOffset(geometry, slot), SlotDescriptor.STATE_FREE);
         region.putLongOrdered(SlotDescriptor.heartbeatOffset(geometry, slot), System.currentTimeMillis());
         region.compareAndSetLong(SlotDescriptor.ownerOffset(geometry, slot), ProcessIdentity.self(), 0);
+    }
+
+    /**
+     * Name the counters initiators raise when an RMA or atomic operation on this slot's endpoint succeeds; written
+     * before the slot goes ACTIVE and cleared before it goes FREE.
+     *
+     * @param slot              the slot.
+     * @param readCounterPlusOne  counter table index + 1 of the FI_REMOTE_READ counter, 0 for none.
+     * @param writeCounterPlusOne counter table index + 1 of the FI_REMOTE_WRITE counter, 0 for none.
+     */
+    public void publishRemoteCounters(final int slot, final int readCounterPlusOne, final int writeCounterPlusOne)
+    {
+        region.putIntOrdered(SlotDescriptor.remoteCounterOffset(geometry, slot, false), readCounterPlusOne);
+        region.putIntOrdered(SlotDescriptor.remoteCounterOffset(geometry, slot, true), writeCounterPlusOne);
     }
 
     /**

@@ -236,6 +236,16 @@ final class RmaInitiator
         }
     }
 
+    /**
+     * Count a successful operation at its target endpoint (FI_REMOTE_READ / FI_REMOTE_WRITE counters).
+     *
+     * @param counterPlusOne the counter word of the target's slot.
+     */
+    void countAtTarget(final int counterPlusOne)
+    {
+        remote.countEvent(counterPlusOne);
+    }
+
     /** Close the view. Control path, send guard held. */
     void close()
     {

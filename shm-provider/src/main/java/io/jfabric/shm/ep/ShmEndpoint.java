@@ -188,7 +188,8 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
         this.guards = guards;
         final boolean txShared = copy.epAttr() != null && copy.epAttr().txCtxCnt() == Addresses.FI_SHARED_CONTEXT;
         final boolean rxShared = copy.epAttr() != null && copy.epAttr().rxCtxCnt() == Addresses.FI_SHARED_CONTEXT;
-        this.bindings = new EndpointBindings(domain.fid(), txShared, rxShared);
+        this.bindings = new EndpointBindings(domain.fid(), txShared, rxShared,
+            (copy.caps() & Flags.FI_RMA_EVENT) != 0);
         inlineLimit = TxContext.inlineLimit(geometry);
         claim = new LaneClaim(regionFile);
         slots = new EndpointSlots(region, geometry);
@@ -356,6 +357,8 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
             region.putLongOrdered(SlotDescriptor.statOffset(geometry, slot, stat), 0);
         }
         AuthKeys.publish(region, geometry, slot, accepted);
+        slots.publishRemoteCounters(slot, EndpointBindings.plusOne(b.remoteReadCntr),
+            EndpointBindings.plusOne(b.remoteWriteCntr));
         // Broken variant: a context made reachable (slot ACTIVE, entry in its scalable endpoint) before it is built.
         final boolean publishFirst = BROKEN_PUBLISHED_BEFORE_BUILT && parent != null;
         if (publishFirst)

@@ -828,6 +828,10 @@ final class TxContext
             {
                 commitWriteData(peer, index, rc == 0, total, remoteData);
             }
+            if (rc == 0)
+            {
+                countAtTarget(peer, write);
+            }
             rma.finish(write, rc, wantsCompletion(opFlags, injectCall), context, total);
             return 0;
         }
@@ -864,6 +868,10 @@ final class TxContext
             }
             final int rc = rma.atomic(kind, type, op, buf, offset, count, compare, compareOffset, result, resultOffset,
                 addr, key);
+            if (rc == 0)
+            {
+                countAtTarget(peer, kind == AtomicSupport.Kind.WRITE); // fi_endpoint(3): fetch and compare are reads
+            }
             rma.finishAtomic(kind != AtomicSupport.Kind.WRITE, rc, wantsCompletion(opFlags, injectCall), context,
                 (long)count * type.size());
             return 0;
@@ -872,6 +880,14 @@ final class TxContext
         {
             sendGuard.unlock();
         }
+    }
+
+    /**
+     * Raise the target endpoint's FI_REMOTE_WRITE or FI_REMOTE_READ counter, if its slot names one (FI_RMA_EVENT).
+     */
+    private void countAtTarget(final int peer, final boolean write)
+    {
+        rma.countAtTarget(region.getIntVolatile(SlotDescriptor.remoteCounterOffset(geometry, peer, write)));
     }
 
     private void commitWriteData(final int peer, final int index, final boolean copied, final long total,

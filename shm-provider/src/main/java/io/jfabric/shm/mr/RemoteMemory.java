@@ -349,6 +349,22 @@ public final class RemoteMemory extends FidLifecycle
         return 0;
     }
 
+    /**
+     * Raise a target endpoint's remote access counter after an operation on it succeeded (FI_RMA_EVENT): the entry
+     * its slot names, if any. A word outside the counter table (a damaged slot) counts nothing. Like a region's
+     * bound counter, the add follows the check of the slot, so a target that closes meanwhile may see its freed
+     * entry's next owner counted once.
+     *
+     * @param counterPlusOne counter table index + 1, 0 for none.
+     */
+    public void countEvent(final int counterPlusOne)
+    {
+        if (counterPlusOne > 0 && counterPlusOne <= counters.entries())
+        {
+            counters.add(counterPlusOne - 1, 1);
+        }
+    }
+
     /** @return segments mapped now. */
     public int mappedSegments()
     {

@@ -186,9 +186,10 @@ public final class RegionDescriptor
      * The layout this class describes. 5: lane records carry 24 bits of the receiver incarnation (16 before) and an
      * ABORT record type ({@code LaneRecordDescriptor}); slot heartbeats move every 10 ms ({@code Heartbeats}).
      * 6: authorization key digests in slots and MR entries. 7: slot headers name the receive contexts of a scalable
-     * endpoint and the endpoint a context serves ({@link SlotDescriptor}).
+     * endpoint and the endpoint a context serves ({@link SlotDescriptor}). 8: slot headers name the endpoint's
+     * FI_REMOTE_READ and FI_REMOTE_WRITE counters, which initiators raise (FI_RMA_EVENT).
      */
-    public static final int LAYOUT_VERSION = 7;
+    public static final int LAYOUT_VERSION = 8;
 
     /** Alignment of every part of the file. */
     public static final int PAGE_LENGTH = 4096;

@@ -79,7 +79,13 @@ import org.agrona.BitUtil;
  *   |   RX Context 0 ... MAX_EP_CONTEXTS - 1 (long each): the slot  |
  *   |   + 1 (high 32) and incarnation (low 32) of that enabled      |
  *   |   receive context, 0 while it is not enabled (release/acquire)|
- *   +---------------------------------------------------------------+  576
+ *   +---------------------------------------------------------------+  576 remote access counters
+ *   |   Remote Read Counter (int): counter table index + 1 of the     |
+ *   |   counter bound with FI_REMOTE_READ (FI_RMA_EVENT), 0 = none    |
+ *   +---------------------------------------------------------------+  580
+ *   |   Remote Write Counter (int): index + 1 of the counter bound    |
+ *   |   with FI_REMOTE_WRITE, 0 = none                                |
+ *   +---------------------------------------------------------------+  584
  *   |                     Reserved up to 1024                      ...
  *   +---------------------------------------------------------------+  1024 = SLOT_LANE_OWNERS_OFFSET
  *   |   Lane Owner 0 (long): who may write lane 0 of this slot      |
@@ -87,8 +93,10 @@ import org.agrona.BitUtil;
  *   |   Lane Owner 1 ... one per slot                              ...
  *   +---------------------------------------------------------------+  slotHeaderLength(g)
  * </pre>
- * The key count and digests are written before the slot's state goes ACTIVE (release) and never change while it
- * is; a sender reads them after acquiring that state (see {@code AuthKeys}).
+ * The key count and digests, and the remote access counters, are written before the slot's state goes ACTIVE
+ * (release) and never change while it is; a sender reads them after acquiring that state (see {@code AuthKeys}). An
+ * initiator whose RMA or atomic operation on this endpoint succeeded adds one to the counter a remote access
+ * counter word names (the entry of the domain's counter table, {@code CounterTableDescriptor}).
  * <p>
  * A scalable endpoint holds one slot for its address (whose RX context count is non-zero and never changes while
  * it is ACTIVE) and one slot per context; a sender that resolves the address slot reads the entry of the receive
@@ -140,6 +148,10 @@ public final class SlotDescriptor
     public static final int RX_CONTEXT_COUNT_OFFSET = 6 * BitUtil.CACHE_LINE_LENGTH;
     /** Offset of the first receive context entry (long). */
     public static final int RX_CONTEXTS_OFFSET = 7 * BitUtil.CACHE_LINE_LENGTH;
+    /** Offset of the counter table index + 1 of the endpoint's FI_REMOTE_READ counter (int). */
+    public static final int REMOTE_READ_COUNTER_OFFSET = 9 * BitUtil.CACHE_LINE_LENGTH;
+    /** Offset of the counter table index + 1 of the endpoint's FI_REMOTE_WRITE counter (int). */
+    public static final int REMOTE_WRITE_COUNTER_OFFSET = REMOTE_READ_COUNTER_OFFSET + 4;
     /** The most transmit or receive contexts of one scalable endpoint (max_ep_tx_ctx, max_ep_rx_ctx). */
     public static final int MAX_EP_CONTEXTS = io.jfabric.shm.core.ShmCapabilities.MAX_EP_CONTEXTS;
     /** The most authorization keys one endpoint accepts. */
@@ -309,6 +321,17 @@ public final class SlotDescriptor
     public static int rxContextOffset(final RegionGeometry g, final int slot, final int index)
     {
         return RegionDescriptor.slotOffset(g, slot) + RX_CONTEXTS_OFFSET + 8 * index;
+    }
+
+    /**
+     * @param g     geometry.
+     * @param slot  slot index.
+     * @param write the FI_REMOTE_WRITE counter (else FI_REMOTE_READ).
+     * @return region offset of the word naming the endpoint's counter for remote reads or writes.
+     */
+    public static int remoteCounterOffset(final RegionGeometry g, final int slot, final boolean write)
+    {
+        return RegionDescriptor.slotOffset(g, slot) + (write ? REMOTE_WRITE_COUNTER_OFFSET : REMOTE_READ_COUNTER_OFFSET);
     }
 
     /**

@@ -248,23 +248,30 @@ class EndpointControlPathTest
     }
 
     /**
-     * Issue 15: counters bound with FI_REMOTE_READ or FI_REMOTE_WRITE were accepted and never counted: refused
-     * (shm's RMA is one-sided, the target endpoint never sees it; FI_READ and FI_WRITE counters count, RmaTest).
-     * FI_SEND and FI_RECV counters count every send and receive.
+     * Issue 15: counters bound with FI_REMOTE_READ or FI_REMOTE_WRITE were accepted and never counted. Issue 16:
+     * they count (initiators raise them, RmaTest) on an endpoint opened with FI_RMA_EVENT, and are refused with
+     * FI_EINVAL without it, as fi_endpoint(3) requires. FI_SEND and FI_RECV counters count every send and receive.
      */
     @Test
-    void shouldRefuseRmaCounterBindingsAndCountSendsAndReceives()
+    void shouldRefuseRemoteCounterBindingsWithoutRmaEventAndCountSendsAndReceives()
     {
         open();
         final AddressVector av = keep(domain.avOpen(new AvAttr(), 0));
         final CompletionQueue cq = keep(domain.cqOpen(new CqAttr(), 0));
         final Counter sends = keep(domain.cntrOpen(null, 0));
         final Counter receives = keep(domain.cntrOpen(null, 0));
-        final Endpoint ep = keep(domain.endpoint(info, 0));
+        final Info noEvents = info.copy().caps(info.caps() & ~FI_RMA_EVENT);
+        noEvents.rxAttr().caps(noEvents.rxAttr().caps() & ~FI_RMA_EVENT);
+        final Endpoint plain = keep(domain.endpoint(noEvents, 0));
         for (final long rma : new long[] {FI_REMOTE_READ, FI_REMOTE_WRITE, FI_SEND | FI_REMOTE_WRITE})
         {
-            assertErrno(Errno.FI_EBADFLAGS, () -> ep.bind(sends, rma));
+            assertErrno(Errno.FI_EINVAL, () -> plain.bind(sends, rma));
         }
+        assertErrno(Errno.FI_EBADFLAGS, () -> plain.bind(sends, FI_SELECTIVE_COMPLETION));
+        final Endpoint ep = keep(domain.endpoint(info, 0));
+        assertEquals(FI_RMA_EVENT, info.caps() & FI_RMA_EVENT, "getinfo offers FI_RMA_EVENT");
+        final Counter remote = keep(domain.cntrOpen(null, 0));
+        ep.bind(remote, FI_REMOTE_READ | FI_REMOTE_WRITE);
         ep.bind(av, 0);
         ep.bind(cq, FI_TRANSMIT | FI_RECV);
         ep.bind(sends, FI_SEND);

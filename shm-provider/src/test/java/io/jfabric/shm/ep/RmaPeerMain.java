@@ -19,6 +19,7 @@ import io.jfabric.AddressVector;
 import io.jfabric.AvAttr;
 import io.jfabric.CompletionQueue;
 import io.jfabric.CqAttr;
+import io.jfabric.Counter;
 import io.jfabric.CqEntries;
 import io.jfabric.CqFormat;
 import io.jfabric.Domain;
@@ -47,7 +48,9 @@ import java.util.zip.CRC32C;
  * {@code fill B} fills the memory with byte B; {@code crc OFF LEN} prints the CRC32C of that range;
  * {@code cq MILLIS} reads the CQ for that long and prints the last entry's flags, len and data and the count;
  * {@code change MILLIS} rewrites the first 8 KiB as 8-byte words, each word all of one byte value (0x11..0x77,
- * again and again) for that long; {@code exit} ends it.
+ * again and again) for that long; {@code counters} prints the endpoint's FI_REMOTE_READ and FI_REMOTE_WRITE
+ * counters and the FI_REMOTE_WRITE counter bound to key 7 ({@code rread}, {@code rwrite}, {@code mrwrite});
+ * {@code exit} ends it.
  */
 public final class RmaPeerMain
 {
@@ -70,13 +73,19 @@ public final class RmaPeerMain
             AddressVector av = domain.avOpen(new AvAttr(), 0);
             CompletionQueue cq = domain.cqOpen(new CqAttr().format(CqFormat.DATA), 0);
             ShareableMemory memory = domain.allocShareable(size);
+            Counter remoteReads = domain.cntrOpen(null, 0);
+            Counter remoteWrites = domain.cntrOpen(null, 0);
+            Counter regionWrites = domain.cntrOpen(null, 0);
             MemoryRegion rw = domain.mrRegv(new MrIov[] {MrIov.of(memory, 0, size)},
                 Flags.FI_REMOTE_READ | Flags.FI_REMOTE_WRITE, 0, 7, 0, 0);
             MemoryRegion ro = domain.mrRegv(new MrIov[] {MrIov.of(memory, 0, 4096)}, Flags.FI_REMOTE_READ, 0, 8, 0, 0);
             Endpoint ep = domain.endpoint(info, 0))
         {
+            rw.bind(regionWrites, Flags.FI_REMOTE_WRITE);
             ep.bind(av, 0);
             ep.bind(cq, Flags.FI_TRANSMIT | Flags.FI_RECV);
+            ep.bind(remoteReads, Flags.FI_REMOTE_READ);
+            ep.bind(remoteWrites, Flags.FI_REMOTE_WRITE);
             ep.enable();
             final ByteBuffer bytes = memory.buffer();
             // fi_mr(3): with FI_MR_VIRT_ADDR a target address is the registrant's address, else an offset
@@ -138,6 +147,10 @@ public final class RmaPeerMain
                             v = v == 0x77 ? 0x11 : v + 0x11;
                         }
                         System.out.println("result changed=1");
+                        break;
+                    case "counters":
+                        System.out.println("result rread=" + remoteReads.read() + " rwrite=" + remoteWrites.read() +
+                            " mrwrite=" + regionWrites.read());
                         break;
                     default:
                         System.out.println("result unknown=" + w[0]);

@@ -16,6 +16,8 @@
 package io.jfabric.shm.ep;
 
 import io.jfabric.AddressVector;
+import io.jfabric.AtomicDatatype;
+import io.jfabric.AtomicOp;
 import io.jfabric.AvAttr;
 import io.jfabric.CompletionQueue;
 import io.jfabric.Counter;
@@ -81,7 +83,7 @@ class RmaTest
         final ShmProvider provider = root.provider();
         final Info hints = new Info();
         hints.domainAttr().name(DOMAIN);
-        hints.caps(Flags.FI_MSG | Flags.FI_RMA);
+        hints.caps(Flags.FI_MSG | Flags.FI_RMA | Flags.FI_ATOMIC);
         final Info info = provider.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints).get(0);
         assertTrue((info.caps() & Flags.FI_RMA) != 0);
         assertEquals(4, info.txAttr().rmaIovLimit());
@@ -271,6 +273,66 @@ class RmaTest
         final int tooBig = (int)ep.getOpt(Endpoint.FI_OPT_INJECT_MSG_SIZE) + 1;
         assertEquals(-Errno.FI_EMSGSIZE, ep.injectWrite(ByteBuffer.allocateDirect(tooBig), 0, tooBig, peer, base,
             RW_KEY), "an inject above inject_size");
+    }
+
+    @Test
+    void shouldCountEverySuccessfulOperationAtTheTargetsEndpointAndRegionCounters() throws Exception
+    {
+        final Map<String, String> before = counters();
+        final ByteBuffer out = ByteBuffer.allocateDirect(64);
+        final ByteBuffer result = ByteBuffer.allocateDirect(8);
+        for (int i = 0; i < 5; i++)
+        {
+            assertEquals(0, ep.write(out, 0, 64, 0, peer, base + 64L * i, RW_KEY, i));
+            assertEquals(Flags.FI_RMA | Flags.FI_WRITE, complete());
+        }
+        for (int i = 0; i < 3; i++)
+        {
+            assertEquals(0, ep.read(out, 0, 64, 0, peer, base, RW_KEY, i));
+            assertEquals(Flags.FI_RMA | Flags.FI_READ, complete());
+        }
+        assertEquals(0, ep.writedata(out, 0, 8, 0, 1, peer, base, RW_KEY, 20));
+        assertEquals(Flags.FI_RMA | Flags.FI_WRITE, complete());
+        assertEquals(0, ep.fetchAtomic(null, 0, 1, 0, result, 0, 0, peer, base + 4096, RW_KEY,
+            AtomicDatatype.UINT64, AtomicOp.ATOMIC_READ, 29));
+        assertEquals(Flags.FI_ATOMIC | Flags.FI_READ, complete());
+        final long start = result.getLong(0);
+        out.putLong(0, 1);
+        for (int i = 0; i < 4; i++)
+        {
+            assertEquals(0, ep.atomic(out, 0, 1, 0, peer, base + 4096, RW_KEY, AtomicDatatype.UINT64,
+                AtomicOp.SUM, 30 + i));
+            assertEquals(Flags.FI_ATOMIC | Flags.FI_WRITE, complete());
+        }
+        for (int i = 0; i < 2; i++)
+        {
+            assertEquals(0, ep.fetchAtomic(out, 0, 1, 0, result, 0, 0, peer, base + 4096, RW_KEY,
+                AtomicDatatype.UINT64, AtomicOp.SUM, 40 + i));
+            assertEquals(Flags.FI_ATOMIC | Flags.FI_READ, complete());
+        }
+        assertEquals(0, ep.fetchAtomic(out, 0, 1, 0, result, 0, 0, peer, base + 4096, RW_KEY,
+            AtomicDatatype.UINT64, AtomicOp.ATOMIC_READ, 50));
+        assertEquals(Flags.FI_ATOMIC | Flags.FI_READ, complete());
+        assertEquals(start + 6, result.getLong(0), "4 adds and 2 fetch-adds of 1 before the atomic read");
+        assertEquals(0, ep.write(out, 0, 64, 0, peer, base, 999, 60));
+        assertEquals(-Errno.FI_EKEYREJECTED, complete(), "a failed write counts nothing");
+        final Map<String, String> after = counters();
+        assertEquals(5 + 1 + 4, delta(before, after, "rwrite"), "FI_REMOTE_WRITE: writes, writedata, base atomics");
+        assertEquals(3 + 2 + 2, delta(before, after, "rread"), "FI_REMOTE_READ: reads, fetching atomics");
+        assertEquals(5 + 1 + 4 + 2, delta(before, after, "mrwrite"), "the region's counter: whatever modified it");
+        target.tell("cq 100");
+        target.awaitResult(30); // the writedata's completion, so that later tests see only their own
+    }
+
+    private Map<String, String> counters() throws Exception
+    {
+        target.tell("counters");
+        return target.awaitResult(30);
+    }
+
+    private static long delta(final Map<String, String> before, final Map<String, String> after, final String key)
+    {
+        return Long.parseLong(after.get(key)) - Long.parseLong(before.get(key));
     }
 
     @Test
