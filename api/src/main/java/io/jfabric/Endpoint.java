@@ -192,6 +192,88 @@ public interface Endpoint extends Fid
         AtomicDatatype datatype, AtomicOp op, long context);
 
     /**
+     * {@code fi_atomicv}: as {@link #atomic}, the operands gathered in order from {@code iov}'s entries onto the
+     * elements of the one target region at {@code addr}. Completes once, with FI_ATOMIC | FI_WRITE.
+     *
+     * @param iov      local operands; their elements, all told, are the call's count.
+     * @param destAddr target endpoint.
+     * @param addr     target address.
+     * @param key      target key.
+     * @param datatype element type.
+     * @param op       operation.
+     * @param context  returned in the completion.
+     * @return 0 or a negated errno.
+     */
+    long atomicv(Ioc iov, long destAddr, long addr, long key, AtomicDatatype datatype, AtomicOp op, long context);
+
+    /**
+     * {@code fi_atomicmsg}: the operands of {@code msg.msgIov} laid in order over the target regions of
+     * {@code msg.rmaIov} (up to rma_iov_limit), which must hold as many elements.
+     *
+     * @param msg   the operation.
+     * @param flags FI_COMPLETION, FI_INJECT (the operands copied before the call returns; at most inject_size
+     *              bytes), FI_INJECT_COMPLETE, FI_TRANSMIT_COMPLETE, FI_DELIVERY_COMPLETE, FI_MORE, FI_FENCE.
+     * @return 0 or a negated errno.
+     */
+    long atomicmsg(AtomicMsg msg, long flags);
+
+    /**
+     * {@code fi_fetch_atomicv}: as {@link #fetchAtomic} over vectors; the target's values before the operation are
+     * scattered in order over {@code result}'s entries, which hold as many elements as {@code iov}.
+     *
+     * @param iov      local operands (may be null for FI_ATOMIC_READ: the count is then {@code result}'s).
+     * @param result   where the values before go.
+     * @param destAddr target endpoint.
+     * @param addr     target address.
+     * @param key      target key.
+     * @param datatype element type.
+     * @param op       operation.
+     * @param context  returned in the completion.
+     * @return 0 or a negated errno.
+     */
+    long fetchAtomicv(Ioc iov, Ioc result, long destAddr, long addr, long key, AtomicDatatype datatype, AtomicOp op,
+        long context);
+
+    /**
+     * {@code fi_fetch_atomicmsg}: as {@link #atomicmsg}, the values before scattered over {@code result}.
+     *
+     * @param msg    the operation.
+     * @param result where the values before go.
+     * @param flags  as {@link #atomicmsg}, without FI_INJECT.
+     * @return 0 or a negated errno.
+     */
+    long fetchAtomicmsg(AtomicMsg msg, Ioc result, long flags);
+
+    /**
+     * {@code fi_compare_atomicv}: as {@link #compareAtomic} over vectors; {@code compare} and {@code result} hold as
+     * many elements as {@code iov}.
+     *
+     * @param iov      local operands.
+     * @param compare  compare values (FI_MSWAP: masks).
+     * @param result   where the values before go.
+     * @param destAddr target endpoint.
+     * @param addr     target address.
+     * @param key      target key.
+     * @param datatype element type.
+     * @param op       operation.
+     * @param context  returned in the completion.
+     * @return 0 or a negated errno.
+     */
+    long compareAtomicv(Ioc iov, Ioc compare, Ioc result, long destAddr, long addr, long key,
+        AtomicDatatype datatype, AtomicOp op, long context);
+
+    /**
+     * {@code fi_compare_atomicmsg}: as {@link #atomicmsg} with compare values and results.
+     *
+     * @param msg     the operation.
+     * @param compare compare values.
+     * @param result  where the values before go.
+     * @param flags   as {@link #fetchAtomicmsg}.
+     * @return 0 or a negated errno.
+     */
+    long compareAtomicmsg(AtomicMsg msg, Ioc compare, Ioc result, long flags);
+
+    /**
      * {@code fi_atomicvalid}.
      *
      * @return the most elements one {@link #atomic} call may carry for the pair, or -FI_EOPNOTSUPP.

@@ -16,13 +16,16 @@
 package io.jfabric.shm.ep;
 
 import io.jfabric.AtomicDatatype;
+import io.jfabric.AtomicMsg;
 import io.jfabric.AtomicOp;
 import io.jfabric.Endpoint;
 import io.jfabric.Errno;
 import io.jfabric.FidClass;
 import io.jfabric.Flags;
 import io.jfabric.Info;
+import io.jfabric.Ioc;
 import io.jfabric.Msg;
+import io.jfabric.RmaIoc;
 import io.jfabric.RmaIov;
 import io.jfabric.shm.core.FidLifecycle;
 import io.jfabric.shm.rma.AtomicSupport;
@@ -89,6 +92,15 @@ abstract class EndpointCallForms extends FidLifecycle implements Endpoint
         AtomicSupport.Kind kind, ByteBuffer buf, int offset, int count, ByteBuffer compare, int compareOffset,
         ByteBuffer result, int resultOffset, long peer, long addr, long key, AtomicDatatype type, AtomicOp op,
         long context, boolean injectCall);
+
+    /**
+     * An atomic operation of one kind over vectors: operands {@code iov} (null for FI_ATOMIC_READ), compare values
+     * and results (null when the kind has none), target regions {@code rma} or, when null, the one at
+     * {@code addr}/{@code key}.
+     */
+    abstract long atomicMany(
+        AtomicSupport.Kind kind, Ioc iov, Ioc compare, Ioc result, RmaIoc rma, long peer, long addr, long key,
+        AtomicDatatype type, AtomicOp op, long flags, long context);
 
     /** Read or write the buffers of a {@link Msg} from or to target regions. */
     abstract long rmaMany(
@@ -330,6 +342,51 @@ abstract class EndpointCallForms extends FidLifecycle implements Endpoint
     {
         return atomicOne(AtomicSupport.Kind.COMPARE, buf, offset, count, compare, compareOffset, result,
             resultOffset, destAddr, addr, key, datatype, op, context, false);
+    }
+
+    @Override
+    public long atomicv(final Ioc iov, final long destAddr, final long addr, final long key,
+        final AtomicDatatype datatype, final AtomicOp op, final long context)
+    {
+        return atomicMany(AtomicSupport.Kind.WRITE, iov, null, null, null, destAddr, addr, key, datatype, op,
+            txOpFlags, context);
+    }
+
+    @Override
+    public long atomicmsg(final AtomicMsg msg, final long flags)
+    {
+        return msg == null ? -Errno.FI_EINVAL : atomicMany(AtomicSupport.Kind.WRITE, msg.msgIov, null, null,
+            msg.rmaIov, msg.addr, 0, 0, msg.datatype, msg.op, flags, msg.context);
+    }
+
+    @Override
+    public long fetchAtomicv(final Ioc iov, final Ioc result, final long destAddr, final long addr, final long key,
+        final AtomicDatatype datatype, final AtomicOp op, final long context)
+    {
+        return atomicMany(AtomicSupport.Kind.FETCH, iov, null, result, null, destAddr, addr, key, datatype, op,
+            txOpFlags, context);
+    }
+
+    @Override
+    public long fetchAtomicmsg(final AtomicMsg msg, final Ioc result, final long flags)
+    {
+        return msg == null ? -Errno.FI_EINVAL : atomicMany(AtomicSupport.Kind.FETCH, msg.msgIov, null, result,
+            msg.rmaIov, msg.addr, 0, 0, msg.datatype, msg.op, flags, msg.context);
+    }
+
+    @Override
+    public long compareAtomicv(final Ioc iov, final Ioc compare, final Ioc result, final long destAddr,
+        final long addr, final long key, final AtomicDatatype datatype, final AtomicOp op, final long context)
+    {
+        return atomicMany(AtomicSupport.Kind.COMPARE, iov, compare, result, null, destAddr, addr, key, datatype, op,
+            txOpFlags, context);
+    }
+
+    @Override
+    public long compareAtomicmsg(final AtomicMsg msg, final Ioc compare, final Ioc result, final long flags)
+    {
+        return msg == null ? -Errno.FI_EINVAL : atomicMany(AtomicSupport.Kind.COMPARE, msg.msgIov, compare, result,
+            msg.rmaIov, msg.addr, 0, 0, msg.datatype, msg.op, flags, msg.context);
     }
 
     @Override

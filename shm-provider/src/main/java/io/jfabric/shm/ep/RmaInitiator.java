@@ -20,7 +20,9 @@ import io.jfabric.AtomicDatatype;
 import io.jfabric.AtomicOp;
 import io.jfabric.Errno;
 import io.jfabric.Flags;
+import io.jfabric.Ioc;
 import io.jfabric.Msg;
+import io.jfabric.RmaIoc;
 import io.jfabric.RmaIov;
 import io.jfabric.shm.cntr.ShmCounter;
 import io.jfabric.shm.cq.ShmCompletionQueue;
@@ -52,6 +54,10 @@ final class RmaInitiator
     private final UnsafeBuffer compareView = new UnsafeBuffer(0, 0);
     private final UnsafeBuffer resultView = new UnsafeBuffer(0, 0);
     private final AtomicAccess atomic = new AtomicAccess();
+    private final UnsafeBuffer staged = new UnsafeBuffer(0, 0);
+    private ByteBuffer stageSource;
+    private ByteBuffer stageCompare;
+    private ByteBuffer stageResult;
 
     /**
      * @param remote       a view of the domain's registered memory, closed by {@link #close}.
@@ -154,14 +160,141 @@ final class RmaInitiator
         a.op = op;
         a.count = count;
         a.source = buf == null ? null : local;
-        final long rights = kind == AtomicSupport.Kind.WRITE ? Flags.FI_REMOTE_WRITE :
+        return remote.access(key, addr, length, rights(kind, op), a);
+    }
+
+    /**
+     * A vectored atomic operation: the operands (and compare values) gathered in order into staging buffers, the
+     * operation applied to the target regions one after the other ({@link #atomic} per region, stopping at the
+     * first error), and on success the values before scattered in order over {@code result}. Elements of one region
+     * are atomic one by one, as in {@link #atomic}; the call as a whole is not.
+     *
+     * @param iov     operands, or null (FI_ATOMIC_READ).
+     * @param compare compare values, or null.
+     * @param result  where the values before go, or null.
+     * @param rmaIoc  target regions, or null for the one at {@code addr} / {@code key}.
+     * @param count   elements, all told (checked against every vector and the operand limit by the caller).
+     * @return 0, or the negated errno of the first region that failed.
+     */
+    int atomicVector(
+        final AtomicSupport.Kind kind, final AtomicDatatype type, final AtomicOp op, final Ioc iov, final Ioc compare,
+        final Ioc result, final RmaIoc rmaIoc, final int count, final long addr, final long key)
+    {
+        if (stageSource == null)
+        {
+            stageSource = ByteBuffer.allocateDirect(AtomicSupport.OPERAND_BYTES);
+            stageCompare = ByteBuffer.allocateDirect(AtomicSupport.OPERAND_BYTES);
+            stageResult = ByteBuffer.allocateDirect(AtomicSupport.OPERAND_BYTES);
+        }
+        final int size = type.size();
+        gather(iov, size, stageSource);
+        gather(compare, size, stageCompare);
+        final int regions = rmaIoc == null ? 1 : rmaIoc.count;
+        if (regions > 1)
+        {
+            final int checked = checkRegions(kind, type, op, rmaIoc);
+            if (checked != 0)
+            {
+                return checked;
+            }
+        }
+        int done = 0;
+        for (int j = 0; j < regions; j++)
+        {
+            final int n = rmaIoc == null ? count : rmaIoc.elements[j];
+            if (n == 0)
+            {
+                continue;
+            }
+            final int rc = atomic(kind, type, op, iov == null ? null : stageSource, done * size, n,
+                compare == null ? null : stageCompare, done * size, result == null ? null : stageResult, done * size,
+                rmaIoc == null ? addr : rmaIoc.addr[j], rmaIoc == null ? key : rmaIoc.key[j]);
+            if (rc != 0)
+            {
+                return rc;
+            }
+            done += n;
+        }
+        scatter(result, size, stageResult);
+        return 0;
+    }
+
+    /**
+     * Check every target region (key, rights, range, alignment) before the first is changed, so that a call whose
+     * later region would fail changes nothing.
+     *
+     * @return 0, or the negated errno of the first region that would fail.
+     */
+    private int checkRegions(final AtomicSupport.Kind kind, final AtomicDatatype type, final AtomicOp op,
+        final RmaIoc rmaIoc)
+    {
+        final AtomicAccess a = atomic;
+        a.checkOnly = true;
+        try
+        {
+            for (int j = 0; j < rmaIoc.count; j++)
+            {
+                a.type = type;
+                a.count = rmaIoc.elements[j];
+                final int rc = remote.access(rmaIoc.key[j], rmaIoc.addr[j], rmaIoc.elements[j] * type.size(),
+                    rights(kind, op), a);
+                if (rc != AtomicAccess.CHECKED)
+                {
+                    return rc < 0 ? rc : -Errno.FI_EIO;
+                }
+            }
+            return 0;
+        }
+        finally
+        {
+            a.checkOnly = false;
+        }
+    }
+
+    private static long rights(final AtomicSupport.Kind kind, final AtomicOp op)
+    {
+        return kind == AtomicSupport.Kind.WRITE ? Flags.FI_REMOTE_WRITE :
             op == AtomicOp.ATOMIC_READ ? Flags.FI_REMOTE_READ : Flags.FI_REMOTE_READ | Flags.FI_REMOTE_WRITE;
-        return remote.access(key, addr, length, rights, a);
+    }
+
+    private void gather(final Ioc ioc, final int size, final ByteBuffer stage)
+    {
+        if (ioc == null)
+        {
+            return;
+        }
+        staged.wrap(stage);
+        int at = 0;
+        for (int i = 0; i < ioc.count; i++)
+        {
+            final int bytes = ioc.elements[i] * size;
+            staged.putBytes(at, ioc.buf[i], ioc.offset[i], bytes);
+            at += bytes;
+        }
+    }
+
+    private void scatter(final Ioc ioc, final int size, final ByteBuffer stage)
+    {
+        if (ioc == null)
+        {
+            return;
+        }
+        staged.wrap(stage);
+        int at = 0;
+        for (int i = 0; i < ioc.count; i++)
+        {
+            final int bytes = ioc.elements[i] * size;
+            staged.getBytes(at, ioc.buf[i], ioc.offset[i], bytes);
+            at += bytes;
+        }
     }
 
     /** The operation {@link #atomic} runs in the peer's memory; one per initiator, refilled for every call. */
     private final class AtomicAccess implements RemoteMemory.SegmentAccess
     {
+        /** What a check-only access returns when the target is fit. */
+        static final int CHECKED = 1;
+        boolean checkOnly;
         AtomicSupport.Kind kind;
         AtomicDatatype type;
         AtomicOp op;
@@ -171,6 +304,11 @@ final class RmaInitiator
         @Override
         public int access(final AtomicBuffer memory, final int index, final int length)
         {
+            if (checkOnly)
+            {
+                final int rc = AtomicOps.checkTarget(type, memory, index, count);
+                return rc != 0 ? rc : CHECKED;
+            }
             switch (kind)
             {
                 case WRITE:

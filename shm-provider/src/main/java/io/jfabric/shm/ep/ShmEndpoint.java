@@ -27,8 +27,10 @@ import io.jfabric.Fid;
 import io.jfabric.FidClass;
 import io.jfabric.Flags;
 import io.jfabric.Info;
+import io.jfabric.Ioc;
 import io.jfabric.MessageClaim;
 import io.jfabric.Msg;
+import io.jfabric.RmaIoc;
 import io.jfabric.RmaIov;
 import io.jfabric.shm.av.AuthKeyDigest;
 import io.jfabric.shm.av.ShmAddress;
@@ -901,6 +903,73 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
         {
             return regionFile.faulted(ex);
         }
+    }
+
+    @Override
+    long atomicMany(
+        final AtomicSupport.Kind kind, final Ioc iov, final Ioc compare, final Ioc result, final RmaIoc rma,
+        final long peer, final long addr, final long key, final AtomicDatatype type, final AtomicOp op,
+        final long flags, final long context)
+    {
+        try
+        {
+            final int unusable = unusable(atomicRefusal);
+            if (unusable != 0)
+            {
+                return unusable;
+            }
+            if (type == null || op == null)
+            {
+                return -Errno.FI_EINVAL;
+            }
+            final boolean readOnly = iov == null || iov.count == 0;
+            final long count = readOnly && op == AtomicOp.ATOMIC_READ ?
+                (result != null ? iocElements(result, type) : rma != null ? rma.totalElements() : -1) :
+                iocElements(iov, type);
+            final int checked = count < 0 || count > Integer.MAX_VALUE ? -Errno.FI_EINVAL :
+                AtomicSupport.check(kind, type, op, (int)count);
+            if (checked != 0)
+            {
+                return checked;
+            }
+            if (kind != AtomicSupport.Kind.WRITE && iocElements(result, type) != count ||
+                kind == AtomicSupport.Kind.COMPARE && iocElements(compare, type) != count ||
+                rma != null && (rma.count > ShmCapabilities.RMA_IOV_LIMIT || rma.totalElements() != count))
+            {
+                return -Errno.FI_EINVAL;
+            }
+            if ((flags & Flags.FI_REMOTE_CQ_DATA) != 0)
+            {
+                return -Errno.FI_EBADFLAGS; // shm gives atomics no remote completion (API-MAP, "Atomics")
+            }
+            final boolean inject = (flags & Flags.FI_INJECT) != 0;
+            if (inject && (kind != AtomicSupport.Kind.WRITE || count * type.size() > injectSize))
+            {
+                return kind != AtomicSupport.Kind.WRITE ? -Errno.FI_EINVAL : -Errno.FI_EMSGSIZE;
+            }
+            return tx.atomicVector(kind, type, op, readOnly ? null : iov, compare, result, rma, (int)count, peer,
+                addr, key, flags, context);
+        }
+        catch (final InternalError ex)
+        {
+            return regionFile.faulted(ex);
+        }
+    }
+
+    /**
+     * @return the elements of a vector whose entries are all valid buffers within the iov limit, else -1.
+     */
+    private long iocElements(final Ioc ioc, final AtomicDatatype type)
+    {
+        final long total = ioc == null || ioc.count > iovLimit() ? -1 : ioc.totalElements();
+        for (int i = 0; total > 0 && i < ioc.count; i++)
+        {
+            if (invalidBuffer(ioc.buf[i], ioc.offset[i], ioc.elements[i] * type.size()))
+            {
+                return -1;
+            }
+        }
+        return total;
     }
 
     @Override

@@ -20,7 +20,9 @@ import io.jfabric.AtomicDatatype;
 import io.jfabric.AtomicOp;
 import io.jfabric.Errno;
 import io.jfabric.Flags;
+import io.jfabric.Ioc;
 import io.jfabric.Msg;
+import io.jfabric.RmaIoc;
 import io.jfabric.RmaIov;
 import io.jfabric.shm.av.ShmAddressVector;
 import io.jfabric.shm.cntr.ShmCounter;
@@ -856,23 +858,44 @@ final class TxContext
         sendGuard.lock();
         try
         {
-            final int peer = reachOneSided(destAddr);
+            final int peer = oneSidedStart(destAddr);
             if (peer < 0)
             {
                 return peer;
             }
-            final int room = rma.roomCheck();
-            if (room != 0)
-            {
-                return room;
-            }
             final int rc = rma.atomic(kind, type, op, buf, offset, count, compare, compareOffset, result, resultOffset,
                 addr, key);
-            if (rc == 0)
+            atomicDone(peer, kind, rc, opFlags, injectCall, context, (long)count * type.size());
+            return 0;
+        }
+        finally
+        {
+            sendGuard.unlock();
+        }
+    }
+
+    /**
+     * A vectored or msg atomic operation (fi_atomicv, fi_atomicmsg and their fetch and compare forms): as
+     * {@link #atomic}, the operands gathered from the vectors and applied region by region
+     * ({@link RmaInitiator#atomicVector}); one completion for the whole call.
+     *
+     * @return 0, or a negated errno for a call refused before anything changed.
+     */
+    long atomicVector(
+        final AtomicSupport.Kind kind, final AtomicDatatype type, final AtomicOp op, final Ioc iov, final Ioc compare,
+        final Ioc result, final RmaIoc rmaIoc, final int count, final long destAddr, final long addr, final long key,
+        final long opFlags, final long context)
+    {
+        sendGuard.lock();
+        try
+        {
+            final int peer = oneSidedStart(destAddr);
+            if (peer < 0)
             {
-                countAtTarget(peer, kind == AtomicSupport.Kind.WRITE); // fi_endpoint(3): fetch and compare are reads
+                return peer;
             }
-            rma.finishAtomic(kind != AtomicSupport.Kind.WRITE, rc, wantsCompletion(opFlags, injectCall), context,
+            final int rc = rma.atomicVector(kind, type, op, iov, compare, result, rmaIoc, count, addr, key);
+            atomicDone(peer, kind, rc, opFlags, (opFlags & Flags.FI_INJECT) != 0, context,
                 (long)count * type.size());
             return 0;
         }
@@ -880,6 +903,28 @@ final class TxContext
         {
             sendGuard.unlock();
         }
+    }
+
+    /** @return the peer of a one-sided operation that may start, or a negated errno (reach, CQ room). */
+    private int oneSidedStart(final long destAddr)
+    {
+        final int peer = reachOneSided(destAddr);
+        if (peer < 0)
+        {
+            return peer;
+        }
+        final int room = rma.roomCheck();
+        return room != 0 ? room : peer;
+    }
+
+    private void atomicDone(final int peer, final AtomicSupport.Kind kind, final int rc, final long opFlags,
+        final boolean injectCall, final long context, final long length)
+    {
+        if (rc == 0)
+        {
+            countAtTarget(peer, kind == AtomicSupport.Kind.WRITE); // fi_endpoint(3): fetch and compare are reads
+        }
+        rma.finishAtomic(kind != AtomicSupport.Kind.WRITE, rc, wantsCompletion(opFlags, injectCall), context, length);
     }
 
     /**

@@ -196,7 +196,8 @@ public final class RemoteMemory extends FidLifecycle
          * @param memory the peer's segment, whole (atomic operations on sub-word elements use the aligned word).
          * @param index  the first byte of the range the call named.
          * @param length its bytes.
-         * @return 0, or a negated errno (nothing was changed).
+         * @return 0, or a negated errno (nothing was changed), or a positive value for an access that only checked
+         * the range (nothing changed, nothing counted): {@link #access} returns it as it is.
          */
         int access(AtomicBuffer memory, int index, int length);
     }

@@ -17,6 +17,7 @@ package io.jfabric.shm.ep;
 
 import io.jfabric.AddressVector;
 import io.jfabric.AtomicDatatype;
+import io.jfabric.AtomicMsg;
 import io.jfabric.AtomicOp;
 import io.jfabric.AvAttr;
 import io.jfabric.CompletionQueue;
@@ -27,10 +28,13 @@ import io.jfabric.Errno;
 import io.jfabric.Fabric;
 import io.jfabric.Flags;
 import io.jfabric.Info;
+import io.jfabric.Ioc;
 import io.jfabric.Versions;
 import io.jfabric.shm.ChildJvm;
 import io.jfabric.shm.ShmProvider;
 import io.jfabric.shm.ShmTestRoot;
+import io.jfabric.shm.rma.AtomicSupport;
+import io.jfabric.shm.rma.SerialAtomics;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -192,6 +196,234 @@ class AtomicEndpointTest
         {
             assertEquals(i + 1, result.getInt(4 * i), "element " + i + " of four");
         }
+    }
+
+    /**
+     * Every (call family, operation, datatype) shm supports, applied through the endpoint to the other JVM's memory
+     * and compared with the serial reference of the unit tests ({@link SerialAtomics}): the target element after the
+     * call, and for fetch and compare forms the value returned.
+     */
+    @Test
+    void shouldMatchTheSerialReferenceForEverySupportedOperationAndTypeInTheTargetJvm()
+    {
+        int checked = 0;
+        for (final AtomicSupport.Kind kind : AtomicSupport.Kind.values())
+        {
+            for (final AtomicDatatype type : AtomicDatatype.values())
+            {
+                for (final AtomicOp op : AtomicOp.values())
+                {
+                    if (AtomicSupport.isSupported(kind, type, op))
+                    {
+                        checked += checkAgainstReference(kind, type, op);
+                    }
+                }
+            }
+        }
+        assertTrue(checked > 5_000, "combinations checked: " + checked);
+    }
+
+    private int checkAgainstReference(final AtomicSupport.Kind kind, final AtomicDatatype type, final AtomicOp op)
+    {
+        final int size = type.size();
+        final long at = base + 1024 + size; // sub-word elements away from their word's first byte
+        final long[] values = referenceValues(type);
+        final long[] compares = kind == AtomicSupport.Kind.COMPARE ? values : new long[] {0};
+        int n = 0;
+        for (final long old : values)
+        {
+            for (final long arg : values)
+            {
+                for (final long cmp : compares)
+                {
+                    final String what = kind + " " + op + " " + type + " old " + Long.toHexString(old) + " arg " +
+                        Long.toHexString(arg) + " cmp " + Long.toHexString(cmp);
+                    putBits(operand, size, old);
+                    assertEquals(Flags.FI_RMA | Flags.FI_WRITE,
+                        complete(ep.write(operand, 0, size, 0, peer, at, RW_KEY, 20)), what);
+                    putBits(operand, size, arg);
+                    putBits(compare, size, cmp);
+                    result.putLong(0, 0x5A5A_5A5A_5A5A_5A5AL);
+                    final long rc;
+                    switch (kind)
+                    {
+                        case WRITE:
+                            rc = ep.atomic(operand, 0, 1, 0, peer, at, RW_KEY, type, op, 21);
+                            break;
+                        case FETCH:
+                            rc = ep.fetchAtomic(operand, 0, 1, 0, result, 0, 0, peer, at, RW_KEY, type, op, 21);
+                            break;
+                        default:
+                            rc = ep.compareAtomic(operand, 0, 1, 0, compare, 0, 0, result, 0, 0, peer, at, RW_KEY,
+                                type, op, 21);
+                            break;
+                    }
+                    assertEquals(Flags.FI_ATOMIC | (kind == AtomicSupport.Kind.WRITE ? Flags.FI_WRITE : Flags.FI_READ),
+                        complete(rc), what);
+                    if (kind != AtomicSupport.Kind.WRITE)
+                    {
+                        assertEquals(SerialAtomics.mask(type, old), getBits(result, size), what + ": returned");
+                    }
+                    assertEquals(Flags.FI_RMA | Flags.FI_READ,
+                        complete(ep.read(result, 0, size, 0, peer, at, RW_KEY, 22)), what);
+                    final long expected = SerialAtomics.after(type, op, old, arg, cmp);
+                    final long actual = getBits(result, size);
+                    assertTrue(SerialAtomics.same(type, expected, actual), () -> what + ": expected " +
+                        Long.toHexString(expected) + " got " + Long.toHexString(actual));
+                    n++;
+                }
+            }
+        }
+        return n;
+    }
+
+    private static long[] referenceValues(final AtomicDatatype type)
+    {
+        switch (type)
+        {
+            case FLOAT:
+                return new long[] {f(1.5f), f(-2.0f), f(0.0f), f(Float.NaN)};
+            case DOUBLE:
+                return new long[] {d(1.5), d(-2.0), d(0.0), d(Double.NaN)};
+            case FLOAT_COMPLEX:
+                return new long[] {f(1.5f) | (long)f(-2.0f) << 32, f(0.0f) | (long)f(3.0f) << 32, 0};
+            default:
+                final int bits = 8 * type.size();
+                return new long[] {0, 1, 7, SerialAtomics.mask(type, -1), SerialAtomics.mask(type, 1L << (bits - 1))};
+        }
+    }
+
+    private static long f(final float v)
+    {
+        return Integer.toUnsignedLong(Float.floatToRawIntBits(v));
+    }
+
+    private static long d(final double v)
+    {
+        return Double.doubleToRawLongBits(v);
+    }
+
+    private static void putBits(final ByteBuffer b, final int size, final long bits)
+    {
+        for (int i = 0; i < size; i++)
+        {
+            b.put(i, (byte)(bits >>> (8 * i)));
+        }
+    }
+
+    private static long getBits(final ByteBuffer b, final int size)
+    {
+        long bits = 0;
+        for (int i = 0; i < size; i++)
+        {
+            bits |= (b.get(i) & 0xFFL) << (8 * i);
+        }
+        return bits;
+    }
+
+    /**
+     * The vectored and msg forms: operands gathered from several local entries, laid over several target regions,
+     * results scattered over several entries; one completion per call; a call whose second region would fail
+     * changes nothing; counts that do not agree, too many regions, remote CQ data and an inject fetch are refused.
+     */
+    @Test
+    void shouldGatherOperandsOverRegionsAndScatterResultsInTheVectorForms()
+    {
+        final long first = base + 2048;
+        final long second = base + 2304;
+        final ByteBuffer zeros = ByteBuffer.allocateDirect(64);
+        complete(ep.write(zeros, 0, 64, 0, peer, first, RW_KEY, 30));
+        complete(ep.write(zeros, 0, 64, 0, peer, second, RW_KEY, 31));
+        final ByteBuffer a = ByteBuffer.allocateDirect(64).order(ByteOrder.nativeOrder());
+        final ByteBuffer b = ByteBuffer.allocateDirect(64).order(ByteOrder.nativeOrder());
+        for (int i = 0; i < 5; i++)
+        {
+            a.putInt(4 * i, 10 + i);
+        }
+        final Ioc two = new Ioc(4).add(a, 0, 2, 0).add(a, 8, 3, 0);
+        assertEquals(Flags.FI_ATOMIC | Flags.FI_WRITE, complete(ep.atomicv(two, peer, first, RW_KEY,
+            AtomicDatatype.INT32, AtomicOp.SUM, 32)));
+        final AtomicMsg msg = new AtomicMsg(4, 4);
+        msg.msgIov.set(a, 0, 5, 0);
+        msg.rmaIov.add(first, 2, RW_KEY).add(second, 3, RW_KEY);
+        msg.addr = peer;
+        msg.datatype = AtomicDatatype.INT32;
+        msg.op = AtomicOp.SUM;
+        msg.context = 33;
+        assertEquals(Flags.FI_ATOMIC | Flags.FI_WRITE, complete(ep.atomicmsg(msg, Flags.FI_COMPLETION)));
+        // first: 2 x (10, 11) then 12, 13, 14 once; second: 12, 13, 14
+        final Ioc results = new Ioc(4).add(b, 0, 1, 0).add(b, 16, 4, 0);
+        assertEquals(Flags.FI_ATOMIC | Flags.FI_READ, complete(ep.fetchAtomicv(null, results, peer, first, RW_KEY,
+            AtomicDatatype.INT32, AtomicOp.ATOMIC_READ, 34)));
+        assertEquals(20, b.getInt(0));
+        assertEquals(22, b.getInt(16));
+        assertEquals(12, b.getInt(20));
+        assertEquals(13, b.getInt(24));
+        assertEquals(14, b.getInt(28));
+        final AtomicMsg read = new AtomicMsg(1, 4);
+        read.rmaIov.set(second, 3, RW_KEY);
+        read.addr = peer;
+        read.datatype = AtomicDatatype.INT32;
+        read.op = AtomicOp.ATOMIC_READ;
+        assertEquals(Flags.FI_ATOMIC | Flags.FI_READ, complete(ep.fetchAtomicmsg(read, new Ioc(1).set(b, 0, 3, 0),
+            0)));
+        assertEquals(List.of(12, 13, 14), List.of(b.getInt(0), b.getInt(4), b.getInt(8)));
+
+        final ByteBuffer cmp = ByteBuffer.allocateDirect(64).order(ByteOrder.nativeOrder());
+        cmp.putInt(0, 12).putInt(4, 99).putInt(8, 14);
+        a.putInt(0, -1).putInt(4, -2).putInt(8, -3);
+        assertEquals(Flags.FI_ATOMIC | Flags.FI_READ, complete(ep.compareAtomicv(new Ioc(2).add(a, 0, 1, 0)
+            .add(a, 4, 2, 0), new Ioc(2).add(cmp, 0, 2, 0).add(cmp, 8, 1, 0), new Ioc(1).set(b, 32, 3, 0), peer,
+            second, RW_KEY, AtomicDatatype.INT32, AtomicOp.CSWAP, 35)));
+        assertEquals(List.of(12, 13, 14), List.of(b.getInt(32), b.getInt(36), b.getInt(40)), "values before");
+        complete(ep.fetchAtomicmsg(read, new Ioc(1).set(b, 0, 3, 0), 0));
+        assertEquals(List.of(-1, 13, -3), List.of(b.getInt(0), b.getInt(4), b.getInt(8)),
+            "swapped where the compare held");
+
+        final AtomicMsg mswap = new AtomicMsg(1, 4);
+        mswap.msgIov.set(a.putInt(0, 0xFFFF).putInt(4, 0xFFFF), 0, 2, 0);
+        mswap.rmaIov.add(first, 1, RW_KEY).add(second, 1, RW_KEY);
+        mswap.addr = peer;
+        mswap.datatype = AtomicDatatype.UINT32;
+        mswap.op = AtomicOp.MSWAP;
+        cmp.putInt(0, 0xF0).putInt(4, 0x0F);
+        assertEquals(Flags.FI_ATOMIC | Flags.FI_READ, complete(ep.compareAtomicmsg(mswap,
+            new Ioc(1).set(cmp, 0, 2, 0), new Ioc(1).set(b, 48, 2, 0), 0)));
+        assertEquals(List.of(20, -1), List.of(b.getInt(48), b.getInt(52)), "values before the masked swap");
+        complete(ep.fetchAtomicv(null, new Ioc(1).set(b, 0, 1, 0), peer, first, RW_KEY, AtomicDatatype.UINT32,
+            AtomicOp.ATOMIC_READ, 39));
+        complete(ep.fetchAtomicv(null, new Ioc(1).set(b, 4, 1, 0), peer, second, RW_KEY, AtomicDatatype.UINT32,
+            AtomicOp.ATOMIC_READ, 40));
+        assertEquals(List.of(0xF4, -1), List.of(b.getInt(0), b.getInt(4)), "(operand & mask) | (old & ~mask)");
+
+        final AtomicMsg bad = new AtomicMsg(1, 8);
+        bad.msgIov.set(a.putInt(0, 1).putInt(4, 1), 0, 2, 0);
+        bad.rmaIov.add(first, 1, RW_KEY).add(second, 1, 999);
+        bad.addr = peer;
+        bad.datatype = AtomicDatatype.INT32;
+        bad.op = AtomicOp.SUM;
+        complete(ep.fetchAtomicv(null, new Ioc(1).set(b, 0, 1, 0), peer, first, RW_KEY, AtomicDatatype.INT32,
+            AtomicOp.ATOMIC_READ, 36));
+        final int firstBefore = b.getInt(0);
+        assertEquals(-Errno.FI_EKEYREJECTED, complete(ep.atomicmsg(bad, 0)), "the second region's key is unknown");
+        complete(ep.fetchAtomicv(null, new Ioc(1).set(b, 0, 1, 0), peer, first, RW_KEY, AtomicDatatype.INT32,
+            AtomicOp.ATOMIC_READ, 37));
+        assertEquals(firstBefore, b.getInt(0), "the first region is untouched when the second would fail");
+
+        bad.rmaIov.key[1] = RW_KEY;
+        bad.rmaIov.elements[1] = 2;
+        assertEquals(-Errno.FI_EINVAL, ep.atomicmsg(bad, 0), "regions hold 3 elements, operands 2");
+        bad.rmaIov.elements[1] = 1;
+        assertEquals(-Errno.FI_EBADFLAGS, ep.atomicmsg(bad, Flags.FI_REMOTE_CQ_DATA), "no remote data for atomics");
+        for (int i = 0; i < 3; i++)
+        {
+            bad.rmaIov.add(first, 0, RW_KEY);
+        }
+        assertEquals(-Errno.FI_EINVAL, ep.atomicmsg(bad, 0), "five regions, rma_iov_limit is 4");
+        assertEquals(-Errno.FI_EINVAL, ep.fetchAtomicmsg(read, new Ioc(1).set(b, 0, 3, 0), Flags.FI_INJECT),
+            "a fetch cannot be injected");
+        assertEquals(-Errno.FI_EINVAL, ep.fetchAtomicv(two, new Ioc(1).set(b, 0, 4, 0), peer, first, RW_KEY,
+            AtomicDatatype.INT32, AtomicOp.SUM, 38), "five operands, four results");
     }
 
     @Test

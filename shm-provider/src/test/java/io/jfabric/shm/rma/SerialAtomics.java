@@ -28,7 +28,7 @@ import java.nio.ByteOrder;
  * result reduced modulo 2^bits), floating types in Java's IEEE arithmetic on decoded values, complex numbers from
  * their two float parts. Values in and out are the element's raw bits, low {@code size()} bytes. Test thread only.
  */
-final class SerialAtomics
+public final class SerialAtomics
 {
     private static final BigInteger TWO_64 = BigInteger.ONE.shiftLeft(64);
 
@@ -39,7 +39,8 @@ final class SerialAtomics
     /**
      * @return the element's raw bits after {@code op} with the given old value, operand and compare value.
      */
-    static long after(final AtomicDatatype type, final AtomicOp op, final long old, final long arg, final long cmp)
+    public static long after(
+        final AtomicDatatype type, final AtomicOp op, final long old, final long arg, final long cmp)
     {
         switch (type)
         {
@@ -57,7 +58,7 @@ final class SerialAtomics
     /**
      * @return the element's raw bits, masked to its size.
      */
-    static long mask(final AtomicDatatype type, final long bits)
+    public static long mask(final AtomicDatatype type, final long bits)
     {
         return type.size() == 8 ? bits : bits & ((1L << (8 * type.size())) - 1);
     }
@@ -299,7 +300,7 @@ final class SerialAtomics
      * Whether two results agree: the same bits, or, for floating types, NaN in the same places (which NaN an
      * arithmetic operation yields is the hardware's choice).
      */
-    static boolean same(final AtomicDatatype type, final long expected, final long actual)
+    public static boolean same(final AtomicDatatype type, final long expected, final long actual)
     {
         switch (type)
         {
