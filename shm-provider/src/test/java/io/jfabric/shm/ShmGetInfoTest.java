@@ -977,28 +977,30 @@ class ShmGetInfoTest
     class OrderingAndOperationFlags
     {
         @ParameterizedTest
-        @ValueSource(longs = {MsgOrder.FI_ORDER_NONE, MsgOrder.FI_ORDER_SAS})
-        void shouldMatchSendAfterSendOrdering(final long order)
+        @ValueSource(longs = {MsgOrder.FI_ORDER_NONE, MsgOrder.FI_ORDER_SAS, MsgOrder.FI_ORDER_RAW,
+            MsgOrder.FI_ORDER_RAR, MsgOrder.FI_ORDER_WAW, MsgOrder.FI_ORDER_SAS | MsgOrder.FI_ORDER_SAW,
+            MsgOrder.FI_ORDER_RMA_RAW, MsgOrder.FI_ORDER_ATOMIC_WAW})
+        void shouldMatchSendAfterSendAndEveryOrderingAfterRmaAndAtomics(final long order)
         {
             final Info hints = new Info();
             hints.txAttr().msgOrder(order);
             hints.rxAttr().msgOrder(order);
             for (final Info info : getInfo(hints))
             {
-                assertEquals(MsgOrder.FI_ORDER_SAS, info.txAttr().msgOrder());
-                assertEquals(MsgOrder.FI_ORDER_SAS, info.rxAttr().msgOrder());
+                assertEquals(ShmCapabilities.MSG_ORDER, info.txAttr().msgOrder());
+                assertEquals(ShmCapabilities.MSG_ORDER, info.rxAttr().msgOrder());
+                assertEquals(0, info.txAttr().msgOrder() & (MsgOrder.FI_ORDER_RAS | MsgOrder.FI_ORDER_WAS));
                 assertEquals(0, info.txAttr().compOrder());
                 assertEquals(0, info.rxAttr().compOrder());
             }
         }
 
         @ParameterizedTest
-        @ValueSource(longs = {MsgOrder.FI_ORDER_RAW, MsgOrder.FI_ORDER_RAR, MsgOrder.FI_ORDER_WAW,
-            MsgOrder.FI_ORDER_SAS | MsgOrder.FI_ORDER_SAW, MsgOrder.FI_ORDER_STRICT, MsgOrder.FI_ORDER_DATA,
-            MsgOrder.FI_ORDER_RMA_RAW})
-        void shouldRefuseOrderingBeyondSendAfterSendWithEnodata(final long order)
+        @ValueSource(longs = {MsgOrder.FI_ORDER_RAS, MsgOrder.FI_ORDER_WAS | MsgOrder.FI_ORDER_WAW,
+            MsgOrder.FI_ORDER_STRICT, MsgOrder.FI_ORDER_DATA})
+        void shouldRefuseRmaAfterSendAndDataOrderingWithEnodata(final long order)
         {
-            final long unsupported = order & ~MsgOrder.FI_ORDER_SAS;
+            final long unsupported = order & ~ShmCapabilities.MSG_ORDER;
             final Info tx = new Info();
             tx.txAttr().msgOrder(order);
             assertRefused(tx, "tx_attr.msg_order 0x" + Long.toHexString(unsupported) + " is not supported");

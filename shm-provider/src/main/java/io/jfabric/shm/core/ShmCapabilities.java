@@ -67,8 +67,20 @@ public final class ShmCapabilities
     /** Default operation flags a receive context accepts in {@code rx_attr.op_flags}. */
     public static final long RX_OP_FLAGS = FI_COMPLETION | FI_MULTI_RECV;
 
-    /** Message ordering offered: send-after-send between a pair of endpoints. */
-    public static final long MSG_ORDER = io.jfabric.MsgOrder.FI_ORDER_SAS;
+    /**
+     * Message ordering offered. Send-after-send between a pair of endpoints (one lane per pair). Every RMA and atomic
+     * operation is done in the target's memory by the time its call returns (a one-sided copy or a hardware atomic),
+     * before any later operation of the initiator starts, so reads, writes and atomics are ordered after earlier
+     * reads, writes and atomics, and sends after them (RAR, RAW, WAR, WAW, SAR, SAW and the RMA_ and ATOMIC_ forms).
+     * Not RAS or WAS: an RMA issued after a send may reach the target's memory before the target takes the send.
+     */
+    public static final long MSG_ORDER = io.jfabric.MsgOrder.FI_ORDER_SAS | io.jfabric.MsgOrder.FI_ORDER_RAR |
+        io.jfabric.MsgOrder.FI_ORDER_RAW | io.jfabric.MsgOrder.FI_ORDER_WAR | io.jfabric.MsgOrder.FI_ORDER_WAW |
+        io.jfabric.MsgOrder.FI_ORDER_SAR | io.jfabric.MsgOrder.FI_ORDER_SAW | io.jfabric.MsgOrder.FI_ORDER_RMA_RAR |
+        io.jfabric.MsgOrder.FI_ORDER_RMA_RAW | io.jfabric.MsgOrder.FI_ORDER_RMA_WAR |
+        io.jfabric.MsgOrder.FI_ORDER_RMA_WAW | io.jfabric.MsgOrder.FI_ORDER_ATOMIC_RAR |
+        io.jfabric.MsgOrder.FI_ORDER_ATOMIC_RAW | io.jfabric.MsgOrder.FI_ORDER_ATOMIC_WAR |
+        io.jfabric.MsgOrder.FI_ORDER_ATOMIC_WAW;
 
     /** The tag format of tagged messages: libfabric's FI_TAG_GENERIC. */
     public static final long MEM_TAG_FORMAT = 0xAAAAAAAAAAAAAAAAL;

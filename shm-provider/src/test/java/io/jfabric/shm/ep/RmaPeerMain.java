@@ -38,6 +38,7 @@ import io.jfabric.Versions;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.zip.CRC32C;
 
@@ -50,6 +51,8 @@ import java.util.zip.CRC32C;
  * {@code change MILLIS} rewrites the first 8 KiB as 8-byte words, each word all of one byte value (0x11..0x77,
  * again and again) for that long; {@code counters} prints the endpoint's FI_REMOTE_READ and FI_REMOTE_WRITE
  * counters and the FI_REMOTE_WRITE counter bound to key 7 ({@code rread}, {@code rwrite}, {@code mrwrite});
+ * {@code ordered N} receives N 8-byte messages and counts those whose value is above the word at offset 0 of the
+ * memory when the message is taken (a send that overtook the write before it): {@code taken}, {@code overtaken};
  * {@code exit} ends it.
  */
 public final class RmaPeerMain
@@ -147,6 +150,32 @@ public final class RmaPeerMain
                             v = v == 0x77 ? 0x11 : v + 0x11;
                         }
                         System.out.println("result changed=1");
+                        break;
+                    case "ordered":
+                        final int messages = Integer.parseInt(w[1]);
+                        final ByteBuffer message = ByteBuffer.allocateDirect(8).order(ByteOrder.nativeOrder());
+                        final ByteBuffer memoryWords = bytes.duplicate().order(ByteOrder.nativeOrder());
+                        int taken = 0;
+                        int overtaken = 0;
+                        final long deadline = System.nanoTime() + 60_000_000_000L;
+                        while (taken < messages && System.nanoTime() < deadline)
+                        {
+                            if (ep.recv(message, 0, 8, 0, io.jfabric.Addresses.FI_ADDR_UNSPEC, taken) != 0)
+                            {
+                                continue;
+                            }
+                            int r;
+                            while ((r = cq.read(entries, 1)) == -Errno.FI_EAGAIN && System.nanoTime() < deadline)
+                            {
+                                Thread.onSpinWait();
+                            }
+                            if (r == 1 && (entries.flags[0] & Flags.FI_RECV) != 0)
+                            {
+                                overtaken += message.getLong(0) > memoryWords.getLong(0) ? 1 : 0;
+                                taken++;
+                            }
+                        }
+                        System.out.println("result taken=" + taken + " overtaken=" + overtaken);
                         break;
                     case "counters":
                         System.out.println("result rread=" + remoteReads.read() + " rwrite=" + remoteWrites.read() +

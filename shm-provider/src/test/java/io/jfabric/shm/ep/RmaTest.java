@@ -335,6 +335,33 @@ class RmaTest
         return Long.parseLong(after.get(key)) - Long.parseLong(before.get(key));
     }
 
+    /**
+     * FI_ORDER_SAW as getinfo reports it: a send after a write is taken by the target only once the write's bytes
+     * are in its memory. Each round writes the round number into the target's first word, then sends it.
+     */
+    @Test
+    void shouldLetTheTargetSeeAWriteBeforeTheSendThatFollowsIt() throws Exception
+    {
+        final int rounds = 2000;
+        target.tell("ordered " + rounds);
+        final ByteBuffer word = ByteBuffer.allocateDirect(8).order(java.nio.ByteOrder.nativeOrder());
+        for (long i = 1; i <= rounds; i++)
+        {
+            word.putLong(0, i);
+            assertEquals(0, ep.injectWrite(word, 0, 8, peer, base, RW_KEY));
+            long rc;
+            while ((rc = ep.send(word, 0, 8, 0, peer, i)) == -Errno.FI_EAGAIN)
+            {
+                cq.read(new io.jfabric.CqEntries(1), 1);
+            }
+            assertEquals(0, rc);
+            assertEquals(Flags.FI_MSG | Flags.FI_SEND, complete(), "the send's completion");
+        }
+        final Map<String, String> seen = target.awaitResult(60);
+        assertEquals(Integer.toString(rounds), seen.get("taken"));
+        assertEquals("0", seen.get("overtaken"), "sends taken before the write before them landed");
+    }
+
     @Test
     void shouldNeverReadATornAlignedWordWhileTheTargetRewritesIt() throws Exception
     {
