@@ -18,6 +18,7 @@ package io.jfabric.shm.rma;
 import io.jfabric.AtomicDatatype;
 import io.jfabric.AtomicOp;
 import io.jfabric.Errno;
+import io.jfabric.shm.core.BrokenVariant;
 
 import java.nio.ByteOrder;
 
@@ -110,6 +111,12 @@ import org.agrona.concurrent.AtomicBuffer;
  */
 public final class AtomicOps
 {
+    /**
+     * The JCStress campaign's broken variant {@code atomic.subword-plain-write}: the 8- and 16-bit loop stores its new
+     * word with a volatile write instead of swapping it in, a read-modify-write that is not atomic, so a concurrent
+     * update of the element or of a neighbour in the same word is lost. Never set outside the campaign.
+     */
+    private static final boolean BROKEN_SUBWORD_PLAIN_WRITE = BrokenVariant.active("atomic.subword-plain-write");
     private static final boolean LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
     private static final int FLOAT_ONE = Float.floatToRawIntBits(1.0f);
     private static final long DOUBLE_ONE = Double.doubleToRawLongBits(1.0);
@@ -441,6 +448,11 @@ public final class AtomicOps
             final int newWord = (word & ~(mask << shift)) | ((next & mask) << shift);
             if (newWord == word)
             {
+                return old;
+            }
+            if (BROKEN_SUBWORD_PLAIN_WRITE)
+            {
+                target.putIntVolatile(wordIndex, newWord);
                 return old;
             }
             final int witness = target.compareAndExchangeInt(wordIndex, word, newWord);

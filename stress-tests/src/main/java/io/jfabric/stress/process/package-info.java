@@ -15,6 +15,7 @@
  */
 /**
  * JCStress tests of races between processes: two mappings of one region, as two processes see it (slots, lanes, key
- * tables, AV entries, and the publication of a scalable endpoint and of its receive contexts).
+ * tables, AV entries, the publication of a scalable endpoint and of its receive contexts, and 8- and 16-bit atomics
+ * on one 32-bit word).
  */
 package io.jfabric.stress.process;
