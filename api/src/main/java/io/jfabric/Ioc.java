@@ -99,7 +99,17 @@ public final class Ioc
     /** @return the elements of all entries in use, or -1 when an entry's count is negative or the count is bad. */
     public long totalElements()
     {
-        if (count < 1 || count > buf.length)
+        return sum(elements, count);
+    }
+
+    /**
+     * @param elements element counts.
+     * @param count    entries in use.
+     * @return the sum of the first {@code count}, or -1 when {@code count} is not in [1, length] or one is negative.
+     */
+    static long sum(final int[] elements, final int count)
+    {
+        if (count < 1 || count > elements.length)
         {
             return -1;
         }

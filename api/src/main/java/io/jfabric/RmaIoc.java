@@ -89,19 +89,6 @@ public final class RmaIoc
     /** @return the elements of all regions in use, or -1 when an entry's count is negative or the count is bad. */
     public long totalElements()
     {
-        if (count < 1 || count > addr.length)
-        {
-            return -1;
-        }
-        long total = 0;
-        for (int i = 0; i < count; i++)
-        {
-            if (elements[i] < 0)
-            {
-                return -1;
-            }
-            total += elements[i];
-        }
-        return total;
+        return Ioc.sum(elements, count);
     }
 }
