@@ -33,12 +33,14 @@ import io.jfabric.Info;
 import io.jfabric.Versions;
 
 import java.io.IOException;
+import java.lang.module.ModuleDescriptor;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * One message between two JVMs over a named shm domain, written against {@code jfabric-api} only.
@@ -98,6 +100,7 @@ public final class Consumer
              CompletionQueue cq = domain.cqOpen(new CqAttr().format(CqFormat.DATA), 0);
              Endpoint ep = domain.endpoint(info, 0))
         {
+            System.out.println(role + ": provider module " + describe(fabric.getClass().getModule()));
             ep.bind(av, 0);
             ep.bind(cq, Flags.FI_TRANSMIT | Flags.FI_RECV);
             ep.enable();
@@ -140,6 +143,24 @@ public final class Consumer
                 waitFor(dir.resolve("received"), deadline);
             }
         }
+    }
+
+    /**
+     * How the provider was loaded: "unnamed" on the class path; on the module path its name, whether it is an
+     * explicit (module-info) or automatic module, and what it exports.
+     */
+    private static String describe(final Module module)
+    {
+        if (!module.isNamed())
+        {
+            return "unnamed";
+        }
+        final ModuleDescriptor descriptor = module.getDescriptor();
+        return descriptor.name() + (descriptor.isAutomatic() ? " automatic" : " explicit") + ", exports " +
+            descriptor.exports().stream()
+                .map(e -> e.isQualified() ? e.source() + " to " + String.join("+", e.targets()) : e.source())
+                .sorted()
+                .collect(Collectors.joining(" "));
     }
 
     /** Reads the CQ until the completion of {@code context}; returns its length. */

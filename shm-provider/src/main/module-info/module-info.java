@@ -1,0 +1,37 @@
+/*
+ * Copyright 2026 the jfabric authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ * https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+/**
+ * The {@code shm} provider. Applications reach it through {@link io.jfabric.Fabrics} (getinfo and fabric), which
+ * finds it by {@link java.util.ServiceLoader}: on the module path the module system binds it to the API's
+ * {@code uses} clause, so an application needs only {@code requires io.jfabric.api} and this module on the module
+ * path. Exported: the entry classes ({@code io.jfabric.shm}: the provider and {@code ShmDomain}) and the read-only
+ * monitoring views ({@code io.jfabric.shm.stat}: {@code DomainStat}, {@code RegionMappers}, ...). Every other package
+ * (region, ep, match, cq, av, mr, rma, cntr, eq, progress, context, core, cleanup) is the provider's own.
+ * <p>
+ * Agrona (the automatic module {@code org.agrona}) reaches {@code jdk.internal.misc.Unsafe}: a JVM with Agrona on
+ * the module path needs {@code --add-exports java.base/jdk.internal.misc=org.agrona} (on the class path
+ * {@code =ALL-UNNAMED}).
+ */
+module io.jfabric.shm
+{
+    requires transitive io.jfabric.api;
+    requires org.agrona;
+
+    exports io.jfabric.shm;
+    exports io.jfabric.shm.stat;
+
+    provides io.jfabric.spi.FabricProvider with io.jfabric.shm.ShmProvider;
+}
