@@ -565,6 +565,10 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
         {
             return regionFile.faulted(ex);
         }
+        catch (final IndexOutOfBoundsException ex)
+        {
+            return regionFile.faulted(ex);
+        }
     }
 
     private int readChecked(final CqEntries entries, final int count, final boolean from)
@@ -695,6 +699,10 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
             return -Errno.FI_EAGAIN;
         }
         catch (final InternalError ex)
+        {
+            return regionFile.faulted(ex);
+        }
+        catch (final IndexOutOfBoundsException ex)
         {
             return regionFile.faulted(ex);
         }

@@ -494,6 +494,22 @@ public final class RegionFile implements AutoCloseable
     }
 
     /**
+     * Mark the region unusable after a ring's shared state sent an access out of the ring's bounds: what a faulting
+     * access of a truncated file can look like before the JVM raises its {@link InternalError} (the load returns
+     * garbage, Agrona's bounds check throws first), or a peer that damaged the ring. For the data path's catch
+     * blocks.
+     *
+     * @param error what the ring code threw.
+     * @return {@code -FI_EIO}, what the data path call returns.
+     */
+    public int faulted(final IndexOutOfBoundsException error)
+    {
+        fail("a ring in domain region " + path + " led an access out of bounds (" + error.getMessage() +
+            "): was the file truncated or damaged by another process?");
+        return -Errno.FI_EIO;
+    }
+
+    /**
      * Say that a view of the mapping was handed to the application (a zero-copy claim's buffer), which may use it
      * after the domain closes: from now on {@link #close()} leaves the mapping to the garbage collector instead of
      * unmapping it, so such a use touches mapped memory (the file, which stays) and never crashes the JVM. Any

@@ -190,4 +190,28 @@ class ShmCompletionQueueTest
             Thread.currentThread().interrupt();
         }
     }
+
+    /**
+     * A completion ring whose shared state sends Agrona's ring code out of bounds (here a padding record longer than
+     * the ring; in the wild, a faulting load of a truncated file that returned garbage before the JVM raised its
+     * InternalError, RegionTruncationTest's intermittent IndexOutOfBoundsException) makes the read return -FI_EIO
+     * and the region faulted, as a fault does, instead of throwing into the application.
+     */
+    @Test
+    void shouldAnswerEioWhenTheRingsSharedStateLeadsOutOfBounds()
+    {
+        try (EndpointPair p = new EndpointPair(Progress.MANUAL, Threading.SAFE, new CqAttr(), key -> null))
+        {
+            final ShmCompletionQueue cq = (ShmCompletionQueue)p.cqA;
+            final io.jfabric.shm.region.RegionFile region = ((io.jfabric.shm.ShmDomain)p.domain).region();
+            final int ring = io.jfabric.shm.region.RegionDescriptor.cqRingOffset(region.geometry(), cq.ringNumber());
+            final org.agrona.concurrent.AtomicBuffer b = region.buffer();
+            b.putInt(ring + org.agrona.concurrent.ringbuffer.RecordDescriptor.typeOffset(0),
+                org.agrona.concurrent.ringbuffer.RingBuffer.PADDING_MSG_TYPE_ID);
+            b.putIntOrdered(ring + org.agrona.concurrent.ringbuffer.RecordDescriptor.lengthOffset(0), 1 << 30);
+            assertEquals(-Errno.FI_EIO, p.cqA.read(new CqEntries(4), 4));
+            assertTrue(region.fault().contains("out of bounds"), region.fault());
+            assertEquals(-Errno.FI_EIO, p.cqA.read(new CqEntries(4), 4), "and from then on");
+        }
+    }
 }
