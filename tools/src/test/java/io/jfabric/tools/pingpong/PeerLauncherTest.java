@@ -91,6 +91,16 @@ class PeerLauncherTest
     }
 
     @Test
+    void shouldGiveAOneSidedPingpongServerItsModeAndNoWindow()
+    {
+        final List<String> command = PeerLauncher.command("java", List.of(), "cp", new Properties(),
+            new PingpongOptions(PerfTool.PINGPONG, SizeList.parse("8"), 10, Warmup.of(1), 1, "pp", TransferMode.ATOMIC,
+                false, 30, true, false, "shm", IdleMode.BUSY, null, null));
+        assertEquals("atomic", command.get(command.indexOf("-o") + 1), command::toString);
+        assertFalse(command.contains("-w"), command::toString);
+    }
+
+    @Test
     void shouldStartTheServerFromThisJvmsOwnBinaryAndClassPath()
     {
         final List<String> command = PeerLauncher.command(OPTIONS);

@@ -62,6 +62,15 @@ class PerfFormatTest
     }
 
     @Test
+    void shouldCountOneTransferPerIterationForAnOperationThatIsItsOwnRoundTrip()
+    {
+        // 1000 reads in 2 ms: 2 us each; total counts each read once.
+        final String row = PerfFormat.row(4096, 1000, 1000, 2_000_000L, 1);
+        assertEquals("4k      1k      =1k      3.9m        0.00s   2048.00       2.00       0.50" +
+            System.lineSeparator(), row);
+    }
+
+    @Test
     void shouldScaleSizesByPowersOf1024WithOneDecimalBelowTen()
     {
         assertEquals("0", PerfFormat.sizeStr(0));
