@@ -47,7 +47,7 @@ final class PeerSession
     }
 
     /**
-     * What one side does once the provider is found: a {@link PingpongRun}, or a bw's run.
+     * What one side does once the provider is found: a {@link PingpongRun} or a {@link BwRun}.
      */
     @FunctionalInterface
     interface Side

@@ -27,7 +27,11 @@ import java.util.Locale;
  * {@code MB/sec} = total / elapsed microseconds, {@code usec/xfer} = elapsed microseconds / #sent / 2 (the mean of
  * half a round trip), {@code Mxfers/sec} = 1 / usec/xfer. A one-sided pingpong whose iteration is one operation
  * (an RMA read, a fetching atomic) counts one transfer per iteration instead ({@link #row(int, long, long, long,
- * int)}): usec/xfer is then the mean latency of the whole operation. Stateless; any thread.
+ * int)}): usec/xfer is then the mean latency of the whole operation.
+ * <p>
+ * For bw, the header and row of fabtests' bandwidth tests (fi_msg_bw, fi_rma_bw: {@code show_perf} with one transfer
+ * per iteration): {@code bytes iters total time MB/sec usec/xfer Mxfers/sec}, with the same arithmetic. Stateless;
+ * any thread.
  */
 public final class PerfFormat
 {
@@ -97,6 +101,33 @@ public final class PerfFormat
         row.append(String.format(Locale.ROOT, "%8.2fs%10.2f%11.2f%11.2f%n",
             elapsedMicros / 1_000_000.0, bytes / elapsedMicros, usecPerXfer, 1.0 / usecPerXfer));
         return row.toString();
+    }
+
+    /**
+     * @return the column header line of fabtests' bandwidth tests, newline included.
+     */
+    public static String bwHeader()
+    {
+        return String.format(Locale.ROOT, "%-8s%-8s%-8s%8s %10s%13s%13s%n",
+            "bytes", "iters", "total", "time", "MB/sec", "usec/xfer", "Mxfers/sec");
+    }
+
+    /**
+     * One size's row, as fabtests' bandwidth tests print it (one transfer per iteration).
+     *
+     * @param size         bytes per transfer.
+     * @param iterations   measured transfers.
+     * @param elapsedNanos time of the measured transfers.
+     * @return the row, newline included.
+     */
+    public static String bwRow(final int size, final long iterations, final long elapsedNanos)
+    {
+        final long bytes = iterations * size;
+        final double elapsedMicros = elapsedNanos / 1000.0;
+        final double usecPerXfer = elapsedMicros / iterations;
+        return String.format(Locale.ROOT, "%-8s%-8s%-8s%8.2fs%10.2f%11.2f%11.2f%n",
+            sizeStr(size), cntStr(iterations), sizeStr(bytes), elapsedMicros / 1_000_000.0, bytes / elapsedMicros,
+            usecPerXfer, 1.0 / usecPerXfer);
     }
 
     /**

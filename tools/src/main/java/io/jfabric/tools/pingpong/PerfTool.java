@@ -26,7 +26,7 @@ public enum PerfTool
 {
     /** {@code jfabric pingpong}: {@link PingpongRun}. */
     PINGPONG,
-    /** {@code jfabric bw}. */
+    /** {@code jfabric bw}: {@link BwRun}. */
     BW;
 
     /** @return the subcommand's name. */

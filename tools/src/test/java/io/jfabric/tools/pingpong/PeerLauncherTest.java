@@ -91,6 +91,18 @@ class PeerLauncherTest
     }
 
     @Test
+    void shouldStartABwServerWithItsModeAndWindow()
+    {
+        final List<String> command = PeerLauncher.command("java", List.of(), "cp", new Properties(),
+            new PingpongOptions(PerfTool.BW, SizeList.parse("4k"), 100, Warmup.of(5), 16, "bw-9", TransferMode.WRITE,
+                false, 30, true, false, "shm", IdleMode.BUSY, null, null));
+        final int cp = command.indexOf("-cp");
+        assertEquals(List.of("-cp", "cp", JfabricMain.class.getName(), "bw", "--role", "server", "--quiet",
+            "--domain", "bw-9", "-S", "4k", "-I", "100", "-W", "5", "-o", "write", "-w", "16", "--timeout", "30"),
+            command.subList(cp, command.size()));
+    }
+
+    @Test
     void shouldGiveAOneSidedPingpongServerItsModeAndNoWindow()
     {
         final List<String> command = PeerLauncher.command("java", List.of(), "cp", new Properties(),
