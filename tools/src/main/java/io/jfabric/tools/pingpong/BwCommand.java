@@ -103,7 +103,7 @@ public final class BwCommand implements Callable<Integer>
             final Role side = peer.side();
             return PeerSession.run(PerfTool.BW, side, peer.self(), this::options,
                 (provider, options, role, cleanup) ->
-                    new BwRun(provider, options, role, peer.quiet(), cleanup, out).run(),
+                    new BwRun(provider, options, role, peer.quiet(), cleanup, out, err).run(),
                 err);
         }
         finally
@@ -147,7 +147,7 @@ public final class BwCommand implements Callable<Integer>
         final String name = peer.domain(PerfTool.BW);
         return new PingpongOptions(
             PerfTool.BW, sizeList, iterations, warmupRule, window, name, mode, peer.verify(), timeoutSeconds,
-            peer.registered(), peer.keep(), provider, idleMode, null, null);
+            peer.registered(), peer.keep(), provider, idleMode, null, null, peer.progress());
     }
 
     private TransferMode mode()

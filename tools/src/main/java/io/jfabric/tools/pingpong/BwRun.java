@@ -42,7 +42,9 @@ import java.io.PrintWriter;
  *       the bytes it read.</li>
  * </ul>
  * The client prints fabtests' bandwidth columns per size; the server of a message run prints its own row (its time
- * from its first measured receive to its last), the server of an RMA run none. Runs on the calling thread.
+ * from its first measured receive to its last), the server of an RMA run none. The client's progress bar
+ * ({@link ProgressMeter}) is told how far the run is between windows of the warm-up and after each measured pass.
+ * Runs on the calling thread.
  */
 final class BwRun
 {
@@ -58,8 +60,12 @@ final class BwRun
     private final boolean quiet;
     private final ExitCleanup cleanup;
     private final PrintWriter out;
+    private final PrintWriter err;
     private final int window;
     private ControlChannel control;
+    private ProgressMeter meter;
+    /** Transfers run so far in the whole run, for the progress bar. */
+    private long progress;
     /** Receive completions the server has posted for so far. */
     private long rxPosted;
     /** The next data slot a receive or a read goes to. */
@@ -74,6 +80,7 @@ final class BwRun
      * @param quiet    print nothing but errors (the peer --self starts).
      * @param cleanup  what removes this side's files at the end.
      * @param out      where results go.
+     * @param err      where the client's progress bar goes when stderr is not a terminal.
      */
     BwRun(
         final PingpongProvider provider,
@@ -81,7 +88,8 @@ final class BwRun
         final Role role,
         final boolean quiet,
         final ExitCleanup cleanup,
-        final PrintWriter out)
+        final PrintWriter out,
+        final PrintWriter err)
     {
         this.provider = provider;
         this.options = options;
@@ -90,6 +98,7 @@ final class BwRun
         this.quiet = quiet;
         this.cleanup = cleanup;
         this.out = out;
+        this.err = err;
         this.window = options.window();
     }
 
@@ -119,9 +128,14 @@ final class BwRun
                 control.exchangeRegions();
             }
             printHeader();
-            for (final int size : sizes)
+            try (ProgressMeter progressMeter = ProgressMeter.open(
+                options, role, quiet, "transfers", transfersInAll(sizes), err))
             {
-                measure(endpoint, size);
+                meter = progressMeter;
+                for (final int size : sizes)
+                {
+                    measure(endpoint, size);
+                }
             }
             if (role == Role.CLIENT)
             {
@@ -137,6 +151,16 @@ final class BwRun
                 control.await(ControlChannel.FIN);
             }
         }
+    }
+
+    private long transfersInAll(final int[] sizes)
+    {
+        long total = 0;
+        for (final int size : sizes)
+        {
+            total += options.warmup().roundTrips(size) + (long)options.iterations();
+        }
+        return total;
     }
 
     /**
@@ -160,6 +184,7 @@ final class BwRun
                 return;
             }
         }
+        meter.stage("size " + PerfFormat.sizeStr(size));
         rxPosted = endpoint.rxDone(); // every receive posted so far has completed
         final long rxBefore = endpoint.rxDone();
         final long bytesBefore = endpoint.rxBytes();
@@ -176,7 +201,9 @@ final class BwRun
                 receives(endpoint, size, count);
             }
             warmed += count;
+            meter.reached(progress + warmed);
         }
+        progress += warmup;
         final long start = System.nanoTime();
         if (client)
         {
@@ -191,6 +218,8 @@ final class BwRun
             receives(endpoint, size, iterations);
         }
         final long end = System.nanoTime();
+        progress += iterations;
+        meter.reached(progress);
         if (client)
         {
             if (mode.oneSided())
@@ -208,8 +237,7 @@ final class BwRun
         }
         if (!quiet)
         {
-            out.print(PerfFormat.bwRow(size, iterations, end - start));
-            out.flush();
+            meter.print(out, PerfFormat.bwRow(size, iterations, end - start));
         }
     }
 

@@ -27,7 +27,7 @@ import java.util.Locale;
 /**
  * The options {@code jfabric pingpong} and {@code jfabric bw} share (a picocli mixin): the provider, which side this
  * is and how it meets the other ({@code --self}, {@code --role}, {@code --domain}, {@code --timeout}), how it waits
- * ({@code --idle}), the transmit buffer's registration, {@code -c}, {@code --keep} and the hidden
+ * ({@code --idle}), the transmit buffer's registration, {@code -c}, {@code --keep}, {@code --progress} and the hidden
  * {@code --quiet} of the server {@code --self} starts; with the checks of their values, which throw picocli's
  * {@link ParameterException} (exit status 1). The command's thread.
  */
@@ -71,6 +71,11 @@ public final class PeerOptions
     @Option(names = "--timeout", paramLabel = "SECONDS",
         description = "give up when the peer does not show up or answer within this (default: ${DEFAULT-VALUE})")
     private int timeoutSeconds = PingpongOptions.DEFAULT_TIMEOUT_SECONDS;
+
+    @Option(names = "--progress",
+        description = "draw the client's progress bar on stderr even when it is not a terminal (on a terminal it is " +
+            "drawn anyway once a run has lasted " + ProgressMeter.DELAY_MILLIS / 1000 + " s)")
+    private boolean progress;
 
     @Option(names = "--quiet", hidden = true, description = "print nothing but errors (the server --self starts)")
     private boolean quiet;
@@ -120,6 +125,12 @@ public final class PeerOptions
     boolean keep()
     {
         return keep;
+    }
+
+    /** @return {@code --progress}. */
+    boolean progress()
+    {
+        return progress;
     }
 
     /** @return {@code --timeout}, checked. */

@@ -120,7 +120,7 @@ public final class PingpongCommand implements Callable<Integer>
             final Role side = peer.side();
             return PeerSession.run(PerfTool.PINGPONG, side, peer.self(), maxMsgSize -> options(maxMsgSize, side),
                 (provider, options, role, cleanup) ->
-                    new PingpongRun(provider, options, role, peer.quiet(), cleanup, out).run(),
+                    new PingpongRun(provider, options, role, peer.quiet(), cleanup, out, err).run(),
                 err);
         }
         finally
@@ -169,7 +169,7 @@ public final class PingpongCommand implements Callable<Integer>
         return new PingpongOptions(
             PerfTool.PINGPONG, sizeList, iterations, warmupRule, 1, name, mode, peer.verify(), timeoutSeconds,
             peer.registered(), peer.keep(), provider, idleMode, hgrm == null ? null : hgrm.toAbsolutePath().normalize(),
-            plot == null ? null : plot.toAbsolutePath().normalize());
+            plot == null ? null : plot.toAbsolutePath().normalize(), peer.progress());
     }
 
     /** @return the transfer mode of {@code -o}, {@code --tagged} and {@code --claim}, which must agree. */

@@ -20,8 +20,8 @@ import java.nio.file.Path;
 /**
  * One pingpong or bw run's settings, as both sides must agree on them (fi_pingpong's rule: -S and -I the same on both
  * sides; here also -W, the transfer mode and bw's window, which the client's hello carries and the server checks),
- * plus this side's own ({@link #registered()}, {@link #keep()}, {@link #idle()}, {@link #hgrm()}) and the provider's
- * name both sides look up. Immutable.
+ * plus this side's own ({@link #registered()}, {@link #keep()}, {@link #idle()}, {@link #hgrm()},
+ * {@link #progress()}) and the provider's name both sides look up. Immutable.
  */
 public final class PingpongOptions
 {
@@ -48,6 +48,7 @@ public final class PingpongOptions
     private final Path hgrm;
     private final Path plot;
     private final int window;
+    private final boolean progress;
 
     /**
      * Settings with the defaults of {@code -p} ({@value PingpongProvider#DEFAULT_NAME}), {@code --idle} (busy) and
@@ -109,7 +110,7 @@ public final class PingpongOptions
         final Path plot)
     {
         this(PerfTool.PINGPONG, sizes, iterations, warmup, 1, domain, mode, verify, timeoutSeconds, registered, keep,
-            provider, idle, hgrm, plot);
+            provider, idle, hgrm, plot, false);
     }
 
     /**
@@ -128,6 +129,7 @@ public final class PingpongOptions
      * @param idle           how this side waits after an empty CQ poll ({@code --idle}).
      * @param hgrm           where the client writes each size's round-trip distribution ({@code --hgrm}), or null.
      * @param plot           where the client draws every size's percentile plot ({@code --plot}), or null.
+     * @param progress       draw the client's progress bar even when stderr is not a terminal ({@code --progress}).
      */
     public PingpongOptions(
         final PerfTool tool,
@@ -144,10 +146,12 @@ public final class PingpongOptions
         final String provider,
         final IdleMode idle,
         final Path hgrm,
-        final Path plot)
+        final Path plot,
+        final boolean progress)
     {
         this.tool = tool;
         this.window = window;
+        this.progress = progress;
         this.plot = plot;
         this.sizes = sizes;
         this.iterations = iterations;
@@ -173,6 +177,15 @@ public final class PingpongOptions
     public int window()
     {
         return window;
+    }
+
+    /**
+     * @return true to draw the client's progress bar even when stderr is not a terminal ({@code --progress}); it is
+     * drawn on a terminal anyway, once a run has lasted {@link ProgressMeter#DELAY_MILLIS}.
+     */
+    public boolean progress()
+    {
+        return progress;
     }
 
     /** @return the sizes to test. */

@@ -43,12 +43,19 @@ import java.nio.file.Path;
  * the server's CPU takes no part: it waits for the next control message, times nothing and prints no rows, and each
  * row counts one transfer per iteration (usec/xfer: the operation's whole latency).
  * <p>
- * Runs on the calling thread.
+ * The client's progress bar ({@link ProgressMeter}) is told how far the run is between batches only: between the
+ * warm-up's calls, after the pass timed as a whole, and between batches of {@link #PROGRESS_BATCH} of the pass timed
+ * round trip by round trip. Runs on the calling thread.
  */
 final class PingpongRun
 {
     /** Round trips per call of a measured loop during the warm-up ({@link #warmUp}). */
     static final int WARMUP_CHUNK = 2;
+    /**
+     * Round trips per call of the loop that times each one (the second pass), between which the progress bar hears
+     * how far the run is; the first pass, timed as a whole, is one call.
+     */
+    static final int PROGRESS_BATCH = 4096;
     /** Largest round trip the histogram tracks (longer ones count as this): 60 s. */
     static final long HISTOGRAM_MAX_NANOS = 60_000_000_000L;
     /** The sizes of {@code -o atomic}, whatever {@code -S} says: one FI_UINT64. */
@@ -65,8 +72,12 @@ final class PingpongRun
     private final boolean quiet;
     private final ExitCleanup cleanup;
     private final PrintWriter out;
+    private final PrintWriter err;
     private final Histogram rtt = new Histogram(1, HISTOGRAM_MAX_NANOS, 3);
     private ControlChannel control;
+    private ProgressMeter meter;
+    /** Round trips run so far in the whole run, for the progress bar. */
+    private long progress;
     /** The write mode's sequence number, the same count on both sides: round trips so far. */
     private long sequence;
     /** The atomic mode's adds so far in this size: what the next fetch must find. */
@@ -81,6 +92,7 @@ final class PingpongRun
      * @param quiet    print nothing but errors (the peer --self starts).
      * @param cleanup  what removes this side's files at the end.
      * @param out      where results go.
+     * @param err      where the client's progress bar goes when stderr is not a terminal.
      */
     PingpongRun(
         final PingpongProvider provider,
@@ -88,7 +100,8 @@ final class PingpongRun
         final Role role,
         final boolean quiet,
         final ExitCleanup cleanup,
-        final PrintWriter out)
+        final PrintWriter out,
+        final PrintWriter err)
     {
         this.provider = provider;
         this.options = options;
@@ -97,6 +110,7 @@ final class PingpongRun
         this.quiet = quiet;
         this.cleanup = cleanup;
         this.out = out;
+        this.err = err;
     }
 
     /**
@@ -124,11 +138,16 @@ final class PingpongRun
                 control.exchangeRegions();
             }
             printHeader(sizes);
-            for (final int size : sizes)
+            try (ProgressMeter progressMeter = ProgressMeter.open(
+                options, role, quiet, "round trips", roundTripsInAll(sizes), err))
             {
-                if (mode != TransferMode.WRITE || size > 0)
+                meter = progressMeter;
+                for (final int size : sizes)
                 {
-                    measure(endpoint, size);
+                    if (mode != TransferMode.WRITE || size > 0)
+                    {
+                        measure(endpoint, size);
+                    }
                 }
             }
             if (plotted != null)
@@ -152,6 +171,20 @@ final class PingpongRun
         }
     }
 
+    /** @return the round trips the client runs over all sizes, warm-up included. */
+    private long roundTripsInAll(final int[] sizes)
+    {
+        long total = 0;
+        for (final int size : sizes)
+        {
+            if (mode != TransferMode.WRITE || size > 0)
+            {
+                total += options.warmup().roundTrips(size) + 2L * options.iterations();
+            }
+        }
+        return total;
+    }
+
     /**
      * One size: first {@code W} unmeasured round trips ({@link #warmUp}), then {@code I} measured ones timed as
      * fi_pingpong times them (one clock read where the measured ones start and one at the end, so the columns carry no
@@ -172,28 +205,36 @@ final class PingpongRun
                 return;
             }
         }
+        meter.stage("size " + PerfFormat.sizeStr(size));
         final int iterations = options.iterations();
         int next = warmUp(endpoint, size);
         final long start = System.nanoTime();
         next = client ? roundTrips(endpoint, size, next, iterations) : echoes(endpoint, size, next, iterations);
         final long end = System.nanoTime();
+        progress += iterations;
+        meter.reached(progress);
         if (client)
         {
             rtt.reset();
-            timedRoundTrips(endpoint, size, next, iterations);
+            int timed = 0;
+            while (timed < iterations) // each round trip is timed on its own: batches cost the timing nothing
+            {
+                final int count = Math.min(PROGRESS_BATCH, iterations - timed);
+                next = timedRoundTrips(endpoint, size, next, count);
+                timed += count;
+                meter.reached(progress + timed);
+            }
         }
         else
         {
             echoes(endpoint, size, next, iterations);
         }
+        progress += iterations;
+        meter.reached(progress);
         if (!quiet)
         {
-            out.print(PerfFormat.row(size, iterations, iterations, end - start, xfersPerIteration()));
-            if (client)
-            {
-                out.print(PerfFormat.rttLine(rtt));
-            }
-            out.flush();
+            meter.print(out, PerfFormat.row(size, iterations, iterations, end - start, xfersPerIteration()) +
+                (client ? PerfFormat.rttLine(rtt) : ""));
         }
         if (client && options.plot() != null)
         {
@@ -208,8 +249,7 @@ final class PingpongRun
             final Path written = HgrmFiles.write(options.hgrm(), size, rtt);
             if (!quiet)
             {
-                out.print("# distribution (" + HgrmFiles.UNIT + "): " + written + "\n");
-                out.flush();
+                meter.print(out, "# distribution (" + HgrmFiles.UNIT + "): " + written + "\n");
             }
         }
     }
@@ -286,7 +326,9 @@ final class PingpongRun
                 next = timed ? timedRoundTrips(endpoint, size, next, count) : roundTrips(endpoint, size, next, count);
                 timed = !timed;
             }
+            meter.reached(progress + next);
         }
+        progress += warmup;
         return next;
     }
 

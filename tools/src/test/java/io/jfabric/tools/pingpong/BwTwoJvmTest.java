@@ -130,7 +130,7 @@ class BwTwoJvmTest
     {
         final PingpongOptions serverOptions = new PingpongOptions(
             PerfTool.BW, SizeList.parse("64"), 100, Warmup.of(10), 8, "bw-mismatch", TransferMode.MSG, false, 20,
-            true, false, PingpongProvider.DEFAULT_NAME, IdleMode.BUSY, null, null);
+            true, false, PingpongProvider.DEFAULT_NAME, IdleMode.BUSY, null, null, false);
         final Process server = new ProcessBuilder(PeerLauncher.command(serverOptions))
             .redirectErrorStream(true).start();
         final CommandRun run = CommandRun.run("bw", "--timeout=20", "--role", "client", "--domain", "bw-mismatch",

@@ -92,7 +92,7 @@ class PingpongCommandTest
         assertEquals(0, status);
         for (final String option : new String[]{"-p", "--provider", "-S", "-I", "-W", "-c", "--self", "--role",
             "--domain", "--tagged", "--claim", "--unregistered", "--idle=busy|yield|backoff|sleep", "--hgrm", "--keep",
-            "--timeout", "-o=msg|tagged|claim|write|read|atomic"})
+            "--timeout", "-o=msg|tagged|claim|write|read|atomic", "--progress"})
         {
             assertTrue(out.toString().contains(option), option + " in " + out);
         }

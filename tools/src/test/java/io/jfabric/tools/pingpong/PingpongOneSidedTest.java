@@ -135,7 +135,7 @@ class PingpongOneSidedTest
     {
         final PingpongOptions serverOptions = new PingpongOptions(
             PerfTool.PINGPONG, SizeList.parse("64,4k"), 100, Warmup.of(10), 1, "rma-roles", TransferMode.WRITE,
-            true, 20, true, false, PingpongProvider.DEFAULT_NAME, IdleMode.BUSY, null, null);
+            true, 20, true, false, PingpongProvider.DEFAULT_NAME, IdleMode.BUSY, null, null, false);
         final List<String> command = new java.util.ArrayList<>(PeerLauncher.command(serverOptions));
         command.remove("--quiet");
         final Process server = new ProcessBuilder(command).redirectErrorStream(true).start();
