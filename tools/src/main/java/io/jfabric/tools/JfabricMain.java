@@ -18,6 +18,7 @@ package io.jfabric.tools;
 import io.jfabric.tools.cli.VersionProvider;
 import io.jfabric.tools.inspect.DumpCommand;
 import io.jfabric.tools.inspect.StatCommand;
+import io.jfabric.tools.pingpong.BwCommand;
 import io.jfabric.tools.pingpong.PingpongCommand;
 
 import picocli.CommandLine.Command;
@@ -31,8 +32,9 @@ import java.nio.charset.Charset;
 
 /**
  * The {@code jfabric} command line: {@code info} (libfabric's fi_info), {@code strerror}, {@code pingpong}
- * (libfabric's fi_pingpong), {@code stat} (a live domain's slots, rings and counts, as Aeron's AeronStat),
- * {@code dump} (decodes any jfabric file) and {@code clean} (removes the shm files of processes that are gone).
+ * (libfabric's fi_pingpong), {@code bw} (fabtests' fi_msg_bw and fi_rma_bw), {@code stat} (a live domain's slots,
+ * rings and counts, as Aeron's AeronStat), {@code dump} (decodes any jfabric file) and {@code clean} (removes the shm
+ * files of processes that are gone).
  * {@link #main} is what {@code bin/jfabric} and {@code java -jar jfabric-tools.jar} run; {@link #execute} runs the
  * same in-process with the caller's streams and returns the exit status, for tests and embedding.
  * <p>
@@ -43,8 +45,8 @@ import java.nio.charset.Charset;
     mixinStandardHelpOptions = true,
     exitCodeOnInvalidInput = 1,
     versionProvider = VersionProvider.class,
-    subcommands = {InfoCommand.class, StrerrorCommand.class, PingpongCommand.class, StatCommand.class,
-        DumpCommand.class, CleanCommand.class, CommandLine.HelpCommand.class},
+    subcommands = {InfoCommand.class, StrerrorCommand.class, PingpongCommand.class, BwCommand.class,
+        StatCommand.class, DumpCommand.class, CleanCommand.class, CommandLine.HelpCommand.class},
     description = "jfabric tools: the libfabric object model on the JVM, with a shared-memory provider.")
 public final class JfabricMain implements Runnable
 {

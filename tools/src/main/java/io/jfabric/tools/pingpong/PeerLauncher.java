@@ -26,11 +26,12 @@ import java.util.Map;
 import java.util.Properties;
 
 /**
- * Starts the server side of {@code pingpong --self}: a second JVM with this JVM's java binary, JVM options (the
- * Agrona export among them, added if absent), class path and {@code jfabric.*} system properties (so it opens the
- * same root directory with the same region geometry), running {@code jfabric pingpong --role server --quiet} with
- * this run's settings (the provider and idle mode too; not {@code --hgrm}, which is the client's). Its standard
- * streams are this process's, so its errors show. Setup thread only.
+ * Starts the server side of {@code pingpong --self} and {@code bw --self}: a second JVM with this JVM's java binary,
+ * JVM options (the Agrona export among them, added if absent), class path and {@code jfabric.*} system properties (so
+ * it opens the same root directory with the same region geometry), running {@code jfabric pingpong --role server
+ * --quiet} (or {@code bw ...}) with this run's settings (the provider, idle mode and window too; not {@code --hgrm},
+ * {@code --plot} or {@code --progress}, which are the client's). Its standard streams are this process's, so its
+ * errors show. Setup thread only.
  */
 final class PeerLauncher
 {
@@ -102,7 +103,7 @@ final class PeerLauncher
         command.add("-cp");
         command.add(classPath);
         command.add(JfabricMain.class.getName());
-        command.add("pingpong");
+        command.add(options.tool().cliName());
         command.add("--role");
         command.add(Role.SERVER.cliName());
         command.add("--quiet");
@@ -132,7 +133,20 @@ final class PeerLauncher
         }
         if (options.mode() != TransferMode.MSG)
         {
-            command.add(options.mode().option());
+            if (options.tool() == PerfTool.PINGPONG && options.mode().option() != null)
+            {
+                command.add(options.mode().option());
+            }
+            else
+            {
+                command.add("-o");
+                command.add(options.mode().cliName());
+            }
+        }
+        if (options.tool() == PerfTool.BW && options.window() != PingpongOptions.DEFAULT_WINDOW)
+        {
+            command.add("-w");
+            command.add(Integer.toString(options.window()));
         }
         if (options.verify())
         {

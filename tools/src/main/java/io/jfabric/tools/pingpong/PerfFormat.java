@@ -25,7 +25,13 @@ import java.util.Locale;
  * <p>
  * The row follows fi_pingpong's arithmetic: {@code total} = #sent x bytes x 2 (the ping and the pong),
  * {@code MB/sec} = total / elapsed microseconds, {@code usec/xfer} = elapsed microseconds / #sent / 2 (the mean of
- * half a round trip), {@code Mxfers/sec} = 1 / usec/xfer. Stateless; any thread.
+ * half a round trip), {@code Mxfers/sec} = 1 / usec/xfer. A one-sided pingpong whose iteration is one operation
+ * (an RMA read, a fetching atomic) counts one transfer per iteration instead ({@link #row(int, long, long, long,
+ * int)}): usec/xfer is then the mean latency of the whole operation.
+ * <p>
+ * For bw, the header and row of fabtests' bandwidth tests (fi_msg_bw, fi_rma_bw: {@code show_perf} with one transfer
+ * per iteration): {@code bytes iters total time MB/sec usec/xfer Mxfers/sec}, with the same arithmetic. Stateless;
+ * any thread.
  */
 public final class PerfFormat
 {
@@ -56,9 +62,26 @@ public final class PerfFormat
      */
     public static String row(final int size, final long sent, final long acked, final long elapsedNanos)
     {
-        final long bytes = sent * size * XFERS_PER_ITERATION;
+        return row(size, sent, acked, elapsedNanos, XFERS_PER_ITERATION);
+    }
+
+    /**
+     * One size's row, as fi_pingpong prints it, for {@code xfersPerIteration} transfers per iteration.
+     *
+     * @param size              message bytes.
+     * @param sent              iterations run (messages sent, or operations issued, by the client).
+     * @param acked             replies received.
+     * @param elapsedNanos      time of the measured iterations.
+     * @param xfersPerIteration transfers per iteration: 2 for a ping-pong, 1 for an operation that is its own round
+     *                          trip (an RMA read, a fetching atomic).
+     * @return the row, newline included.
+     */
+    public static String row(
+        final int size, final long sent, final long acked, final long elapsedNanos, final int xfersPerIteration)
+    {
+        final long bytes = sent * size * xfersPerIteration;
         final double elapsedMicros = elapsedNanos / 1000.0;
-        final double usecPerXfer = elapsedMicros / sent / XFERS_PER_ITERATION;
+        final double usecPerXfer = elapsedMicros / sent / xfersPerIteration;
         final StringBuilder row = new StringBuilder(80);
         row.append(String.format(Locale.ROOT, "%-8s", sizeStr(size)));
         row.append(String.format(Locale.ROOT, "%-8s", cntStr(sent)));
@@ -78,6 +101,33 @@ public final class PerfFormat
         row.append(String.format(Locale.ROOT, "%8.2fs%10.2f%11.2f%11.2f%n",
             elapsedMicros / 1_000_000.0, bytes / elapsedMicros, usecPerXfer, 1.0 / usecPerXfer));
         return row.toString();
+    }
+
+    /**
+     * @return the column header line of fabtests' bandwidth tests, newline included.
+     */
+    public static String bwHeader()
+    {
+        return String.format(Locale.ROOT, "%-8s%-8s%-8s%8s %10s%13s%13s%n",
+            "bytes", "iters", "total", "time", "MB/sec", "usec/xfer", "Mxfers/sec");
+    }
+
+    /**
+     * One size's row, as fabtests' bandwidth tests print it (one transfer per iteration).
+     *
+     * @param size         bytes per transfer.
+     * @param iterations   measured transfers.
+     * @param elapsedNanos time of the measured transfers.
+     * @return the row, newline included.
+     */
+    public static String bwRow(final int size, final long iterations, final long elapsedNanos)
+    {
+        final long bytes = iterations * size;
+        final double elapsedMicros = elapsedNanos / 1000.0;
+        final double usecPerXfer = elapsedMicros / iterations;
+        return String.format(Locale.ROOT, "%-8s%-8s%-8s%8.2fs%10.2f%11.2f%11.2f%n",
+            sizeStr(size), cntStr(iterations), sizeStr(bytes), elapsedMicros / 1_000_000.0, bytes / elapsedMicros,
+            usecPerXfer, 1.0 / usecPerXfer);
     }
 
     /**

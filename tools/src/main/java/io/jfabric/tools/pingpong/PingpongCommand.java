@@ -15,33 +15,28 @@
  */
 package io.jfabric.tools.pingpong;
 
-import io.jfabric.Errno;
-import io.jfabric.FabricException;
-import io.jfabric.shm.region.RegionFile;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 
 /**
  * {@code jfabric pingpong}: libfabric's fi_pingpong over a jfabric provider (fi_getinfo with {@code -p}, shm by
  * default: {@link PingpongProvider}), between two JVMs on this host. Either {@code --self} (this JVM is the client and
  * starts the server JVM itself) or one side per terminal with {@code --role server} and {@code --role client} and the
- * same {@code --domain}. Takes fi_pingpong's {@code -p}, {@code -S}, {@code -I} and {@code -c}, prints its header and
- * columns, and per size a {@code rtt_ns} percentile line; with {@code --hgrm} the client also keeps each size's
- * round-trip distribution in a file ({@link HgrmFiles}); {@code --idle} says how both sides wait between empty CQ
- * polls ({@link IdleMode}). See {@link PingpongRun} for the protocol and {@link PingpongEndpoint} for the libfabric
- * calls.
+ * same {@code --domain} ({@link PeerOptions}, {@link PeerSession}). Takes fi_pingpong's {@code -p}, {@code -S},
+ * {@code -I} and {@code -c}, prints its header and columns, and per size a {@code rtt_ns} percentile line; with
+ * {@code --hgrm} the client also keeps each size's round-trip distribution in a file ({@link HgrmFiles});
+ * {@code --idle} says how both sides wait between empty CQ polls ({@link IdleMode}). {@code -o} picks the calls
+ * ({@link TransferMode}): messages by default, or the one-sided RMA write, RMA read and fetching atomic latencies. See
+ * {@link PingpongRun} for the protocol and {@link PingpongEndpoint} for the libfabric calls.
  * <p>
  * Exit status: 0; 1 for a usage error; otherwise the errno of what failed (61, FI_ENODATA, when fi_getinfo finds no
  * such provider or it offers nothing for pingpong's hints; 110, FI_ETIMEDOUT, when the peer does not show up or stops
@@ -56,21 +51,18 @@ import java.util.concurrent.TimeUnit;
     sortOptions = false,
     description = "Ping-pong messages between two JVMs through a named domain of the provider -p names (shm by " +
         "default), as libfabric's fi_pingpong does: " +
-        "per size, fi_pingpong's columns (usec/xfer = mean of half a round trip) and the round-trip percentiles in ns.")
+        "per size, fi_pingpong's columns (usec/xfer = mean of half a round trip) and the round-trip percentiles in " +
+        "ns. With -o write, read or atomic, the latency of RMA writes (a write-write ping-pong), RMA reads or 8-byte " +
+        "fetch-and-adds on memory the server registered.")
 public final class PingpongCommand implements Callable<Integer>
 {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = {"-p", "--provider"}, paramLabel = "PROV",
-        description = "the provider, found with fi_getinfo as 'jfabric info -p' finds it (default: ${DEFAULT-VALUE}); " +
-            "none of that name: exit 61 (FI_ENODATA)")
-    private String provider = PingpongProvider.DEFAULT_NAME;
-
     @Option(names = "-S", paramLabel = "size|list|all",
         description = "message size in bytes (k, m, g: KiB, MiB, GiB, as 4k), a comma list, or 'all' " +
             "(fi_pingpong's all sizes: 0, 1, 2, 3, 4, 6, 8, 12, ... 6m); default " + SizeList.DEFAULT_SIZES_TEXT +
-            "; a size above max_msg_size is refused")
+            "; a size above max_msg_size is refused; -o atomic runs 8 bytes whatever -S says, -o write skips 0")
     private String sizes;
 
     @Option(names = "-I", paramLabel = "number",
@@ -83,18 +75,12 @@ public final class PingpongCommand implements Callable<Integer>
             "have compiled the data path before the timed pass; fabtests' default is 10)")
     private Integer warmup;
 
-    @Option(names = "-c", description = "check every received byte (slows the run, as in fi_pingpong)")
-    private boolean verify;
-
-    @Option(names = "--self", description = "start the server JVM too, and be the client")
-    private boolean self;
-
-    @Option(names = "--role", paramLabel = "server|client", description = "which side this is, without --self")
-    private String role;
-
-    @Option(names = "--domain", paramLabel = "NAME",
-        description = "the named domain both sides open (default: pingpong-<pid> with --self, else pingpong)")
-    private String domain;
+    @Option(names = "-o", paramLabel = TransferMode.NAMES,
+        description = "the calls: messages (msg, the default; tagged: fi_tsend/fi_trecv, as --tagged; claim: as " +
+            "--claim), or one-sided on memory the server registered: write (the client writes, the server sees the " +
+            "sequence number in the last word and writes back), read (fi_read, one per iteration) or atomic " +
+            "(fi_fetch_atomic FI_UINT64 FI_SUM of 1, one per iteration)")
+    private String operation;
 
     @Option(names = "--tagged", description = "fi_tsend/fi_tinject/fi_trecv with tag 1234 (fi_pingpong -m tagged)")
     private boolean tagged;
@@ -103,14 +89,8 @@ public final class PingpongCommand implements Callable<Integer>
         description = "zero-copy claim/commit up to inject_size (fi_send above), received with fi_recv")
     private boolean claim;
 
-    @Option(names = "--unregistered",
-        description = "do not register the send buffer: large messages are segmented instead of going by rendezvous")
-    private boolean unregistered;
-
-    @Option(names = "--idle", paramLabel = IdleMode.NAMES,
-        description = "how each side waits after a CQ poll that found nothing: busy spin (the default, for " +
-            "latency), yield, backoff (spin, yield, then park 1-50 us) or sleep (park 50 us)")
-    private String idle;
+    @Mixin
+    private PeerOptions peer;
 
     @Option(names = "--hgrm", paramLabel = "FILE",
         description = "the client writes each size's timed round trips (ns) as HdrHistogram's percentile " +
@@ -122,16 +102,6 @@ public final class PingpongCommand implements Callable<Integer>
         description = "the client draws every size's round-trip percentiles (ns against 1/(1-percentile), log " +
             "scales, as HdrHistogram's plotter) into one PNG")
     private Path plot;
-
-    @Option(names = "--keep", description = "keep the domain's region file at the end (default: delete it, however the run ends)")
-    private boolean keep;
-
-    @Option(names = "--timeout", paramLabel = "SECONDS",
-        description = "give up when the peer does not show up or answer within this (default: ${DEFAULT-VALUE})")
-    private int timeoutSeconds = PingpongOptions.DEFAULT_TIMEOUT_SECONDS;
-
-    @Option(names = "--quiet", hidden = true, description = "print nothing but errors (the server --self starts)")
-    private boolean quiet;
 
     /**
      * Not for use: picocli instantiates the command.
@@ -147,77 +117,16 @@ public final class PingpongCommand implements Callable<Integer>
         final PrintWriter err = spec.commandLine().getErr();
         try
         {
-            final Role side = side();
-            final PingpongOptions given = options(SizeList.MAX_BUFFER_SIZE, side);
-            final PingpongProvider found = PingpongProvider.find(given.provider(), given.domain(), given.mode());
-            final PingpongOptions options = options(found.maxMsgSize(), side);
-            try (ExitCleanup cleanup = ExitCleanup.install())
-            {
-                if (self)
-                {
-                    return runSelf(found, options, cleanup, out, err);
-                }
-                new PingpongRun(found, options, side, quiet, cleanup, out).run();
-                return 0;
-            }
-        }
-        catch (final PingpongException ex)
-        {
-            err.print(ex.getMessage() + "\n");
-            return ex.errno();
-        }
-        catch (final FabricException ex)
-        {
-            err.print("pingpong: " + ex.getMessage() + "\n");
-            return ex.errno();
-        }
-        catch (final UncheckedIOException ex)
-        {
-            err.print(ex.getMessage() + ": " + ex.getCause() + "\n");
-            return Errno.FI_EIO;
+            final Role side = peer.side();
+            return PeerSession.run(PerfTool.PINGPONG, side, peer.self(), maxMsgSize -> options(maxMsgSize, side),
+                (provider, options, role, cleanup) ->
+                    new PingpongRun(provider, options, role, peer.quiet(), cleanup, out, err).run(),
+                err);
         }
         finally
         {
             out.flush();
             err.flush();
-        }
-    }
-
-    private int runSelf(
-        final PingpongProvider found, final PingpongOptions options, final ExitCleanup cleanup, final PrintWriter out,
-        final PrintWriter err)
-    {
-        final Process server;
-        try
-        {
-            server = PeerLauncher.start(options);
-        }
-        catch (final IOException ex)
-        {
-            err.print("pingpong: cannot start the server JVM: " + ex + "\n");
-            return Errno.FI_EIO;
-        }
-        cleanup.stop(server);
-        try
-        {
-            new PingpongRun(found, options, Role.CLIENT, quiet, cleanup, out).run();
-            if (!server.waitFor(options.timeoutSeconds(), TimeUnit.SECONDS))
-            {
-                err.print("pingpong: the server JVM (pid " + server.pid() + ") did not exit within " +
-                    options.timeoutSeconds() + " s\n");
-                return Errno.FI_ETIMEDOUT;
-            }
-            if (server.exitValue() != 0)
-            {
-                err.print("pingpong: the server JVM exited with status " + server.exitValue() + "\n");
-                return server.exitValue();
-            }
-            return 0;
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-            return Errno.FI_EINTR;
         }
     }
 
@@ -233,18 +142,9 @@ public final class PingpongCommand implements Callable<Integer>
         {
             throw new ParameterException(spec.commandLine(), "-I must be at least 1, was " + iterations);
         }
-        if (timeoutSeconds < 1)
-        {
-            throw new ParameterException(spec.commandLine(), "--timeout must be at least 1, was " + timeoutSeconds);
-        }
-        if (tagged && claim)
-        {
-            throw new ParameterException(spec.commandLine(), "--tagged and --claim exclude each other");
-        }
-        if (provider.isBlank())
-        {
-            throw new ParameterException(spec.commandLine(), "-p must name a provider");
-        }
+        final int timeoutSeconds = peer.timeoutSeconds();
+        final TransferMode mode = mode();
+        final String provider = peer.provider();
         if (hgrm != null)
         {
             checkClientFile(side, "--hgrm", hgrm);
@@ -255,31 +155,50 @@ public final class PingpongCommand implements Callable<Integer>
         }
         final SizeList sizeList;
         final Warmup warmupRule;
-        final IdleMode idleMode;
         try
         {
-            sizeList = SizeList.parse(sizes, maxMsgSize);
+            sizeList = SizeList.parse(mode == TransferMode.ATOMIC ? PingpongRun.ATOMIC_SIZE_SPEC : sizes, maxMsgSize);
             warmupRule = warmup == null ? Warmup.byDefault() : Warmup.of(warmup);
-            idleMode = idle == null ? IdleMode.BUSY : IdleMode.parse(idle);
         }
         catch (final IllegalArgumentException ex)
         {
             throw new ParameterException(spec.commandLine(), ex.getMessage());
         }
-        final String name = domain != null ? domain : self ? "pingpong-" + ProcessHandle.current().pid() : "pingpong";
+        final IdleMode idleMode = peer.idle();
+        final String name = peer.domain(PerfTool.PINGPONG);
+        return new PingpongOptions(
+            PerfTool.PINGPONG, sizeList, iterations, warmupRule, 1, name, mode, peer.verify(), timeoutSeconds,
+            peer.registered(), peer.keep(), provider, idleMode, hgrm == null ? null : hgrm.toAbsolutePath().normalize(),
+            plot == null ? null : plot.toAbsolutePath().normalize(), peer.progress());
+    }
+
+    /** @return the transfer mode of {@code -o}, {@code --tagged} and {@code --claim}, which must agree. */
+    private TransferMode mode()
+    {
+        if (tagged && claim)
+        {
+            throw new ParameterException(spec.commandLine(), "--tagged and --claim exclude each other");
+        }
+        final TransferMode flagged = tagged ? TransferMode.TAGGED : claim ? TransferMode.CLAIM : null;
+        if (operation == null)
+        {
+            return flagged == null ? TransferMode.MSG : flagged;
+        }
+        final TransferMode chosen;
         try
         {
-            RegionFile.validateDomainName(name);
+            chosen = TransferMode.parse(operation);
         }
-        catch (final FabricException ex)
+        catch (final IllegalArgumentException ex)
         {
-            throw new ParameterException(spec.commandLine(), "--domain: " + ex.getMessage());
+            throw new ParameterException(spec.commandLine(), ex.getMessage());
         }
-        final TransferMode mode = tagged ? TransferMode.TAGGED : claim ? TransferMode.CLAIM : TransferMode.MSG;
-        return new PingpongOptions(
-            sizeList, iterations, warmupRule, name, mode, verify, timeoutSeconds, !unregistered, keep, provider,
-            idleMode, hgrm == null ? null : hgrm.toAbsolutePath().normalize(),
-            plot == null ? null : plot.toAbsolutePath().normalize());
+        if (flagged != null && flagged != chosen)
+        {
+            throw new ParameterException(spec.commandLine(),
+                "-o " + operation + " and " + flagged.option() + " exclude each other");
+        }
+        return chosen;
     }
 
     private void checkClientFile(final Role side, final String option, final Path file)
@@ -295,30 +214,5 @@ public final class PingpongCommand implements Callable<Integer>
             throw new ParameterException(spec.commandLine(),
                 option + ": " + file + " is not a file in an existing directory");
         }
-    }
-
-    private Role side()
-    {
-        if (self && role != null)
-        {
-            throw new ParameterException(spec.commandLine(), "--self and --role exclude each other");
-        }
-        if (self)
-        {
-            return Role.CLIENT;
-        }
-        if (role == null)
-        {
-            throw new ParameterException(spec.commandLine(),
-                "give --self, or run one side with --role server and the other with --role client");
-        }
-        for (final Role candidate : Role.values())
-        {
-            if (candidate.cliName().equals(role.toLowerCase(Locale.ROOT)))
-            {
-                return candidate;
-            }
-        }
-        throw new ParameterException(spec.commandLine(), "--role must be server or client, was '" + role + "'");
     }
 }

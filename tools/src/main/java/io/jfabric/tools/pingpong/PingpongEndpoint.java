@@ -17,6 +17,8 @@ package io.jfabric.tools.pingpong;
 
 import io.jfabric.Addresses;
 import io.jfabric.AddressVector;
+import io.jfabric.AtomicDatatype;
+import io.jfabric.AtomicOp;
 import io.jfabric.AvAttr;
 import io.jfabric.AvType;
 import io.jfabric.CompletionQueue;
@@ -35,6 +37,7 @@ import io.jfabric.Info;
 import io.jfabric.MemoryRegion;
 import io.jfabric.MessageClaim;
 import io.jfabric.MrIov;
+import io.jfabric.MrMode;
 import io.jfabric.ShareableMemory;
 import io.jfabric.WaitObj;
 import io.jfabric.shm.ShmDomain;
@@ -42,24 +45,37 @@ import io.jfabric.shm.mr.ShmShareableMemory;
 import io.jfabric.shm.region.RegionFile;
 import io.jfabric.tools.SpinPatience;
 import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.function.Consumer;
 
 /**
- * One side's libfabric objects for a pingpong, opened as a libfabric application opens them: from the info
- * fi_getinfo returned ({@link PingpongProvider}: FI_EP_RDM, FI_MSG or FI_TAGGED, the named domain,
- * FI_PROGRESS_MANUAL, FI_THREAD_DOMAIN, the provider of {@code -p}), fi_fabric, domain, an unnamed AV into which the peer's address is inserted, one CQ (FI_CQ_FORMAT_MSG, no wait object) bound for
- * FI_TRANSMIT | FI_RECV, and the endpoint; plus the transmit and receive buffers in shareable memory, the
- * transmit one registered for FI_SEND (provider keys, FI_MR_PROV_KEY) and its descriptor passed with every send, so
- * that large messages take the provider's one-copy rendezvous (unless {@code --unregistered}: then they are copied
- * through the provider's segmentation).
+ * One side's libfabric objects for a pingpong or a bw, opened as a libfabric application opens them: from the info
+ * fi_getinfo returned ({@link PingpongProvider}: FI_EP_RDM, the mode's capabilities, the named domain,
+ * FI_PROGRESS_MANUAL, FI_THREAD_DOMAIN, the provider of {@code -p}), fi_fabric, domain, an unnamed AV into which the
+ * peer's address is inserted, one CQ (FI_CQ_FORMAT_MSG, no wait object) bound for FI_TRANSMIT | FI_RECV, and the
+ * endpoint; plus the transmit and receive buffers in shareable memory, the transmit one registered for FI_SEND
+ * (provider keys, FI_MR_PROV_KEY) and its descriptor passed with every send, so that large messages take the
+ * provider's one-copy rendezvous (unless {@code --unregistered}: then they are copied through the provider's
+ * segmentation).
  * <p>
- * The data-path methods ({@link #postRecv}, {@link #send}, {@link #awaitRx}, {@link #verify}) poll the CQ (manual
- * progress: reading it is what drains the endpoint's receive ring), waiting between empty polls as {@code --idle}
- * says ({@link IdleMode}: a busy spin by default), allocate nothing, and return 0 or a negated errno; on an error, {@link #failure()} says what failed. One thread (the pingpong's) uses an instance.
+ * Buffers are slots as large as the largest size. The receive buffer's slot 0 takes a pingpong's messages and
+ * every control message; a bw's messages go to data slots after it, one per transfer of the window ({@link
+ * #dataSlots()}, at most {@link #RX_AREA_BYTES} in all, reused in turn beyond that). The one-sided modes
+ * ({@link TransferMode#oneSided()}) have a memory of their own, registered for FI_REMOTE_READ | FI_REMOTE_WRITE
+ * ({@link #regionText()} says where, {@link #insertPeerRegion} takes the peer's): its start is what the peer writes
+ * into, reads from or adds to; a reader's reads land in its slots (one per transfer of a bw's window). So no
+ * one-sided operation ever touches a buffer a posted receive owns.
+ * <p>
+ * The data-path methods ({@link #postRecv}, {@link #send}, {@link #postSend}, {@link #awaitRx}, {@link #awaitTx},
+ * {@link #postWrite}, {@link #postRead}, {@link #writeSequence}, {@link #awaitSequence}, {@link #fetchAdd},
+ * {@link #verify}) poll the CQ (manual progress: reading it is what drains the endpoint's receive ring), waiting
+ * between empty polls as {@code --idle} says ({@link IdleMode}: a busy spin by default), allocate nothing, and return
+ * 0 or a negated errno; on an error, {@link #failure()} says what failed. One thread (the run's) uses an instance.
  */
 final class PingpongEndpoint implements AutoCloseable
 {
@@ -69,6 +85,12 @@ final class PingpongEndpoint implements AutoCloseable
     static final long RX_CONTEXT = 2;
     /** Room for the control messages (hello, its answer, fin), at least. */
     static final int CTRL_BYTES = 256;
+    /** The most bytes a bw's receive slots take together, unless one slot is larger: 64 MiB. */
+    static final int RX_AREA_BYTES = 64 << 20;
+    /** Access of the one-sided modes' registered memory. */
+    static final long REGION_ACCESS = Flags.FI_REMOTE_READ | Flags.FI_REMOTE_WRITE;
+    /** The start of {@link #regionText()}. */
+    static final String REGION_PREFIX = "mr ";
 
 
     private final PingpongOptions options;
@@ -80,6 +102,10 @@ final class PingpongEndpoint implements AutoCloseable
     private final CqErrEntry errEntry = new CqErrEntry();
     private final ByteBuffer ctrl = ByteBuffer.allocateDirect(CTRL_BYTES);
     private final byte[] ctrlBytes = new byte[CTRL_BYTES];
+    private final UnsafeBuffer txView = new UnsafeBuffer(0, 0);
+    private final UnsafeBuffer rmaView = new UnsafeBuffer(0, 0);
+    private final ByteBuffer operand = ByteBuffer.allocateDirect(Long.BYTES).order(ByteOrder.nativeOrder());
+    private final ByteBuffer fetchedValue = ByteBuffer.allocateDirect(Long.BYTES).order(ByteOrder.nativeOrder());
 
     private Fabric fabric;
     private Domain domain;
@@ -89,10 +115,17 @@ final class PingpongEndpoint implements AutoCloseable
     private ShareableMemory txMemory;
     private ShareableMemory rxMemory;
     private MemoryRegion txRegion;
+    private ShareableMemory rmaMemory;
+    private ByteBuffer rma;
+    private MemoryRegion region;
+    private long regionBase;
     private long txDesc;
     private ByteBuffer tx;
     private ByteBuffer rx;
     private int rxCapacity;
+    private int dataSlots;
+    private long peerKey;
+    private long peerBase;
     private MessageClaim claim;
     private long injectSize;
     private long maxMsgSize;
@@ -100,6 +133,8 @@ final class PingpongEndpoint implements AutoCloseable
     private long txDone;
     private long txPosted;
     private long rxDone;
+    private long rxAwaited;
+    private long rxBytes;
     private long lastRxLength;
     private boolean repostDue;
     private String failure;
@@ -162,9 +197,13 @@ final class PingpongEndpoint implements AutoCloseable
 
         final long largest = Math.min(options.sizes().within(maxMsgSize).max(), maxMsgSize);
         final int bytes = (int)Math.max(largest, CTRL_BYTES);
+        final TransferMode mode = options.mode();
+        final boolean windowed = options.window() > 1 || options.tool() == PerfTool.BW;
+        dataSlots = windowed ? Math.max(1, Math.min(options.window(), RX_AREA_BYTES / bytes)) : 1;
+        final int rxSlotCount = windowed && !mode.oneSided() ? 1 + dataSlots : 1;
         txMemory = domain.allocShareable(bytes);
         createdSegment(txMemory);
-        rxMemory = domain.allocShareable(bytes);
+        rxMemory = domain.allocShareable((long)rxSlotCount * bytes);
         createdSegment(rxMemory);
         if (options.registered())
         {
@@ -173,11 +212,28 @@ final class PingpongEndpoint implements AutoCloseable
         }
         tx = txMemory.buffer();
         rx = rxMemory.buffer();
+        txView.wrap(tx);
         rxCapacity = bytes;
-        for (int i = 0; i < bytes; i++)
+        if (mode.oneSided())
         {
-            tx.put(i, pattern(i));
+            final int rmaBytes = (mode == TransferMode.READ ? dataSlots : 1) * bytes;
+            rmaMemory = domain.allocShareable(rmaBytes);
+            createdSegment(rmaMemory);
+            region = domain.mrRegv(new MrIov[]{MrIov.of(rmaMemory, 0, rmaBytes)}, REGION_ACCESS, 0, 0, 0, 0);
+            // fi_mr(3): with FI_MR_VIRT_ADDR a target address is the registrant's address, else an offset.
+            regionBase = (domain.attr().mrMode() & MrMode.FI_MR_VIRT_ADDR) != 0 ? region.baseAddress() : 0;
+            rma = rmaMemory.buffer();
+            rmaView.wrap(rma);
         }
+        fillTransmit();
+        if (mode == TransferMode.READ)
+        {
+            for (int i = 0; i < bytes; i++)
+            {
+                rma.put(i, pattern(i)); // what the peer reads
+            }
+        }
+        operand.putLong(0, 1);
     }
 
     private void createdSegment(final ShareableMemory memory)
@@ -195,6 +251,87 @@ final class PingpongEndpoint implements AutoCloseable
     static byte pattern(final int index)
     {
         return (byte)(index * 7 + 13);
+    }
+
+    /**
+     * @param size bytes of a write ping-pong's message, at least 1.
+     * @return where in the message its sequence number goes: the last 8-byte-aligned word that lies wholly in it, or
+     * for fewer than 8 bytes the last byte.
+     */
+    static int sequenceOffset(final int size)
+    {
+        return size >= Long.BYTES ? (size - Long.BYTES) & ~(Long.BYTES - 1) : size - 1;
+    }
+
+    /**
+     * @param sequence a write ping-pong's sequence number, from 1.
+     * @return the byte that stands for it in a message of fewer than 8 bytes: 1 to 255, never 0 (the cleared value),
+     * and never the previous number's byte.
+     */
+    static byte sequenceByte(final long sequence)
+    {
+        return (byte)(1 + sequence % 255);
+    }
+
+    /**
+     * Put {@link #pattern} in every byte of the transmit buffer: at the start, and before each size of a write
+     * ping-pong (whose sequence numbers an earlier size left in it).
+     */
+    void fillTransmit()
+    {
+        for (int i = 0; i < rxCapacity; i++)
+        {
+            tx.put(i, pattern(i));
+        }
+    }
+
+    /**
+     * Zero the first {@code length} bytes of slot {@code slot} of the one-sided modes' memory, outside any timed
+     * pass: where the peer writes, before it does (so that what lands can be told from what was there), or where this
+     * side's reads land.
+     *
+     * @param slot   from 0 (the start, the peer's target) to {@link #dataSlots()} - 1 in the read mode.
+     * @param length bytes.
+     */
+    void clearRma(final int slot, final int length)
+    {
+        rmaView.setMemory(slot * rxCapacity, length, (byte)0);
+    }
+
+    /**
+     * @return the one-sided modes' registered memory as the control text the peer parses with
+     * {@link #insertPeerRegion}: {@code mr key=<key> base=<address>}, the base 0 unless the domain works with
+     * FI_MR_VIRT_ADDR.
+     */
+    String regionText()
+    {
+        return REGION_PREFIX + "key=" + region.key() + " base=" + regionBase;
+    }
+
+    /**
+     * Take the peer's registered memory, from its {@link #regionText()}.
+     *
+     * @param text the peer's text.
+     * @throws FabricException {@link Errno#FI_EINVAL} when it is not such a text.
+     */
+    void insertPeerRegion(final String text)
+    {
+        final String[] words = text.split(" ");
+        if (words.length != 3 || !(words[0] + " ").equals(REGION_PREFIX) || !words[1].startsWith("key=") ||
+            !words[2].startsWith("base="))
+        {
+            throw new FabricException(Errno.FI_EINVAL, "the peer's memory region is not 'mr key=K base=B': '" +
+                text + "'");
+        }
+        try
+        {
+            peerKey = Long.parseLong(words[1].substring(4));
+            peerBase = Long.parseLong(words[2].substring(5));
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new FabricException(Errno.FI_EINVAL, "the peer's memory region: '" + text + "': " + ex);
+        }
     }
 
     /** @return fi_getname as text. */
@@ -250,6 +387,39 @@ final class PingpongEndpoint implements AutoCloseable
         return rxDone;
     }
 
+    /** @return bytes of every receive completed so far. */
+    long rxBytes()
+    {
+        return rxBytes;
+    }
+
+    /** @return sends and one-sided operations handed over with a completion to come, so far. */
+    long txPosted()
+    {
+        return txPosted;
+    }
+
+    /**
+     * @return the slots of a bw's window: its data receives, or its reads' landing places, up to the window's count
+     * (reused in turn when the window has more transfers than slots); 1 for a pingpong.
+     */
+    int dataSlots()
+    {
+        return dataSlots;
+    }
+
+    /** @return the bytes of a receive slot: the largest size, at least {@link #CTRL_BYTES}. */
+    int slotBytes()
+    {
+        return rxCapacity;
+    }
+
+    /** @return the value the last {@link #fetchAdd} found in the peer's word. */
+    long fetched()
+    {
+        return fetchedValue.getLong(0);
+    }
+
     /** @return the length of the last message received. */
     long lastRxLength()
     {
@@ -263,12 +433,28 @@ final class PingpongEndpoint implements AutoCloseable
      */
     long postRecv()
     {
+        return postRecvAt(0);
+    }
+
+    /**
+     * Post data slot {@code slot} of a bw receiver (its whole capacity) for a message.
+     *
+     * @param slot from 0 to {@link #dataSlots()} - 1.
+     * @return 0 or a negated errno.
+     */
+    long postDataRecv(final int slot)
+    {
+        return postRecvAt((1 + slot) * rxCapacity);
+    }
+
+    private long postRecvAt(final int offset)
+    {
         startWait();
         while (true)
         {
             final long rc = options.mode() == TransferMode.TAGGED ?
-                ep.trecv(rx, 0, rxCapacity, 0, Addresses.FI_ADDR_UNSPEC, TransferMode.TAG, 0, RX_CONTEXT) :
-                ep.recv(rx, 0, rxCapacity, 0, Addresses.FI_ADDR_UNSPEC, RX_CONTEXT);
+                ep.trecv(rx, offset, rxCapacity, 0, Addresses.FI_ADDR_UNSPEC, TransferMode.TAG, 0, RX_CONTEXT) :
+                ep.recv(rx, offset, rxCapacity, 0, Addresses.FI_ADDR_UNSPEC, RX_CONTEXT);
             if (rc != -Errno.FI_EAGAIN)
             {
                 return rc < 0 ? fail(rc, "fi_recv") : 0;
@@ -337,7 +523,25 @@ final class PingpongEndpoint implements AutoCloseable
         return new String(ctrlBytes, 0, length, StandardCharsets.US_ASCII);
     }
 
+    /**
+     * Hand a send of {@code size} bytes of the transmit buffer to the provider without waiting for its completion (a
+     * bw's window): as {@link #send(int)} otherwise; {@link #awaitTx} with {@link #txPosted()} waits for every
+     * completion due.
+     *
+     * @param size bytes.
+     * @return 0 or a negated errno.
+     */
+    long postSend(final int size)
+    {
+        return send(tx, txDesc, size, false);
+    }
+
     private long send(final ByteBuffer buffer, final long desc, final int size)
+    {
+        return send(buffer, desc, size, true);
+    }
+
+    private long send(final ByteBuffer buffer, final long desc, final int size, final boolean complete)
     {
         final TransferMode mode = options.mode();
         final boolean claimed = mode == TransferMode.CLAIM && size <= injectSize;
@@ -376,8 +580,9 @@ final class PingpongEndpoint implements AutoCloseable
                     ep.send(buffer, 0, size, desc, peer, TX_CONTEXT);
                 if (rc == 0)
                 {
+                    txPosted++;
                     final long reposted = repostIfDue();
-                    return reposted != 0 ? reposted : awaitTx(++txPosted);
+                    return reposted != 0 || !complete ? reposted : awaitTx(txPosted);
                 }
             }
             if (rc != -Errno.FI_EAGAIN)
@@ -400,6 +605,7 @@ final class PingpongEndpoint implements AutoCloseable
      */
     long awaitRx(final long target)
     {
+        rxAwaited = Math.max(rxAwaited, target);
         final long reposted = repostIfDue();
         if (reposted != 0)
         {
@@ -417,7 +623,213 @@ final class PingpongEndpoint implements AutoCloseable
         return 0;
     }
 
-    private long awaitTx(final long target)
+    /**
+     * Wait for the next message: {@link #awaitRx} for one more receive than awaited so far.
+     *
+     * @return 0 or a negated errno.
+     */
+    long awaitNextRx()
+    {
+        return awaitRx(rxAwaited + 1);
+    }
+
+    /**
+     * Write {@code size} bytes of the transmit buffer into the peer's registered memory at its start: fi_inject_write
+     * below inject_size (no completion), else fi_write, its completion left for {@link #awaitTx}. Retries on
+     * FI_EAGAIN, progressing the CQ in between.
+     *
+     * @param size bytes.
+     * @return 0 or a negated errno.
+     */
+    long postWrite(final int size)
+    {
+        startWait();
+        while (true)
+        {
+            final boolean inject = size < injectSize;
+            final long rc = inject ? ep.injectWrite(tx, 0, size, peer, peerBase, peerKey) :
+                ep.write(tx, 0, size, 0, peer, peerBase, peerKey, TX_CONTEXT);
+            if (rc == 0)
+            {
+                if (!inject)
+                {
+                    txPosted++;
+                }
+                return 0;
+            }
+            if (rc != -Errno.FI_EAGAIN)
+            {
+                return fail(rc, inject ? "fi_inject_write" : "fi_write");
+            }
+            final long idle = idle(poll(), "fi_write: still FI_EAGAIN");
+            if (idle < 0)
+            {
+                return idle;
+            }
+        }
+    }
+
+    /**
+     * Read {@code size} bytes from the start of the peer's registered memory into slot {@code slot} of this side's
+     * one-sided memory with fi_read, its completion left for {@link #awaitTx}. Retries on FI_EAGAIN, progressing the
+     * CQ in between.
+     *
+     * @param slot from 0 to {@link #dataSlots()} - 1.
+     * @param size bytes.
+     * @return 0 or a negated errno.
+     */
+    long postRead(final int slot, final int size)
+    {
+        startWait();
+        while (true)
+        {
+            final long rc = ep.read(rma, slot * rxCapacity, size, 0, peer, peerBase, peerKey, TX_CONTEXT);
+            if (rc == 0)
+            {
+                txPosted++;
+                return 0;
+            }
+            if (rc != -Errno.FI_EAGAIN)
+            {
+                return fail(rc, "fi_read");
+            }
+            final long idle = idle(poll(), "fi_read: still FI_EAGAIN");
+            if (idle < 0)
+            {
+                return idle;
+            }
+        }
+    }
+
+    /**
+     * One RMA read of {@code size} bytes into slot 0 of this side's one-sided memory, to its completion.
+     *
+     * @param size bytes.
+     * @return 0 or a negated errno.
+     */
+    long read(final int size)
+    {
+        final long rc = postRead(0, size);
+        return rc != 0 ? rc : awaitTx(txPosted);
+    }
+
+    /**
+     * One write of a write ping-pong: {@code sequence} into the transmit buffer at {@link #sequenceOffset} (a word,
+     * or {@link #sequenceByte} below 8 bytes), then {@link #postWrite} of {@code size} bytes and its completion.
+     *
+     * @param size     bytes, at least 1.
+     * @param sequence the number the peer waits for, from 1.
+     * @return 0 or a negated errno.
+     */
+    long writeSequence(final int size, final long sequence)
+    {
+        final int at = sequenceOffset(size);
+        if (size >= Long.BYTES)
+        {
+            txView.putLong(at, sequence);
+        }
+        else
+        {
+            txView.putByte(at, sequenceByte(sequence));
+        }
+        final long rc = postWrite(size);
+        return rc != 0 ? rc : awaitTx(txPosted);
+    }
+
+    /**
+     * Wait until the peer's write of {@code size} bytes with {@code sequence} has landed: its sequence word (or byte)
+     * in this side's registered memory, read with volatile semantics, holds it. The CQ is not read: nothing
+     * completes here; {@code --idle} and the timeout apply as to any wait.
+     *
+     * @param size     bytes, at least 1.
+     * @param sequence the number awaited.
+     * @return 0 or a negated errno.
+     */
+    long awaitSequence(final int size, final long sequence)
+    {
+        final int at = sequenceOffset(size);
+        startWait();
+        if (size >= Long.BYTES)
+        {
+            while (rmaView.getLongVolatile(at) != sequence)
+            {
+                final long idle = idle(0, "no write from the peer");
+                if (idle < 0)
+                {
+                    return idle;
+                }
+            }
+        }
+        else
+        {
+            final byte expected = sequenceByte(sequence);
+            while (rmaView.getByteVolatile(at) != expected)
+            {
+                final long idle = idle(0, "no write from the peer");
+                if (idle < 0)
+                {
+                    return idle;
+                }
+            }
+        }
+        return 0;
+    }
+
+    /**
+     * Clear where a write ping-pong of {@code size} bytes puts its sequence number in this side's memory, before the
+     * peer's first write of that size (whatever an earlier size left there could otherwise read as a number).
+     *
+     * @param size bytes, at least 1.
+     */
+    void clearSequence(final int size)
+    {
+        final int at = sequenceOffset(size);
+        if (size >= Long.BYTES)
+        {
+            rmaView.putLongVolatile(at, 0);
+        }
+        else
+        {
+            rmaView.putByteVolatile(at, (byte)0);
+        }
+    }
+
+    /**
+     * fi_fetch_atomic of FI_UINT64 FI_SUM, operand 1, on the first word of the peer's registered memory, to its
+     * completion; {@link #fetched()} is then the word's value before the add.
+     *
+     * @return 0 or a negated errno.
+     */
+    long fetchAdd()
+    {
+        startWait();
+        while (true)
+        {
+            final long rc = ep.fetchAtomic(operand, 0, 1, 0, fetchedValue, 0, 0, peer, peerBase, peerKey,
+                AtomicDatatype.UINT64, AtomicOp.SUM, TX_CONTEXT);
+            if (rc == 0)
+            {
+                return awaitTx(++txPosted);
+            }
+            if (rc != -Errno.FI_EAGAIN)
+            {
+                return fail(rc, "fi_fetch_atomic");
+            }
+            final long idle = idle(poll(), "fi_fetch_atomic: still FI_EAGAIN");
+            if (idle < 0)
+            {
+                return idle;
+            }
+        }
+    }
+
+    /**
+     * Poll the CQ until {@code target} sends and one-sided operations have completed.
+     *
+     * @param target transmit completions to reach ({@link #txPosted()} for all so far).
+     * @return 0 or a negated errno.
+     */
+    long awaitTx(final long target)
     {
         startWait();
         while (txDone < target)
@@ -489,15 +901,85 @@ final class PingpongEndpoint implements AutoCloseable
         {
             return fail(-Errno.FI_EIO, "-c: received " + lastRxLength + " bytes, expected " + size);
         }
-        for (int i = 0; i < size; i++)
+        return verify(rx, 0, size, -1, "a message");
+    }
+
+    /**
+     * Check data slot {@code slot} of a bw receiver: its first {@code size} bytes are {@link #pattern}.
+     *
+     * @param slot from 0 to {@link #dataSlots()} - 1.
+     * @param size bytes.
+     * @return 0, or {@code -FI_EIO} naming the first wrong byte.
+     */
+    long verifyDataSlot(final int slot, final int size)
+    {
+        return verify(rx, (1 + slot) * rxCapacity, size, -1, "a received message");
+    }
+
+    /**
+     * Check slot {@code slot} of the one-sided memory: its first {@code size} bytes are {@link #pattern}, but for a
+     * write ping-pong's sequence number at {@code skip}.
+     *
+     * @param slot from 0 to {@link #dataSlots()} - 1.
+     * @param size bytes.
+     * @param skip the index of a sequence number not to check ({@link #sequenceOffset}), or -1.
+     * @return 0, or {@code -FI_EIO} naming the first wrong byte.
+     */
+    long verifyRma(final int slot, final int size, final int skip)
+    {
+        return verify(rma, slot * rxCapacity, size, skip, skip < 0 ? "what was read or written" : "a write");
+    }
+
+    /**
+     * Wait until the write ping-pong's message of {@code size} bytes in the one-sided memory is all there: every byte
+     * {@link #pattern} but the sequence number's. Seeing the sequence number does not mean the rest has landed: the
+     * peer's write is one memory copy, whose stores other processors may see in any order (a small copy may well
+     * store its end first). Waits as {@link #awaitSequence} waits, up to the timeout.
+     *
+     * @param size bytes, at least 1.
+     * @return 0, or {@code -FI_EIO} naming the first wrong byte when the timeout passed with it still wrong.
+     */
+    long awaitWritten(final int size)
+    {
+        final int skip = sequenceOffset(size);
+        startWait();
+        while (firstWrong(rma, 0, size, skip) >= 0)
         {
-            if (rx.get(i) != pattern(i))
+            if (patience.exhausted())
             {
-                return fail(-Errno.FI_EIO, "-c: byte " + i + " of a " + size + "-byte message is " + rx.get(i) +
-                    ", expected " + pattern(i));
+                return verifyRma(0, size, skip);
             }
+            idleStrategy.idle();
         }
         return 0;
+    }
+
+    private long verify(final ByteBuffer buffer, final int offset, final int size, final int skip, final String what)
+    {
+        final int i = firstWrong(buffer, offset, size, skip);
+        if (i >= 0)
+        {
+            return fail(-Errno.FI_EIO, "-c: byte " + i + " of " + what + " of " + size + " bytes is " +
+                buffer.get(offset + i) + ", expected " + pattern(i));
+        }
+        return 0;
+    }
+
+    private static int firstWrong(final ByteBuffer buffer, final int offset, final int size, final int skip)
+    {
+        for (int i = 0; i < size; i++)
+        {
+            if (buffer.get(offset + i) != pattern(i) && (skip < 0 || i < skip || i >= skip + sequenceLength(size)))
+            {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static int sequenceLength(final int size)
+    {
+        return size >= Long.BYTES ? Long.BYTES : 1;
     }
 
     private int poll()
@@ -511,6 +993,7 @@ final class PingpongEndpoint implements AutoCloseable
                 {
                     rxDone++;
                     lastRxLength = entries.len[i];
+                    rxBytes += lastRxLength;
                 }
                 else
                 {
@@ -531,7 +1014,7 @@ final class PingpongEndpoint implements AutoCloseable
         return (int)fail(read, "fi_cq_read");
     }
 
-    private long fail(final long rc, final String what)
+    long fail(final long rc, final String what)
     {
         failure = what + ": " + rc + " (" + Errno.strerror((int)-rc) + ")";
         return rc;
@@ -544,7 +1027,7 @@ final class PingpongEndpoint implements AutoCloseable
     public void close()
     {
         RuntimeException first = null;
-        final AutoCloseable[] opened = {ep, cq, av, txRegion, txMemory, rxMemory, domain, fabric};
+        final AutoCloseable[] opened = {ep, cq, av, txRegion, region, txMemory, rxMemory, rmaMemory, domain, fabric};
         for (final AutoCloseable closeable : opened)
         {
             if (closeable != null)
@@ -567,6 +1050,8 @@ final class PingpongEndpoint implements AutoCloseable
         cq = null;
         av = null;
         txRegion = null;
+        region = null;
+        rmaMemory = null;
         txMemory = null;
         rxMemory = null;
         domain = null;

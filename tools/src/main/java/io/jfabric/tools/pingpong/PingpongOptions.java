@@ -18,10 +18,10 @@ package io.jfabric.tools.pingpong;
 import java.nio.file.Path;
 
 /**
- * One pingpong run's settings, as both sides must agree on them (fi_pingpong's rule: -S and -I the same on both
- * sides; here also -W and the transfer mode, which the client's hello carries and the server checks), plus this
- * side's own ({@link #registered()}, {@link #keep()}, {@link #idle()}, {@link #hgrm()}) and the provider's name both
- * sides look up. Immutable.
+ * One pingpong or bw run's settings, as both sides must agree on them (fi_pingpong's rule: -S and -I the same on both
+ * sides; here also -W, the transfer mode and bw's window, which the client's hello carries and the server checks),
+ * plus this side's own ({@link #registered()}, {@link #keep()}, {@link #idle()}, {@link #hgrm()},
+ * {@link #progress()}) and the provider's name both sides look up. Immutable.
  */
 public final class PingpongOptions
 {
@@ -30,6 +30,10 @@ public final class PingpongOptions
     /** Default seconds to wait for the peer (its address, or a completion) before giving up. */
     public static final int DEFAULT_TIMEOUT_SECONDS = 30;
 
+    /** bw's default window: transfers in flight ({@code -w}), fabtests' default. */
+    public static final int DEFAULT_WINDOW = 64;
+
+    private final PerfTool tool;
     private final SizeList sizes;
     private final int iterations;
     private final Warmup warmup;
@@ -43,6 +47,8 @@ public final class PingpongOptions
     private final IdleMode idle;
     private final Path hgrm;
     private final Path plot;
+    private final int window;
+    private final boolean progress;
 
     /**
      * Settings with the defaults of {@code -p} ({@value PingpongProvider#DEFAULT_NAME}), {@code --idle} (busy) and
@@ -103,6 +109,49 @@ public final class PingpongOptions
         final Path hgrm,
         final Path plot)
     {
+        this(PerfTool.PINGPONG, sizes, iterations, warmup, 1, domain, mode, verify, timeoutSeconds, registered, keep,
+            provider, idle, hgrm, plot, false);
+    }
+
+    /**
+     * @param tool           pingpong or bw.
+     * @param sizes          the sizes to test.
+     * @param iterations     measured iterations per size.
+     * @param warmup         unmeasured iterations before them.
+     * @param window         transfers in flight (bw's {@code -w}); 1 for pingpong.
+     * @param domain         the named domain both sides open.
+     * @param mode           the transfer calls.
+     * @param verify         check every received byte ({@code -c}).
+     * @param timeoutSeconds how long to wait for the peer.
+     * @param registered     register the transmit buffer (large sends by rendezvous), this side only.
+     * @param keep           keep the domain's region file at the end ({@code --keep}), this side only.
+     * @param provider       the provider's name ({@code -p}).
+     * @param idle           how this side waits after an empty CQ poll ({@code --idle}).
+     * @param hgrm           where the client writes each size's round-trip distribution ({@code --hgrm}), or null.
+     * @param plot           where the client draws every size's percentile plot ({@code --plot}), or null.
+     * @param progress       draw the client's progress bar even when stderr is not a terminal ({@code --progress}).
+     */
+    public PingpongOptions(
+        final PerfTool tool,
+        final SizeList sizes,
+        final int iterations,
+        final Warmup warmup,
+        final int window,
+        final String domain,
+        final TransferMode mode,
+        final boolean verify,
+        final int timeoutSeconds,
+        final boolean registered,
+        final boolean keep,
+        final String provider,
+        final IdleMode idle,
+        final Path hgrm,
+        final Path plot,
+        final boolean progress)
+    {
+        this.tool = tool;
+        this.window = window;
+        this.progress = progress;
         this.plot = plot;
         this.sizes = sizes;
         this.iterations = iterations;
@@ -116,6 +165,27 @@ public final class PingpongOptions
         this.provider = provider;
         this.idle = idle;
         this.hgrm = hgrm;
+    }
+
+    /** @return pingpong or bw. */
+    public PerfTool tool()
+    {
+        return tool;
+    }
+
+    /** @return transfers in flight: bw's {@code -w}, 1 for pingpong. */
+    public int window()
+    {
+        return window;
+    }
+
+    /**
+     * @return true to draw the client's progress bar even when stderr is not a terminal ({@code --progress}); it is
+     * drawn on a terminal anyway, once a run has lasted {@link ProgressMeter#DELAY_MILLIS}.
+     */
+    public boolean progress()
+    {
+        return progress;
     }
 
     /** @return the sizes to test. */
@@ -205,7 +275,8 @@ public final class PingpongOptions
      */
     public String agreement()
     {
-        return "jfabric-pingpong/1 " + sizes.digest() + " I=" + iterations + " " + warmup.agreement() + " mode=" +
-            mode.name().toLowerCase(java.util.Locale.ROOT) + " verify=" + verify;
+        return "jfabric-" + tool.cliName() + "/1 " + sizes.digest() + " I=" + iterations + " " +
+            warmup.agreement() + " mode=" + mode.cliName() + " verify=" + verify +
+            (tool == PerfTool.BW ? " w=" + window : "");
     }
 }

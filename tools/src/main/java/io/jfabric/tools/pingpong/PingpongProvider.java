@@ -19,7 +19,6 @@ import io.jfabric.EpType;
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
 import io.jfabric.Fabrics;
-import io.jfabric.Flags;
 import io.jfabric.Info;
 import io.jfabric.MrMode;
 import io.jfabric.Progress;
@@ -33,7 +32,8 @@ import java.nio.file.Path;
 
 /**
  * The provider a pingpong runs over, found as a libfabric application finds it and as {@code jfabric info -p} does:
- * {@link Fabrics#getInfo} with pingpong's hints ({@link #hints}: FI_EP_RDM, FI_MSG or FI_TAGGED, the named domain,
+ * {@link Fabrics#getInfo} with pingpong's hints ({@link #hints}: FI_EP_RDM, the transfer mode's capabilities (FI_MSG
+ * or FI_TAGGED, with FI_RMA or FI_ATOMIC for the one-sided modes), the named domain,
  * FI_PROGRESS_MANUAL, FI_THREAD_DOMAIN, {@code prov_name} from {@code -p}), keeping the first info returned. An
  * unknown provider, or one that offers nothing for those hints, is getinfo's {@link Errno#FI_ENODATA}.
  * <p>
@@ -62,7 +62,7 @@ final class PingpongProvider
      *
      * @param provider the provider's name ({@code -p}).
      * @param domain   the named domain both sides open.
-     * @param mode     the transfer calls: FI_TAGGED for {@link TransferMode#TAGGED}, else FI_MSG.
+     * @param mode     the transfer calls: their capabilities ({@link TransferMode#caps()}) are asked for.
      * @return the provider and the first info it offers.
      * @throws FabricException {@link Errno#FI_ENODATA} when no provider of that name matches the hints,
      *                         {@link Errno#FI_EINVAL} for a bad {@code jfabric.shm.*} setting.
@@ -82,7 +82,7 @@ final class PingpongProvider
                 throw ex;
             }
             throw new FabricException(Errno.FI_ENODATA, "-p " + provider + ": no provider of that name offers " +
-                "FI_EP_RDM with " + (mode == TransferMode.TAGGED ? "FI_TAGGED" : "FI_MSG") + " and manual progress " +
+                "FI_EP_RDM with " + mode.capsText() + " and manual progress " +
                 "for domain '" + domain + "' ('jfabric info -l' lists the providers): " + ex.reason());
         }
         return new PingpongProvider(info, rootDir(info.fabricAttr().provName()));
@@ -97,7 +97,7 @@ final class PingpongProvider
     static Info hints(final String provider, final String domain, final TransferMode mode)
     {
         final Info hints = new Info();
-        hints.caps(mode == TransferMode.TAGGED ? Flags.FI_TAGGED : Flags.FI_MSG);
+        hints.caps(mode.caps());
         hints.epAttr().type(EpType.RDM);
         hints.fabricAttr().provName(provider);
         hints.domainAttr().name(domain).threading(Threading.DOMAIN).dataProgress(Progress.MANUAL)

@@ -16,52 +16,72 @@
 package io.jfabric.tools.pingpong;
 
 import io.jfabric.Errno;
-import io.jfabric.shm.region.RegionFile;
 import org.HdrHistogram.Histogram;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
 
 /**
- * One side of a pingpong from start to end: open the endpoint, exchange addresses through the {@link Rendezvous},
- * agree on the settings (the client's hello carries {@link PingpongOptions#agreement()}, the server answers
- * {@code ok} or why not), then per size {@code W} unmeasured round trips ({@link Warmup}) and {@code I} measured
- * ones in lockstep, timed as a whole as fi_pingpong times them, then {@code I} more, each timed on its own, and a
- * final {@code fin} from the client. The client prints a line saying what the warm-up was, fi_pingpong's header and
- * rows (from the first pass) and, per size, the round-trip line from an HdrHistogram of the second pass's round
- * trips; the server prints the same lines but the round trips' for the passes it echoed (nothing when quiet). With
- * {@code --hgrm} the client also writes each size's histogram as a percentile distribution ({@link HgrmFiles}) after
- * the size's timed pass, and says where in a {@code #} line after the round-trip line.
+ * One side of a pingpong from start to end: meet the peer ({@link PeerLink}), agree on the settings (the client's
+ * hello carries {@link PingpongOptions#agreement()}, the server answers {@code ok} or why not: {@link ControlChannel}),
+ * then per size {@code W} unmeasured round trips ({@link Warmup}) and {@code I} measured ones in lockstep, timed as a
+ * whole as fi_pingpong times them, then {@code I} more, each timed on its own, and a final {@code fin} from the
+ * client. The client prints a line saying what the warm-up was, fi_pingpong's header and rows (from the first pass)
+ * and, per size, the round-trip line from an HdrHistogram of the second pass's round trips; the server prints the
+ * same lines but the round trips' for the passes it echoed (nothing when quiet). With {@code --hgrm} the client also
+ * writes each size's histogram as a percentile distribution ({@link HgrmFiles}) after the size's timed pass, and says
+ * where in a {@code #} line after the round-trip line.
  * <p>
- * Every file this side creates is handed to the {@link ExitCleanup} as soon as it exists, so it goes however the
- * run ends: the rendezvous file, the shareable-memory segments, and the domain's region file when this side created
- * it. The client, which finishes last (it waits for the server to exit after its fin), also hands over the region
- * whoever created it. With {@link PingpongOptions#keep()} the region stays. Runs on the calling thread.
+ * The one-sided modes ({@code -o write|read|atomic}) first tell each other where their registered memory is, and
+ * start each size with a {@code size N} / {@code ready} exchange (after which each side has cleared what the size's
+ * first operation must find clear). A round trip is then: for write, the client's fi_write of the size into the
+ * server's memory with a sequence number in its last word, which the server polls for and answers with its own write
+ * into the client's memory (a write-write ping-pong, two transfers per round trip; with {@code -c} each side then
+ * also waits for every byte of the write, which a copy may store after the number); for read, one fi_read to its
+ * completion; for atomic, one fi_fetch_atomic FI_UINT64 FI_SUM of 1 on the server's first word to its completion,
+ * at 8 bytes whatever {@code -S} says, the value fetched checked to count every add before it. For read and atomic
+ * the server's CPU takes no part: it waits for the next control message, times nothing and prints no rows, and each
+ * row counts one transfer per iteration (usec/xfer: the operation's whole latency).
+ * <p>
+ * The client's progress bar ({@link ProgressMeter}) is told how far the run is between batches only: between the
+ * warm-up's calls, after the pass timed as a whole, and between batches of {@link #PROGRESS_BATCH} of the pass timed
+ * round trip by round trip. Runs on the calling thread.
  */
 final class PingpongRun
 {
-    /** The server's answer to a hello with the same settings. */
-    static final String OK = "ok";
-    /** The client's last message. */
-    static final String FIN = "fin";
     /** Round trips per call of a measured loop during the warm-up ({@link #warmUp}). */
     static final int WARMUP_CHUNK = 2;
+    /**
+     * Round trips per call of the loop that times each one (the second pass), between which the progress bar hears
+     * how far the run is; the first pass, timed as a whole, is one call.
+     */
+    static final int PROGRESS_BATCH = 4096;
     /** Largest round trip the histogram tracks (longer ones count as this): 60 s. */
     static final long HISTOGRAM_MAX_NANOS = 60_000_000_000L;
+    /** The sizes of {@code -o atomic}, whatever {@code -S} says: one FI_UINT64. */
+    static final String ATOMIC_SIZE_SPEC = "8";
+    /** The client's first word of a size, in the one-sided modes. */
+    static final String SIZE_STEP = "size ";
+    /** The server's answer to it. */
+    static final String READY = "ready";
 
     private final PingpongProvider provider;
     private final PingpongOptions options;
+    private final TransferMode mode;
     private final Role role;
     private final boolean quiet;
     private final ExitCleanup cleanup;
-    private final Path regionFile;
     private final PrintWriter out;
+    private final PrintWriter err;
     private final Histogram rtt = new Histogram(1, HISTOGRAM_MAX_NANOS, 3);
-    /**
-     * Messages this side has received so far, counted by the protocol rather than read back from the endpoint: a
-     * wait for a send completion may already have taken the next message's receive completion from the shared CQ.
-     */
-    private long expectedRx;
+    private ControlChannel control;
+    private ProgressMeter meter;
+    /** Round trips run so far in the whole run, for the progress bar. */
+    private long progress;
+    /** The write mode's sequence number, the same count on both sides: round trips so far. */
+    private long sequence;
+    /** The atomic mode's adds so far in this size: what the next fetch must find. */
+    private long adds;
     /** With {@code --plot}, the client's timed round trips per size, copied after each size's timed pass. */
     private java.util.Map<Integer, Histogram> plotted;
 
@@ -72,6 +92,7 @@ final class PingpongRun
      * @param quiet    print nothing but errors (the peer --self starts).
      * @param cleanup  what removes this side's files at the end.
      * @param out      where results go.
+     * @param err      where the client's progress bar goes when stderr is not a terminal.
      */
     PingpongRun(
         final PingpongProvider provider,
@@ -79,15 +100,17 @@ final class PingpongRun
         final Role role,
         final boolean quiet,
         final ExitCleanup cleanup,
-        final PrintWriter out)
+        final PrintWriter out,
+        final PrintWriter err)
     {
         this.provider = provider;
         this.options = options;
+        this.mode = options.mode();
         this.role = role;
         this.quiet = quiet;
         this.cleanup = cleanup;
-        this.regionFile = RegionFile.regionPath(provider.rootDir(), options.domain());
         this.out = out;
+        this.err = err;
     }
 
     /**
@@ -97,30 +120,35 @@ final class PingpongRun
      */
     void run()
     {
-        final Rendezvous rendezvous = new Rendezvous(provider.rootDir(), options.domain());
-        try (PingpongEndpoint endpoint = PingpongEndpoint.open(provider.info(), options, this::created))
+        try (PeerLink link = PeerLink.connect(provider, options, role, cleanup))
         {
-            if (role == Role.CLIENT && !options.keep())
-            {
-                cleanup.delete(regionFile);
-            }
-            check(endpoint, endpoint.postRecv(), "posting the first receive");
-            rendezvous.publish(role, endpoint.address());
-            cleanup.delete(rendezvous.file(role));
-            endpoint.insertPeer(rendezvous.await(role.peer(), options.timeoutSeconds()));
+            final PingpongEndpoint endpoint = link.endpoint();
             final int[] sizes = options.sizes().within(endpoint.maxMsgSize()).sizes();
+            control = new ControlChannel(endpoint, options, role);
             if (role == Role.CLIENT)
             {
-                hello(endpoint);
+                control.hello();
             }
             else
             {
-                answerHello(endpoint);
+                control.answerHello(true);
             }
-            printHeader();
-            for (final int size : sizes)
+            if (mode.oneSided())
             {
-                measure(endpoint, size);
+                control.exchangeRegions();
+            }
+            printHeader(sizes);
+            try (ProgressMeter progressMeter = ProgressMeter.open(
+                options, role, quiet, "round trips", roundTripsInAll(sizes), err))
+            {
+                meter = progressMeter;
+                for (final int size : sizes)
+                {
+                    if (mode != TransferMode.WRITE || size > 0)
+                    {
+                        measure(endpoint, size);
+                    }
+                }
             }
             if (plotted != null)
             {
@@ -133,80 +161,28 @@ final class PingpongRun
             }
             if (role == Role.CLIENT)
             {
-                check(endpoint, endpoint.sendText(FIN), "sending fin");
-                awaitServerExit(endpoint, rendezvous);
+                control.send(ControlChannel.FIN, "sending fin");
+                link.awaitServerExit(control);
             }
             else
             {
-                awaitText(endpoint, FIN);
+                control.await(ControlChannel.FIN);
             }
         }
     }
 
-    /** A file the endpoint created: the region stays with {@code --keep}; everything else goes. */
-    private void created(final Path file)
+    /** @return the round trips the client runs over all sizes, warm-up included. */
+    private long roundTripsInAll(final int[] sizes)
     {
-        if (!options.keep() || !file.equals(regionFile))
+        long total = 0;
+        for (final int size : sizes)
         {
-            cleanup.delete(file);
-        }
-    }
-
-    /**
-     * Keep progressing (the fin may still sit in the provider's queue under manual progress) until the server has
-     * withdrawn its address or exited, at most the timeout; the files are checked every millisecond.
-     */
-    private void awaitServerExit(final PingpongEndpoint endpoint, final Rendezvous rendezvous)
-    {
-        final long deadline = System.nanoTime() + options.timeoutSeconds() * 1_000_000_000L;
-        long nextCheck = 0;
-        while (true)
-        {
-            check(endpoint, endpoint.progress(), "progressing the fin");
-            final long now = System.nanoTime();
-            if (now - nextCheck >= 0)
+            if (mode != TransferMode.WRITE || size > 0)
             {
-                if (rendezvous.finished(Role.SERVER) || now - deadline > 0)
-                {
-                    return;
-                }
-                nextCheck = now + 1_000_000L;
+                total += options.warmup().roundTrips(size) + 2L * options.iterations();
             }
-            Thread.onSpinWait();
         }
-    }
-
-    private void hello(final PingpongEndpoint endpoint)
-    {
-        check(endpoint, endpoint.sendText(options.agreement()), "sending the hello");
-        awaitText(endpoint, OK);
-    }
-
-    private void answerHello(final PingpongEndpoint endpoint)
-    {
-        check(endpoint, endpoint.awaitRx(++expectedRx), "waiting for the hello");
-        final String hello = endpoint.receivedText();
-        check(endpoint, endpoint.postRecv(), "posting a receive");
-        final boolean agreed = hello.equals(options.agreement());
-        check(endpoint, endpoint.sendText(agreed ? OK : "the server runs " + options.agreement()), "answering");
-        if (!agreed)
-        {
-            throw new PingpongException(Errno.FI_EINVAL, "pingpong: the client runs '" + hello +
-                "' but this server runs '" + options.agreement() + "'; give both sides the same -S, -I, -W, -c " +
-                "and transfer mode");
-        }
-    }
-
-    private void awaitText(final PingpongEndpoint endpoint, final String expected)
-    {
-        check(endpoint, endpoint.awaitRx(++expectedRx), "waiting for '" + expected + "'");
-        final String text = endpoint.receivedText();
-        check(endpoint, endpoint.postRecv(), "posting a receive");
-        if (!text.equals(expected))
-        {
-            throw new PingpongException(Errno.FI_EINVAL, "pingpong: expected '" + expected + "' from the " +
-                role.peer().cliName() + ", got '" + text + "'");
-        }
+        return total;
     }
 
     /**
@@ -215,33 +191,50 @@ final class PingpongRun
      * clock cost of ours), then {@code I} more, which the client times one by one for the round-trip line. A clock
      * read costs 25-30 ns here (kvm-clock); two per round trip in the first pass made usec/xfer about 5% longer than
      * fi_pingpong's way of counting. The client sends and waits for the echo; the server echoes. Both print
-     * fi_pingpong's row for the first {@code I} (-I >= 1), the client also the round-trip line.
+     * fi_pingpong's row for the first {@code I} (-I >= 1), the client also the round-trip line. In the one-sided
+     * modes the size starts with {@link #step}; for read and atomic the server does nothing else.
      */
     private void measure(final PingpongEndpoint endpoint, final int size)
     {
         final boolean client = role == Role.CLIENT;
+        if (mode.oneSided())
+        {
+            step(endpoint, size);
+            if (!client && mode != TransferMode.WRITE)
+            {
+                return;
+            }
+        }
+        meter.stage("size " + PerfFormat.sizeStr(size));
         final int iterations = options.iterations();
         int next = warmUp(endpoint, size);
         final long start = System.nanoTime();
         next = client ? roundTrips(endpoint, size, next, iterations) : echoes(endpoint, size, next, iterations);
         final long end = System.nanoTime();
+        progress += iterations;
+        meter.reached(progress);
         if (client)
         {
             rtt.reset();
-            timedRoundTrips(endpoint, size, next, iterations);
+            int timed = 0;
+            while (timed < iterations) // each round trip is timed on its own: batches cost the timing nothing
+            {
+                final int count = Math.min(PROGRESS_BATCH, iterations - timed);
+                next = timedRoundTrips(endpoint, size, next, count);
+                timed += count;
+                meter.reached(progress + timed);
+            }
         }
         else
         {
             echoes(endpoint, size, next, iterations);
         }
+        progress += iterations;
+        meter.reached(progress);
         if (!quiet)
         {
-            out.print(PerfFormat.row(size, iterations, iterations, end - start));
-            if (client)
-            {
-                out.print(PerfFormat.rttLine(rtt));
-            }
-            out.flush();
+            meter.print(out, PerfFormat.row(size, iterations, iterations, end - start, xfersPerIteration()) +
+                (client ? PerfFormat.rttLine(rtt) : ""));
         }
         if (client && options.plot() != null)
         {
@@ -256,10 +249,54 @@ final class PingpongRun
             final Path written = HgrmFiles.write(options.hgrm(), size, rtt);
             if (!quiet)
             {
-                out.print("# distribution (" + HgrmFiles.UNIT + "): " + written + "\n");
-                out.flush();
+                meter.print(out, "# distribution (" + HgrmFiles.UNIT + "): " + written + "\n");
             }
         }
+    }
+
+    /**
+     * The start of a size in the one-sided modes: for write, each side puts the pattern back over the sequence
+     * numbers an earlier size left in its transmit buffer; the client clears where the server's first write of the
+     * size will put its sequence number (write), says {@code size N} and waits for {@link #READY}; the server clears
+     * its own (write) or its word (atomic), then answers. Neither side's first write of a size can then meet a number
+     * an earlier size left, and every fetch of the size finds the adds of the size only.
+     */
+    private void step(final PingpongEndpoint endpoint, final int size)
+    {
+        final String step = SIZE_STEP + size;
+        if (mode == TransferMode.WRITE)
+        {
+            endpoint.fillTransmit();
+        }
+        if (role == Role.CLIENT)
+        {
+            if (mode == TransferMode.WRITE)
+            {
+                endpoint.clearSequence(size);
+            }
+            control.send(step, "starting size " + size);
+            control.await(READY);
+        }
+        else
+        {
+            control.await(step);
+            if (mode == TransferMode.WRITE)
+            {
+                endpoint.clearSequence(size);
+            }
+            else if (mode == TransferMode.ATOMIC)
+            {
+                endpoint.clearRma(0, Long.BYTES);
+            }
+            control.send(READY, "answering size " + size);
+        }
+        adds = 0;
+    }
+
+    /** @return the transfers a round trip counts in the row: 1 for an RMA read or a fetching atomic, else 2. */
+    private int xfersPerIteration()
+    {
+        return mode == TransferMode.READ || mode == TransferMode.ATOMIC ? 1 : PerfFormat.XFERS_PER_ITERATION;
     }
 
     /**
@@ -289,7 +326,9 @@ final class PingpongRun
                 next = timed ? timedRoundTrips(endpoint, size, next, count) : roundTrips(endpoint, size, next, count);
                 timed = !timed;
             }
+            meter.reached(progress + next);
         }
+        progress += warmup;
         return next;
     }
 
@@ -299,9 +338,7 @@ final class PingpongRun
         final int end = first + count;
         for (int i = first; i < end; i++)
         {
-            check(endpoint, endpoint.send(size), size, i);
-            check(endpoint, endpoint.awaitRx(++expectedRx), size, i);
-            afterReply(endpoint, size, i);
+            ping(endpoint, size, i);
         }
         return end;
     }
@@ -313,23 +350,76 @@ final class PingpongRun
         for (int i = first; i < end; i++)
         {
             final long t0 = System.nanoTime();
-            check(endpoint, endpoint.send(size), size, i);
-            check(endpoint, endpoint.awaitRx(++expectedRx), size, i);
+            ping(endpoint, size, i);
             rtt.recordValue(Math.min(System.nanoTime() - t0, HISTOGRAM_MAX_NANOS));
-            afterReply(endpoint, size, i);
         }
         return end;
     }
 
-    /** @return the index after the last of the {@code count} messages from {@code first} the server echoed. */
+    /**
+     * The client's round trip {@code i} of the mode: send and await the echo; or write and await the write back; or
+     * one read, or one fetching add, to its completion.
+     */
+    private void ping(final PingpongEndpoint endpoint, final int size, final int i)
+    {
+        switch (mode)
+        {
+            case WRITE:
+                check(endpoint, endpoint.writeSequence(size, ++sequence), size, i);
+                check(endpoint, endpoint.awaitSequence(size, sequence), size, i);
+                if (options.verify())
+                {
+                    check(endpoint, endpoint.awaitWritten(size), size, i);
+                }
+                break;
+            case READ:
+                check(endpoint, endpoint.read(size), size, i);
+                if (options.verify())
+                {
+                    check(endpoint, endpoint.verifyRma(0, size, -1), size, i);
+                }
+                break;
+            case ATOMIC:
+                check(endpoint, endpoint.fetchAdd(), size, i);
+                if (endpoint.fetched() != adds++)
+                {
+                    wrongFetch(endpoint, size, i);
+                }
+                break;
+            default:
+                check(endpoint, endpoint.send(size), size, i);
+                check(endpoint, endpoint.awaitNextRx(), size, i);
+                afterReply(endpoint, size, i);
+        }
+    }
+
+    private void wrongFetch(final PingpongEndpoint endpoint, final int size, final int i)
+    {
+        check(endpoint, endpoint.fail(-Errno.FI_EIO, "fi_fetch_atomic fetched " + endpoint.fetched() +
+            ", expected " + (adds - 1) + " (the adds of this size before it)"), size, i);
+    }
+
+    /** @return the index after the last of the {@code count} messages (or writes) from {@code first} echoed. */
     private int echoes(final PingpongEndpoint endpoint, final int size, final int first, final int count)
     {
         final int end = first + count;
         for (int i = first; i < end; i++)
         {
-            check(endpoint, endpoint.awaitRx(++expectedRx), size, i);
-            afterReply(endpoint, size, i);
-            check(endpoint, endpoint.send(size), size, i);
+            if (mode == TransferMode.WRITE)
+            {
+                check(endpoint, endpoint.awaitSequence(size, ++sequence), size, i);
+                if (options.verify())
+                {
+                    check(endpoint, endpoint.awaitWritten(size), size, i);
+                }
+                check(endpoint, endpoint.writeSequence(size, sequence), size, i);
+            }
+            else
+            {
+                check(endpoint, endpoint.awaitNextRx(), size, i);
+                afterReply(endpoint, size, i);
+                check(endpoint, endpoint.send(size), size, i);
+            }
         }
         return end;
     }
@@ -343,14 +433,45 @@ final class PingpongRun
         endpoint.repostLater();
     }
 
-    private void printHeader()
+    private void printHeader(final int[] sizes)
     {
-        if (!quiet)
+        if (quiet)
         {
-            out.print(options.warmup().headerLine());
-            out.print(PerfFormat.header());
-            out.flush();
+            return;
         }
+        out.print(options.warmup().headerLine());
+        switch (mode)
+        {
+            case WRITE:
+                out.print("# write: the client fi_writes each size into the server's registered memory, the " +
+                    "server sees the sequence number in its last word and fi_writes back: 2 writes per round trip\n");
+                for (final int size : sizes)
+                {
+                    if (size == 0)
+                    {
+                        out.print("# write: size 0 skipped: a write ping-pong carries its sequence number in the " +
+                            "message\n");
+                        break;
+                    }
+                }
+                break;
+            case READ:
+                out.print("# read: one fi_read of each size from the server's registered memory per iteration; " +
+                    "usec/xfer and rtt_ns are the whole read's latency\n");
+                break;
+            case ATOMIC:
+                out.print("# atomic: one fi_fetch_atomic FI_UINT64 FI_SUM on the server's registered word per " +
+                    "iteration, 8 bytes whatever -S says; usec/xfer and rtt_ns are the whole operation's latency\n");
+                break;
+            default:
+                break;
+        }
+        if (role == Role.SERVER && (mode == TransferMode.READ || mode == TransferMode.ATOMIC))
+        {
+            out.print("# the server takes no part in one-sided " + mode.cliName() + "s: the client times them\n");
+        }
+        out.print(PerfFormat.header());
+        out.flush();
     }
 
     private void check(final PingpongEndpoint endpoint, final long rc, final int size, final int iteration)
@@ -361,15 +482,6 @@ final class PingpongRun
                 " (size " + size + ", round trip " + (iteration + 1) + " of " +
                 (options.warmup().roundTrips(size) + 2 * options.iterations()) +
                 ": warm-up, measured, then timed one by one)");
-        }
-    }
-
-    private void check(final PingpongEndpoint endpoint, final long rc, final String phase)
-    {
-        if (rc < 0)
-        {
-            throw new PingpongException((int)-rc, "pingpong " + role.cliName() + ": " + endpoint.failure() + " (" +
-                phase + ")");
         }
     }
 }

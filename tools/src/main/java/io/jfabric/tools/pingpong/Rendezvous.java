@@ -28,7 +28,8 @@ import java.nio.file.StandardCopyOption;
 /**
  * How the two sides of a pingpong learn each other's endpoint address (the out-of-band exchange fi_pingpong does
  * over a TCP socket): each side publishes {@code pid=<pid> addr=<fi_getname text>} in
- * {@code <root>/<domain>.pingpong-<role>}, next to the domain's region file, and reads the other side's. A file
+ * {@code <root>/<domain>.<tool>-<role>} (as {@code pp.pingpong-server}, {@code bw.bw-client}), next to the domain's
+ * region file, and reads the other side's. A file
  * is written to a temporary name and renamed, so a reader never sees half of one; a file whose pid is no longer
  * alive (left by a killed run) is ignored. Each side deletes its own file when it finishes (see
  * {@link ExitCleanup}). Setup thread only.
@@ -39,15 +40,29 @@ final class Rendezvous
 
     private final Path root;
     private final String domain;
+    private final PerfTool tool;
 
     /**
+     * A pingpong's rendezvous.
+     *
      * @param root   the provider's root directory.
      * @param domain the domain name.
      */
     Rendezvous(final Path root, final String domain)
     {
+        this(root, domain, PerfTool.PINGPONG);
+    }
+
+    /**
+     * @param root   the provider's root directory.
+     * @param domain the domain name.
+     * @param tool   whose rendezvous: the files carry its name.
+     */
+    Rendezvous(final Path root, final String domain, final PerfTool tool)
+    {
         this.root = root;
         this.domain = domain;
+        this.tool = tool;
     }
 
     /**
@@ -56,7 +71,7 @@ final class Rendezvous
      */
     Path file(final Role role)
     {
-        return root.resolve(domain + ".pingpong-" + role.cliName());
+        return root.resolve(domain + "." + tool.cliName() + "-" + role.cliName());
     }
 
     /**
@@ -85,7 +100,7 @@ final class Rendezvous
             {
                 // What made the publish fail makes this fail too; the error below says what it was.
             }
-            throw new UncheckedIOException("pingpong: cannot publish this side's address in " + target, ex);
+            throw new UncheckedIOException(tool.cliName() + ": cannot publish this side's address in " + target, ex);
         }
     }
 
@@ -110,9 +125,9 @@ final class Rendezvous
             }
             if (System.nanoTime() - deadline > 0)
             {
-                throw new PingpongException(Errno.FI_ETIMEDOUT, "pingpong: no " + role.cliName() + " of domain '" + domain +
-                    "' published its address in " + path + " within " + timeoutSeconds + " s; start one with " +
-                    "--role " + role.cliName() + " --domain " + domain);
+                throw new PingpongException(Errno.FI_ETIMEDOUT, tool.cliName() + ": no " + role.cliName() +
+                    " of domain '" + domain + "' published its address in " + path + " within " + timeoutSeconds +
+                    " s; start one with --role " + role.cliName() + " --domain " + domain);
             }
             sleep();
         }
@@ -128,7 +143,7 @@ final class Rendezvous
         return published == null || !ProcessHandle.of(published.pid).map(ProcessHandle::isAlive).orElse(false);
     }
 
-    private static Published read(final Path path)
+    private Published read(final Path path)
     {
         final String text;
         try
@@ -141,7 +156,7 @@ final class Rendezvous
         }
         catch (final IOException ex)
         {
-            throw new UncheckedIOException("pingpong: cannot read " + path, ex);
+            throw new UncheckedIOException(tool.cliName() + ": cannot read " + path, ex);
         }
         final int space = text.indexOf(' ');
         if (!text.startsWith("pid=") || space < 0 || !text.startsWith("addr=", space + 1))
@@ -158,7 +173,7 @@ final class Rendezvous
         }
     }
 
-    private static void sleep()
+    private void sleep()
     {
         try
         {
@@ -167,7 +182,7 @@ final class Rendezvous
         catch (final InterruptedException ex)
         {
             Thread.currentThread().interrupt();
-            throw new PingpongException(Errno.FI_EINTR, "pingpong: interrupted while waiting for the peer");
+            throw new PingpongException(Errno.FI_EINTR, tool.cliName() + ": interrupted while waiting for the peer");
         }
     }
 

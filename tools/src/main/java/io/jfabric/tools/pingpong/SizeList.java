@@ -46,6 +46,12 @@ public final class SizeList
     /** The default sizes as the help text shows them. */
     static final String DEFAULT_SIZES_TEXT = "64,256,1024,4096,65536,1048576";
 
+    /** bw's default sizes, tested without {@code -S}. */
+    static final int[] BW_DEFAULT_SIZES = {64, 4096, 65536, 1048576};
+
+    /** bw's default sizes as the help text shows them. */
+    static final String BW_DEFAULT_SIZES_TEXT = "64,4k,64k,1m";
+
     /** fi_pingpong's largest message, (1 << 22) + (1 << 21): the end of the {@code all} list. */
     static final int ALL_LIMIT = (1 << 22) + (1 << 21);
 
@@ -81,9 +87,22 @@ public final class SizeList
      */
     public static SizeList parse(final String spec, final long maxMsgSize)
     {
+        return parse(spec, maxMsgSize, DEFAULT_SIZES);
+    }
+
+    /**
+     * @param spec       the {@code -S} value, or null when the option was not given.
+     * @param maxMsgSize the provider's max_msg_size, as for {@link #parse(String, long)}.
+     * @param defaults   the sizes without {@code -S} (a command's own default list, as bw's
+     *                   {@link #BW_DEFAULT_SIZES}).
+     * @return the sizes.
+     * @throws IllegalArgumentException as {@link #parse(String, long)}.
+     */
+    public static SizeList parse(final String spec, final long maxMsgSize, final int[] defaults)
+    {
         if (spec == null)
         {
-            return new SizeList(Arrays.stream(DEFAULT_SIZES).filter(size -> size <= maxMsgSize).toArray(), null);
+            return new SizeList(Arrays.stream(defaults).filter(size -> size <= maxMsgSize).toArray(), null);
         }
         if ("all".equals(spec.toLowerCase(Locale.ROOT)))
         {

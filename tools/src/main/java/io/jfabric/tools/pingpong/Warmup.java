@@ -95,13 +95,24 @@ public final class Warmup
      */
     String headerLine()
     {
+        return headerLine("round trips", " each way");
+    }
+
+    /**
+     * @param unit what is counted, as "round trips" or "transfers".
+     * @param way  after "as many as carry 1g": " each way" for a pingpong, "" for a bw.
+     * @return the line above the header, newline included.
+     */
+    String headerLine(final String unit, final String way)
+    {
         if (roundTrips == 0)
         {
-            return "# no warm-up (-W 0): every round trip is counted\n";
+            return "# no warm-up (-W 0): every " + (unit.endsWith("s") ? unit.substring(0, unit.length() - 1) : unit) +
+                " is counted\n";
         }
-        final String fewer = byDefault ? ", or as many as carry " + PerfFormat.sizeStr(DEFAULT_BYTES) +
-            " each way if fewer" : "";
-        return "# warm-up, not counted: the first " + roundTrips + " round trips of each size" + fewer + " (-W)\n";
+        final String fewer = byDefault ? ", or as many as carry " + PerfFormat.sizeStr(DEFAULT_BYTES) + way +
+            " if fewer" : "";
+        return "# warm-up, not counted: the first " + roundTrips + " " + unit + " of each size" + fewer + " (-W)\n";
     }
 
     @Override

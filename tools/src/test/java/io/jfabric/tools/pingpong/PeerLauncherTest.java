@@ -91,6 +91,29 @@ class PeerLauncherTest
     }
 
     @Test
+    void shouldStartABwServerWithItsModeAndWindow()
+    {
+        final List<String> command = PeerLauncher.command("java", List.of(), "cp", new Properties(),
+            new PingpongOptions(PerfTool.BW, SizeList.parse("4k"), 100, Warmup.of(5), 16, "bw-9", TransferMode.WRITE,
+                false, 30, true, false, "shm", IdleMode.BUSY, null, null, true));
+        final int cp = command.indexOf("-cp");
+        assertEquals(List.of("-cp", "cp", JfabricMain.class.getName(), "bw", "--role", "server", "--quiet",
+            "--domain", "bw-9", "-S", "4k", "-I", "100", "-W", "5", "-o", "write", "-w", "16", "--timeout", "30"),
+            command.subList(cp, command.size()));
+    }
+
+    @Test
+    void shouldGiveAOneSidedPingpongServerItsModeAndNoWindow()
+    {
+        final List<String> command = PeerLauncher.command("java", List.of(), "cp", new Properties(),
+            new PingpongOptions(PerfTool.PINGPONG, SizeList.parse("8"), 10, Warmup.of(1), 1, "pp", TransferMode.ATOMIC,
+                false, 30, true, false, "shm", IdleMode.BUSY, null, null, false));
+        assertEquals("atomic", command.get(command.indexOf("-o") + 1), command::toString);
+        assertFalse(command.contains("-w"), command::toString);
+        assertFalse(command.contains("--progress"), "the bar is the client's: " + command);
+    }
+
+    @Test
     void shouldStartTheServerFromThisJvmsOwnBinaryAndClassPath()
     {
         final List<String> command = PeerLauncher.command(OPTIONS);

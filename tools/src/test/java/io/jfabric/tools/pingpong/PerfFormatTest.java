@@ -62,6 +62,27 @@ class PerfFormatTest
     }
 
     @Test
+    void shouldCountOneTransferPerIterationForAnOperationThatIsItsOwnRoundTrip()
+    {
+        // 1000 reads in 2 ms: 2 us each; total counts each read once.
+        final String row = PerfFormat.row(4096, 1000, 1000, 2_000_000L, 1);
+        assertEquals("4k      1k      =1k      3.9m        0.00s   2048.00       2.00       0.50" +
+            System.lineSeparator(), row);
+    }
+
+    @Test
+    void shouldPrintFabtestsBandwidthHeaderAndRows()
+    {
+        assertEquals("bytes   iters   total       time     MB/sec    usec/xfer   Mxfers/sec" + System.lineSeparator(),
+            PerfFormat.bwHeader());
+        // fabtests' show_perf for 1000 transfers of 64 KiB in 12.5 ms, one transfer per iteration.
+        assertEquals("64k     1k      62m         0.01s   5242.88      12.50       0.08" + System.lineSeparator(),
+            PerfFormat.bwRow(65536, 1000, 12_500_000L));
+        assertEquals("0       100k    0           0.05s      0.00       0.50       2.00" + System.lineSeparator(),
+            PerfFormat.bwRow(0, 100_000, 50_000_000L));
+    }
+
+    @Test
     void shouldScaleSizesByPowersOf1024WithOneDecimalBelowTen()
     {
         assertEquals("0", PerfFormat.sizeStr(0));

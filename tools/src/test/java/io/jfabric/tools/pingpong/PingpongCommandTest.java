@@ -44,6 +44,8 @@ class PingpongCommandTest
         "--self -I 0                           | -I must be at least 1",
         "--self -W -1                          | -W must not be negative",
         "--self --tagged --claim               | --tagged and --claim exclude each other",
+        "--self -o write --tagged              | -o write and --tagged exclude each other",
+        "--self -o send                        | -o must be msg|tagged|claim|write|read|atomic, was 'send'",
         "--self --domain .hidden               | --domain",
         "--self --timeout 0                    | --timeout must be at least 1",
         "--self --idle spin                    | --idle must be busy",
@@ -65,6 +67,8 @@ class PingpongCommandTest
     @CsvSource(delimiter = '|', value = {
         "--self -p nosuch -S 64            | FI_MSG",
         "--role client -p nosuch --tagged  | FI_TAGGED",
+        "--self -p nosuch -o write         | FI_MSG and FI_RMA",
+        "--self -p nosuch -o atomic        | FI_MSG and FI_ATOMIC",
     })
     void shouldExitWithFiEnodataNamingAProviderGetinfoDoesNotKnow(final String args, final String caps)
     {
@@ -88,7 +92,7 @@ class PingpongCommandTest
         assertEquals(0, status);
         for (final String option : new String[]{"-p", "--provider", "-S", "-I", "-W", "-c", "--self", "--role",
             "--domain", "--tagged", "--claim", "--unregistered", "--idle=busy|yield|backoff|sleep", "--hgrm", "--keep",
-            "--timeout"})
+            "--timeout", "-o=msg|tagged|claim|write|read|atomic", "--progress"})
         {
             assertTrue(out.toString().contains(option), option + " in " + out);
         }

@@ -39,6 +39,16 @@ class SizeListTest
     }
 
     @Test
+    void shouldTestBwsOwnDefaultSizesWithoutSUpToMaxMsgSize()
+    {
+        assertArrayEquals(new int[]{64, 4096, 65536, 1048576},
+            SizeList.parse(null, SizeList.MAX_BUFFER_SIZE, SizeList.BW_DEFAULT_SIZES).sizes());
+        assertArrayEquals(new int[]{64, 4096}, SizeList.parse(null, 65535, SizeList.BW_DEFAULT_SIZES).sizes());
+        assertNull(SizeList.parse(null, 65535, SizeList.BW_DEFAULT_SIZES).spec(), "the server applies them too");
+        assertArrayEquals(new int[]{8}, SizeList.parse("8", 65535, SizeList.BW_DEFAULT_SIZES).sizes());
+    }
+
+    @Test
     void shouldListPowersOfTwoAndTheirHalfUpsForAll()
     {
         final int[] all = SizeList.parse("all").sizes();

@@ -59,6 +59,16 @@ class WarmupTest
     }
 
     @Test
+    void shouldSayInBwsHeaderThatItCountsTransfers()
+    {
+        assertEquals("# warm-up, not counted: the first 20 transfers of each size (-W)\n",
+            Warmup.of(20).headerLine("transfers", ""));
+        assertEquals("# no warm-up (-W 0): every transfer is counted\n", Warmup.of(0).headerLine("transfers", ""));
+        assertEquals("# warm-up, not counted: the first " + Warmup.DEFAULT_ROUND_TRIPS + " transfers of each size, " +
+            "or as many as carry 1g if fewer (-W)\n", Warmup.byDefault().headerLine("transfers", ""));
+    }
+
+    @Test
     void shouldSayInTheHeaderWhatTheWarmUpIs()
     {
         assertEquals("# warm-up, not counted: the first 20 round trips of each size (-W)\n",

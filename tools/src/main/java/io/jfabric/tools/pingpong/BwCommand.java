@@ -1,0 +1,174 @@
+/*
+ * Copyright 2026 the jfabric authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ * https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.jfabric.tools.pingpong;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code jfabric bw}: the bandwidth tests of libfabric's fabtests (fi_msg_bw, fi_rma_bw) over a jfabric provider,
+ * between two JVMs on this host, started as {@code jfabric pingpong} starts them ({@link PeerOptions},
+ * {@link PeerSession}): per size, the client keeps a window of {@code -w} transfers in flight and waits for their
+ * completions, window after window, for {@code -W} unmeasured and {@code -I} measured transfers; messages
+ * ({@code -o msg}, {@code -o tagged}) end with the receiver's acknowledgement of the last, which carries how many
+ * messages and bytes it received. Prints fabtests' columns (bytes, iters, total, time, MB/sec, usec/xfer,
+ * Mxfers/sec). See {@link BwRun} for the protocol.
+ * <p>
+ * Exit status as pingpong's: 0; 1 for a usage error; otherwise the errno of what failed (5, FI_EIO, when the data
+ * did not all arrive). Runs on the command line's thread.
+ */
+@Command(
+    name = "bw",
+    mixinStandardHelpOptions = true,
+    exitCodeOnInvalidInput = 1,
+    sortOptions = false,
+    description = "Stream windows of transfers from one JVM to another through a named domain of the provider -p " +
+        "names (shm by default), as fabtests' fi_msg_bw and fi_rma_bw do: messages (-o msg, tagged) or RMA writes " +
+        "and reads (-o write, read) of each size, -w in flight at a time; per size, fabtests' columns.")
+public final class BwCommand implements Callable<Integer>
+{
+    /** The modes bw runs, for messages and help. */
+    static final String MODES = "msg|tagged|write|read";
+    /** fabtests' default iterations of a bandwidth test. */
+    static final int DEFAULT_ITERATIONS = 1000;
+    /** The largest {@code -w}. */
+    static final int MAX_WINDOW = 1 << 16;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "-o", paramLabel = MODES,
+        description = "the transfers: fi_send/fi_inject to fi_recv (msg, the default), fi_tsend/fi_tinject to " +
+            "fi_trecv (tagged), fi_write/fi_inject_write into the server's registered memory (write) or fi_read " +
+            "from it (read)")
+    private String operation;
+
+    @Option(names = "-S", paramLabel = "size|list|all",
+        description = "transfer size in bytes (k, m, g: KiB, MiB, GiB, as 4k), a comma list, or 'all' " +
+            "(fi_pingpong's all sizes); default " + SizeList.BW_DEFAULT_SIZES_TEXT +
+            "; a size above max_msg_size is refused")
+    private String sizes;
+
+    @Option(names = "-I", paramLabel = "number",
+        description = "measured transfers per size (default: ${DEFAULT-VALUE}, as fabtests)")
+    private int iterations = DEFAULT_ITERATIONS;
+
+    @Option(names = "-W", paramLabel = "number",
+        description = "unmeasured warm-up transfers before each size's measured ones (default: " +
+            Warmup.DEFAULT_ROUND_TRIPS + ", or as many as carry 1 GiB if fewer; fabtests' default is 10)")
+    private Integer warmup;
+
+    @Option(names = "-w", paramLabel = "number",
+        description = "transfers in flight: the client waits for all their completions before the next window " +
+            "(default: ${DEFAULT-VALUE}, as fabtests)")
+    private int window = PingpongOptions.DEFAULT_WINDOW;
+
+    @Mixin
+    private PeerOptions peer;
+
+    /**
+     * Not for use: picocli instantiates the command.
+     */
+    public BwCommand()
+    {
+    }
+
+    @Override
+    public Integer call()
+    {
+        final PrintWriter out = spec.commandLine().getOut();
+        final PrintWriter err = spec.commandLine().getErr();
+        try
+        {
+            final Role side = peer.side();
+            return PeerSession.run(PerfTool.BW, side, peer.self(), this::options,
+                (provider, options, role, cleanup) ->
+                    new BwRun(provider, options, role, peer.quiet(), cleanup, out, err).run(),
+                err);
+        }
+        finally
+        {
+            out.flush();
+            err.flush();
+        }
+    }
+
+    /**
+     * @param maxMsgSize the largest size {@code -S} may give: the provider's max_msg_size once it is known.
+     * @return the settings.
+     * @throws ParameterException for a usage error.
+     */
+    private PingpongOptions options(final long maxMsgSize)
+    {
+        if (iterations < 1)
+        {
+            throw new ParameterException(spec.commandLine(), "-I must be at least 1, was " + iterations);
+        }
+        if (window < 1 || window > MAX_WINDOW)
+        {
+            throw new ParameterException(spec.commandLine(),
+                "-w must be from 1 to " + MAX_WINDOW + ", was " + window);
+        }
+        final int timeoutSeconds = peer.timeoutSeconds();
+        final TransferMode mode = mode();
+        final String provider = peer.provider();
+        final SizeList sizeList;
+        final Warmup warmupRule;
+        try
+        {
+            sizeList = SizeList.parse(sizes, maxMsgSize, SizeList.BW_DEFAULT_SIZES);
+            warmupRule = warmup == null ? Warmup.byDefault() : Warmup.of(warmup);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new ParameterException(spec.commandLine(), ex.getMessage());
+        }
+        final IdleMode idleMode = peer.idle();
+        final String name = peer.domain(PerfTool.BW);
+        return new PingpongOptions(
+            PerfTool.BW, sizeList, iterations, warmupRule, window, name, mode, peer.verify(), timeoutSeconds,
+            peer.registered(), peer.keep(), provider, idleMode, null, null, peer.progress());
+    }
+
+    private TransferMode mode()
+    {
+        if (operation == null)
+        {
+            return TransferMode.MSG;
+        }
+        final TransferMode mode;
+        try
+        {
+            mode = TransferMode.parse(operation);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new ParameterException(spec.commandLine(), "-o must be " + MODES + ", was '" + operation + "'");
+        }
+        if (mode == TransferMode.CLAIM || mode == TransferMode.ATOMIC)
+        {
+            throw new ParameterException(spec.commandLine(), "-o must be " + MODES + ", was '" + operation + "'");
+        }
+        return mode;
+    }
+}

@@ -1,0 +1,103 @@
+/*
+ * Copyright 2026 the jfabric authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ * https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.jfabric.tools.pingpong;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.UUID;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A root directory of a test class's own for the shm provider ({@code jfabric.shm.dir}, which a server JVM started
+ * with {@code --self} inherits), with a small region (4 endpoint slots). The shm provider reads its settings once per
+ * JVM, on first use, so a class sets its root once, before any use, and the tools' tests run each class in a JVM of its
+ * own (surefire {@code reuseForks=false}). The test thread only.
+ */
+final class OwnShmRoot
+{
+    private static final String ROOT_PROPERTY = "jfabric.shm.dir";
+    private static final String EP_COUNT_PROPERTY = "jfabric.shm.ep.count";
+
+    private final Path root;
+
+    private OwnShmRoot(final Path root)
+    {
+        this.root = root;
+    }
+
+    /**
+     * @param prefix the directory's name before a random part.
+     * @return the root, set for this JVM's shm provider.
+     */
+    static OwnShmRoot use(final String prefix)
+    {
+        final Path root = Path.of(Files.isDirectory(Path.of("/dev/shm")) ? "/dev/shm" :
+            System.getProperty("java.io.tmpdir"), prefix + UUID.randomUUID());
+        System.setProperty(ROOT_PROPERTY, root.toString());
+        System.setProperty(EP_COUNT_PROPERTY, "4");
+        return new OwnShmRoot(root);
+    }
+
+    /** @return the directory. */
+    Path path()
+    {
+        return root;
+    }
+
+    /** @throws IOException when listing fails; fails the test when a run left a file in the root. */
+    void assertEmpty() throws IOException
+    {
+        if (Files.exists(root))
+        {
+            try (Stream<Path> files = Files.list(root))
+            {
+                final List<Path> left = files.toList();
+                assertTrue(left.isEmpty(), "left in the root: " + left);
+            }
+        }
+    }
+
+    /** Remove whatever a test left, so the next starts clean. */
+    void empty() throws IOException
+    {
+        delete(false);
+    }
+
+    /** Remove the root and the settings. */
+    void remove() throws IOException
+    {
+        System.clearProperty(ROOT_PROPERTY);
+        System.clearProperty(EP_COUNT_PROPERTY);
+        delete(true);
+    }
+
+    private void delete(final boolean itself) throws IOException
+    {
+        if (Files.exists(root))
+        {
+            try (Stream<Path> paths = Files.walk(root))
+            {
+                paths.sorted(Comparator.reverseOrder()).filter(path -> itself || !path.equals(root))
+                    .forEach(path -> path.toFile().delete());
+            }
+        }
+    }
+}
