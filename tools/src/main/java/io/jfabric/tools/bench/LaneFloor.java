@@ -63,8 +63,11 @@ import static java.nio.file.StandardOpenOption.WRITE;
  */
 public final class LaneFloor
 {
-    /** Bytes of each ring's data part (a lane of the default domain geometry is no smaller). */
-    static final int RING_CAPACITY = 64 * 1024;
+    /**
+     * Bytes of each ring's data part (a lane of the default domain geometry is no smaller): 64 KiB, or the power of
+     * two in the system property {@code lanefloor.capacity} (both sides must be given the same).
+     */
+    static final int RING_CAPACITY = Integer.getInteger("lanefloor.capacity", 64 * 1024);
     private static final int CONTROL_LENGTH = 4096;
     private static final int RING_LENGTH = RING_CAPACITY + RingBufferDescriptor.TRAILER_LENGTH;
     private static final int READY_OFFSET = 0;
