@@ -82,7 +82,7 @@ public final class LaneFloor
     private final boolean spsc;
     private final SpscLane spscOut;
     private final SpscLane spscIn;
-    private final ControlledMessageHandler spscReader = this::onSpscMessage;
+    private final ControlledMessageHandler spscReader = new SpscReader();
     private final ByteBuffer source;
     private final ByteBuffer sink;
     private final int size;
@@ -315,14 +315,10 @@ public final class LaneFloor
     /** Spin until one message is read, and check that it is message {@code round} with {@code size} bytes. */
     private void await(final long round)
     {
-        if (spsc)
-        {
-            awaitSpsc(round);
-        }
-        else if (in.read(reader, 1) == 0)
+        if (poll() == 0)
         {
             patience.reset();
-            while (in.read(reader, 1) == 0)
+            while (poll() == 0)
             {
                 spin(patience, round);
             }
@@ -335,25 +331,22 @@ public final class LaneFloor
         }
     }
 
-    /** {@link #await}'s wait through the provider's own lane. */
-    private void awaitSpsc(final long round)
+    /** One poll of the incoming lane, for at most one message: the same shape for both lanes. */
+    private int poll()
     {
-        final SpscLane lane = spscIn;
-        if (lane.controlledRead(spscReader, 1) == 0)
-        {
-            patience.reset();
-            while (lane.controlledRead(spscReader, 1) == 0)
-            {
-                spin(patience, round);
-            }
-        }
+        return spsc ? spscIn.controlledRead(spscReader, 1) : in.read(reader, 1);
     }
 
-    private ControlledMessageHandler.Action onSpscMessage(
-        final int msgTypeId, final org.agrona.MutableDirectBuffer b, final int index, final int length)
+    /** The provider lane's handler: {@link #onMessage}, then on, one call deep as Agrona's handler is. */
+    private final class SpscReader implements ControlledMessageHandler
     {
-        onMessage(msgTypeId, b, index, length);
-        return ControlledMessageHandler.Action.CONTINUE;
+        @Override
+        public Action onMessage(
+            final int msgTypeId, final org.agrona.MutableDirectBuffer b, final int index, final int length)
+        {
+            LaneFloor.this.onMessage(msgTypeId, b, index, length);
+            return Action.CONTINUE;
+        }
     }
 
     private void onMessage(final int msgTypeId, final org.agrona.MutableDirectBuffer b, final int index,
