@@ -31,17 +31,18 @@ import static io.jfabric.shm.ep.SpscLaneDescriptor.frame;
  * round trip: one sender writes it, one receiver reads it, each usually in its own process with its own mapping.
  * It keeps the semantics of the Agrona {@code OneToOneRingBuffer} the receive lanes use today (claim, commit or
  * abort; a controlled read whose handler may leave a record for later; the same longest body, an eighth of the
- * capacity; records padded to 8 bytes, so {@link LaneRecordDescriptor#bodyLength} sizes hold) and takes less from
- * the path between the two:
+ * capacity; records padded to 8 bytes, so {@link LaneRecordDescriptor#bodyLength} sizes hold) and its protocol, which
+ * in Agrona 2.x is already the one a round trip wants:
  * <ul>
- *   <li>the consumer polls the record's frame word and nothing else: one ordered 8-byte store publishes length and
- *   type together after the body, and a zero frame means "not yet", because the producer zeroes the next frame word
- *   when it claims (see the descriptor);</li>
- *   <li>the consumer writes no byte of the data area (Agrona's ring zeroes what it read; on x86 those stores queue
- *   ahead of whatever the consumer sends next), only its position, once per read, in its own cache lines;</li>
+ *   <li>the consumer polls the record's frame word and nothing else; a zero frame means "not yet", because the
+ *   producer zeroes the next frame word when it claims (see the descriptor);</li>
+ *   <li>the consumer writes no byte of the data area, only its position, once per read, in its own cache lines;</li>
  *   <li>the producer reads the consumer position only when its cached copy says the ring may be full, and writes
  *   its own position in cache lines the consumer does not read on the data path.</li>
  * </ul>
+ * What differs: length and type are one 8-byte frame word, published with one ordered store after the body and read
+ * with one ordered load; {@link #unblock} keeps what a dead producer committed after a record it left claimed; the
+ * trailer is 512 bytes. Its round trip is at parity with Agrona's ring, not ahead (docs/LANE.md).
  * Recovery: a producer that died part-way through a record leaves a frame that is negative (claimed) or zero at the
  * consumer position while the producer position is past it; once the producer is known to be gone the consumer calls
  * {@link #unblock}, which turns a claimed record into padding (what was committed after it still arrives) or drops

@@ -63,8 +63,8 @@ import org.agrona.BitUtil;
  * whatever an earlier lap left there (a committed frame, payload bytes) can never be read as a new record. The
  * producer therefore claims {@link #HEADER_LENGTH} bytes more than the record: the next frame word must be free. The
  * consumer writes only its position, never the data area, so a record's cache lines are not pulled back to the
- * consumer's cache in modified state after reading (Agrona's ring zeroes what it consumed, and on x86 those stores
- * sit in the consumer's store buffer ahead of whatever it sends next).
+ * consumer's cache in modified state after reading, and no zeroing store waits in the consumer's store buffer ahead
+ * of what it sends next (Agrona 2.x's ring works the same way; its 1.x versions zeroed on read).
  * <p>
  * The producer position is written by the producer (ordered) at every claim, read on the hot path by nobody: the
  * consumer polls the frame word at its position; recovery and statistics read both positions. The consumer position
