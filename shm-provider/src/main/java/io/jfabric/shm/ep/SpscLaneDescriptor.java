@@ -64,7 +64,7 @@ import org.agrona.BitUtil;
  * producer therefore claims {@link #HEADER_LENGTH} bytes more than the record: the next frame word must be free. The
  * consumer writes only its position, never the data area, so a record's cache lines are not pulled back to the
  * consumer's cache in modified state after reading, and no zeroing store waits in the consumer's store buffer ahead
- * of what it sends next (Agrona 2.x's ring works the same way; its 1.x versions zeroed on read).
+ * of what it sends next (Agrona 2.6's ring works the same way: its read zeroes nothing).
  * <p>
  * The producer position is written by the producer (ordered) at every claim, read on the hot path by nobody: the
  * consumer polls the frame word at its position; recovery and statistics read both positions. The consumer position
