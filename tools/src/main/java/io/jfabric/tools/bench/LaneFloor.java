@@ -16,8 +16,11 @@
 package io.jfabric.tools.bench;
 
 import io.jfabric.shm.ep.LaneRecordDescriptor;
+import io.jfabric.shm.ep.SpscLane;
+import io.jfabric.shm.ep.SpscLaneDescriptor;
 import io.jfabric.tools.SpinPatience;
 import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.ControlledMessageHandler;
 import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
@@ -49,15 +52,22 @@ import static java.nio.file.StandardOpenOption.WRITE;
  * <pre>
  * file: [0, 4096) control (ready flag at 0) | ring ping-to-pong | ring pong-to-ping
  * </pre>
- * Usage: {@code LaneFloor ping|pong ROUND_TRIPS SIZE FILE [WARMUP]}; the ping side prints
- * {@code lanefloor rtt_ns p50=... p90=... p99=... p99.9=... max=... rounds=... size=...}. Each message carries its
- * round number as its tag and the receiver checks it, so a lost or repeated message fails the run (exit status 1).
- * One thread per process.
+ * The lane is Agrona's ring by default ({@code agrona}), or with {@code spsc} the shm provider's own
+ * single-producer, single-consumer lane ({@link SpscLane}, laid out from the start of the same ring spaces, with the
+ * same 64 KiB capacity), so the two protocols are compared on the same record format.
+ * <p>
+ * Usage: {@code LaneFloor ping|pong ROUND_TRIPS SIZE FILE [WARMUP [agrona|spsc]]}; the ping side prints
+ * {@code lanefloor rtt_ns p50=... p90=... p99=... p99.9=... max=... rounds=... size=...}, followed by
+ * {@code lane=spsc} in that mode. Each message carries its round number as its tag and the receiver checks it, so a
+ * lost or repeated message fails the run (exit status 1). One thread per process.
  */
 public final class LaneFloor
 {
-    /** Bytes of each ring's data part (a lane of the default domain geometry is no smaller). */
-    static final int RING_CAPACITY = 64 * 1024;
+    /**
+     * Bytes of each ring's data part (a lane of the default domain geometry is no smaller): 64 KiB, or the power of
+     * two in the system property {@code lanefloor.capacity} (both sides must be given the same).
+     */
+    static final int RING_CAPACITY = Integer.getInteger("lanefloor.capacity", 64 * 1024);
     private static final int CONTROL_LENGTH = 4096;
     private static final int RING_LENGTH = RING_CAPACITY + RingBufferDescriptor.TRAILER_LENGTH;
     private static final int READY_OFFSET = 0;
@@ -69,6 +79,10 @@ public final class LaneFloor
 
     private final OneToOneRingBuffer out;
     private final OneToOneRingBuffer in;
+    private final boolean spsc;
+    private final SpscLane spscOut;
+    private final SpscLane spscIn;
+    private final ControlledMessageHandler spscReader = new SpscReader();
     private final ByteBuffer source;
     private final ByteBuffer sink;
     private final int size;
@@ -79,9 +93,16 @@ public final class LaneFloor
     private int receivedLength = -1;
     private int receivedType;
 
-    private LaneFloor(final AtomicBuffer file, final boolean ping, final int size, final long patienceNanos)
+    private LaneFloor(
+        final AtomicBuffer file, final boolean ping, final int size, final long patienceNanos, final boolean spsc)
     {
         this.patience = new SpinPatience(patienceNanos);
+        this.spsc = spsc;
+        final int spscLength = SpscLaneDescriptor.laneLength(RING_CAPACITY);
+        final SpscLane spscPingToPong = new SpscLane(new UnsafeBuffer(file, CONTROL_LENGTH, spscLength));
+        final SpscLane spscPongToPing = new SpscLane(new UnsafeBuffer(file, CONTROL_LENGTH + RING_LENGTH, spscLength));
+        this.spscOut = ping ? spscPingToPong : spscPongToPing;
+        this.spscIn = ping ? spscPongToPing : spscPingToPong;
         final OneToOneRingBuffer pingToPong =
             new OneToOneRingBuffer(new UnsafeBuffer(file, CONTROL_LENGTH, RING_LENGTH));
         final OneToOneRingBuffer pongToPing =
@@ -111,7 +132,21 @@ public final class LaneFloor
     public static long[] run(final boolean ping, final int rounds, final int warmup, final int size, final Path path)
         throws IOException
     {
-        return run(ping, rounds, warmup, size, path, PATIENCE_NANOS);
+        return run(ping, rounds, warmup, size, path, PATIENCE_NANOS, false);
+    }
+
+    /**
+     * {@link #run(boolean, int, int, int, Path)} through the shm provider's own lane ({@link SpscLane}) instead of
+     * Agrona's ring.
+     *
+     * @return the ping side's round trips in nanoseconds, sorted; empty for the pong side.
+     * @throws IOException when the file cannot be mapped.
+     */
+    public static long[] runSpsc(
+        final boolean ping, final int rounds, final int warmup, final int size, final Path path)
+        throws IOException
+    {
+        return run(ping, rounds, warmup, size, path, PATIENCE_NANOS, true);
     }
 
     /**
@@ -120,6 +155,18 @@ public final class LaneFloor
     static long[] run(
         final boolean ping, final int rounds, final int warmup, final int size, final Path path,
         final long patienceNanos)
+        throws IOException
+    {
+        return run(ping, rounds, warmup, size, path, patienceNanos, false);
+    }
+
+    /**
+     * {@link #run(boolean, int, int, int, Path)} with the time to wait for the other side before giving up, through
+     * Agrona's ring or ({@code spsc}) the provider's own lane.
+     */
+    static long[] run(
+        final boolean ping, final int rounds, final int warmup, final int size, final Path path,
+        final long patienceNanos, final boolean spsc)
         throws IOException
     {
         if (rounds <= 0 || warmup < 0 || size < 0 || size > MAX_SIZE)
@@ -153,7 +200,7 @@ public final class LaneFloor
             }
             file.putLongVolatile(READY_OFFSET, 1L);
         }
-        final LaneFloor side = new LaneFloor(file, ping, size, patienceNanos);
+        final LaneFloor side = new LaneFloor(file, ping, size, patienceNanos, spsc);
         final long[] rtt = ping ? new long[rounds] : new long[0];
         final long total = (long)warmup + rounds;
         for (long i = 0; i < total; i++)
@@ -191,27 +238,31 @@ public final class LaneFloor
     }
 
     /**
-     * @param args {@code ping|pong ROUND_TRIPS SIZE FILE [WARMUP]}.
+     * @param args {@code ping|pong ROUND_TRIPS SIZE FILE [WARMUP [agrona|spsc]]}.
      * @throws IOException when the file cannot be mapped.
      */
     public static void main(final String[] args) throws IOException
     {
-        if (args.length < 4 || !("ping".equals(args[0]) || "pong".equals(args[0])))
+        final String lane = args.length > 5 ? args[5] : "agrona";
+        if (args.length < 4 || !("ping".equals(args[0]) || "pong".equals(args[0])) ||
+            !("agrona".equals(lane) || "spsc".equals(lane)))
         {
-            System.err.println("usage: LaneFloor ping|pong ROUND_TRIPS SIZE FILE [WARMUP]");
+            System.err.println("usage: LaneFloor ping|pong ROUND_TRIPS SIZE FILE [WARMUP [agrona|spsc]]");
             System.exit(2);
         }
+        final boolean spsc = "spsc".equals(lane);
         final int rounds = Integer.parseInt(args[1]);
         final int size = Integer.parseInt(args[2]);
         final int warmup = args.length > 4 ? Integer.parseInt(args[4]) : Math.min(rounds, DEFAULT_WARMUP);
         try
         {
-            final long[] rtt = run("ping".equals(args[0]), rounds, warmup, size, Path.of(args[3]));
+            final long[] rtt = run("ping".equals(args[0]), rounds, warmup, size, Path.of(args[3]), PATIENCE_NANOS,
+                spsc);
             if (rtt.length > 0)
             {
-                System.out.printf("lanefloor rtt_ns p50=%d p90=%d p99=%d p99.9=%d max=%d rounds=%d size=%d%n",
+                System.out.printf("lanefloor rtt_ns p50=%d p90=%d p99=%d p99.9=%d max=%d rounds=%d size=%d%s%n",
                     rtt[rounds / 2], rtt[(int)(rounds * 0.9)], rtt[(int)(rounds * 0.99)],
-                    rtt[(int)(rounds * 0.999)], rtt[rounds - 1], rounds, size);
+                    rtt[(int)(rounds * 0.999)], rtt[rounds - 1], rounds, size, spsc ? " lane=spsc" : "");
             }
         }
         catch (final IllegalStateException | IllegalArgumentException ex)
@@ -224,6 +275,11 @@ public final class LaneFloor
     /** Write message {@code round} as a whole-message lane record (the ring has room: one message is in flight). */
     private void send(final long round)
     {
+        if (spsc)
+        {
+            sendSpsc(round);
+            return;
+        }
         final int index = out.tryClaim(MSG_TYPE, bodyLength);
         if (index < 0)
         {
@@ -238,13 +294,31 @@ public final class LaneFloor
         out.commit(index);
     }
 
+    /** {@link #send} through the provider's own lane. */
+    private void sendSpsc(final long round)
+    {
+        final SpscLane lane = spscOut;
+        final int index = lane.tryClaim(MSG_TYPE, bodyLength);
+        if (index < 0)
+        {
+            throw new IllegalStateException("lane full with one message in flight, at message " + round);
+        }
+        final AtomicBuffer b = lane.buffer();
+        b.putLong(index + LaneRecordDescriptor.TAG_OFFSET, round);
+        b.putLong(index + LaneRecordDescriptor.DATA_OFFSET, 0);
+        b.putInt(index + LaneRecordDescriptor.LENGTH_OFFSET, size);
+        b.putInt(index + LaneRecordDescriptor.FLAGS_OFFSET, LaneRecordDescriptor.flagsWord(0, 1));
+        b.putBytes(index + LaneRecordDescriptor.PAYLOAD_OFFSET, source, 0, size);
+        lane.commit(index);
+    }
+
     /** Spin until one message is read, and check that it is message {@code round} with {@code size} bytes. */
     private void await(final long round)
     {
-        if (in.read(reader, 1) == 0)
+        if (poll() == 0)
         {
             patience.reset();
-            while (in.read(reader, 1) == 0)
+            while (poll() == 0)
             {
                 spin(patience, round);
             }
@@ -254,6 +328,24 @@ public final class LaneFloor
             throw new IllegalStateException("expected message " + round + " of " + size + " bytes, received " +
                 received + " of " + receivedLength + (receivedType == MSG_TYPE ? "" : " in a record of type " +
                 receivedType));
+        }
+    }
+
+    /** One poll of the incoming lane, for at most one message: the same shape for both lanes. */
+    private int poll()
+    {
+        return spsc ? spscIn.controlledRead(spscReader, 1) : in.read(reader, 1);
+    }
+
+    /** The provider lane's handler: {@link #onMessage}, then on, one call deep as Agrona's handler is. */
+    private final class SpscReader implements ControlledMessageHandler
+    {
+        @Override
+        public Action onMessage(
+            final int msgTypeId, final org.agrona.MutableDirectBuffer b, final int index, final int length)
+        {
+            LaneFloor.this.onMessage(msgTypeId, b, index, length);
+            return Action.CONTINUE;
         }
     }
 
