@@ -22,13 +22,14 @@
 # then prints each cycle's figures, their medians, and the ratios of the medians:
 #   write jfabric/libfabric (MB/sec), write/memcpy for each, fetch-add p50 libfabric/jfabric (above 1: jfabric faster).
 #
-# Usage: tools/bench/rma-vs-libfabric.sh [cycles] [write_iters] [atomic_iters]     defaults: 5 2000 100000
+# Usage: tools/bench/rma-vs-libfabric.sh [cycles] [write_iters] [atomic_iters] [idle]   defaults: 5 2000 100000 busy
+# idle: how jfabric's bw sides wait (bin/jfabric bw --idle); libfabric's server always polls its CQ.
 # Needs tools/target/jfabric-tools.jar (mvn -B -DskipTests package), gcc and libfabric-dev.
 set -euo pipefail
 
 here="$(cd -P "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd -P "${here}/../.." && pwd)"
-cycles="${1:-5}" write_iters="${2:-2000}" atomic_iters="${3:-100000}"
+cycles="${1:-5}" write_iters="${2:-2000}" atomic_iters="${3:-100000}" idle="${4:-busy}"
 jfabric="${root}/bin/jfabric"
 [[ -f "${root}/tools/target/jfabric-tools.jar" ]] || {
     echo "rma-vs-libfabric: build first: mvn -B -DskipTests package" >&2; exit 1; }
@@ -36,14 +37,14 @@ jfabric="${root}/bin/jfabric"
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 lf_write=() lf_memcpy=() lf_atomic=() jf_write=() jf_atomic=()
-echo "rma-vs-libfabric: $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, ${cycles} cycles, writes ${write_iters} x 1 MiB, fetch-adds ${atomic_iters}"
+echo "rma-vs-libfabric: $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, ${cycles} cycles, writes ${write_iters} x 1 MiB, fetch-adds ${atomic_iters}, jfabric bw --idle ${idle}"
 for ((c = 1; c <= cycles; c++)); do
     lf="$("${here}/libfabric-rma.sh" 1 1048576 "${write_iters}" 200 64 "${atomic_iters}" 10000 write,atomic 2>&1)" || {
         echo "${lf}" >&2; exit 1; }
     lf_write+=("$(awk '$1 == "write" && $2 == "1m" && NF == 8 { print $6; exit }' <<<"${lf}")")
     lf_memcpy+=("$(awk '$1 == "memcpy" && $2 == "1m" && NF == 8 { print $6; exit }' <<<"${lf}")")
     lf_atomic+=("$(sed -n 's/^atomic fetch_add_u64.* p50=\([0-9]*\) .*/\1/p' <<<"${lf}" | head -1)")
-    bw="$("${jfabric}" bw --self -o write -S 1m -I "${write_iters}" -W 200 2>&1)" || { echo "${bw}" >&2; exit 1; }
+    bw="$("${jfabric}" bw --self -o write -S 1m -I "${write_iters}" -W 200 --idle "${idle}" 2>&1)" || { echo "${bw}" >&2; exit 1; }
     jf_write+=("$(awk '$1 == "1m" { print $5; exit }' <<<"${bw}")")
     pp="$("${jfabric}" pingpong --self -o atomic -I "${atomic_iters}" 2>&1)" || { echo "${pp}" >&2; exit 1; }
     jf_atomic+=("$(sed -n 's/^rtt_ns p50=\([0-9]*\) .*/\1/p' <<<"${pp}" | head -1)")
