@@ -307,6 +307,12 @@ final class EmulatedRequest
                 }
             }
         }
+        forget();
+    }
+
+    /** Let go of every reference to the application's buffers. */
+    void forget()
+    {
         msg = null;
         buf = null;
         operands = null;

@@ -959,6 +959,13 @@ final class TxContext
      */
     private long emulate(final long destAddr, final boolean completion, final long context)
     {
+        final long rc = emulateChecked(destAddr, completion, context);
+        rma.request().forget(); // a refused call leaves no reference to the application's buffers behind
+        return rc;
+    }
+
+    private long emulateChecked(final long destAddr, final boolean completion, final long context)
+    {
         final EmulatedRequest request = rma.request();
         final int peer = reach(destAddr);
         if (peer < 0)
