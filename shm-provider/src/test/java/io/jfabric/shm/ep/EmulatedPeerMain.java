@@ -33,6 +33,7 @@ import io.jfabric.Info;
 import io.jfabric.MemoryRegion;
 import io.jfabric.MrIov;
 import io.jfabric.MrMode;
+import io.jfabric.Progress;
 import io.jfabric.ShareableMemory;
 import io.jfabric.Versions;
 
@@ -57,7 +58,8 @@ import java.util.zip.CRC32C;
  * </ul>
  * Its endpoint has a CQ and the FI_REMOTE_READ / FI_REMOTE_WRITE counters. A progress thread reads the CQ without
  * pause (manual progress: that is what serves the requests) and keeps what it reads; it starts paused when the
- * third argument is {@code paused}. Prints {@code result addr= base= dbase= abase= sbase= length=}, then per command
+ * third argument is {@code paused}, and stays paused with {@code auto}, which opens the domain with
+ * FI_PROGRESS_AUTO: the provider's progress agent then serves the requests by itself. Prints {@code result addr= base= dbase= abase= sbase= length=}, then per command
  * line: {@code fill B}; {@code crc OFF LEN} (of key 7's memory); {@code dcrc OFF LEN} (key 9's); {@code long OFF} (the
  * native-order word of key 7's memory); {@code bytes KEY OFF LEN} (hex of key 10's or 7's bytes); {@code cq MILLIS}
  * (entries the progress thread read, waiting up to MILLIS for one: count, last flags, len, data, errors);
@@ -86,7 +88,12 @@ public final class EmulatedPeerMain
         final Info hints = new Info();
         hints.domainAttr().name(args[0]);
         final int size = Integer.parseInt(args[1]);
-        paused = args.length > 2 && "paused".equals(args[2]);
+        final boolean auto = args.length > 2 && "auto".equals(args[2]);
+        paused = args.length > 2 && ("paused".equals(args[2]) || auto);
+        if (auto)
+        {
+            hints.domainAttr().dataProgress(Progress.AUTO);
+        }
         final Info info = Fabrics.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints).get(0);
         final ByteBuffer heap = ByteBuffer.allocate(size);
         final ByteBuffer direct = ByteBuffer.allocateDirect(65536);

@@ -39,6 +39,7 @@ import io.jfabric.shm.ShmTestRoot;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -61,6 +62,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *   <li>A target that stops: nothing fails before the timeout; after it every operation completes with
  *   FI_EHOSTUNREACH; when the target runs again it applies none of them (they were cancelled in its lane).</li>
  *   <li>An initiator that closes with operations in flight: no completions, and the target never applies them.</li>
+ *   <li>A target with automatic progress serves them although its application never reads its CQ.</li>
  * </ul>
  */
 class EmulatedRmaFaultTest
@@ -83,7 +85,7 @@ class EmulatedRmaFaultTest
     private long base;
 
     @BeforeEach
-    void open() throws Exception
+    void open(final TestInfo test) throws Exception
     {
         root = new ShmTestRoot();
         final ShmProvider provider = root.provider(key -> "liveness.timeout.ms".equals(key) ? "" + TIMEOUT_MS : null);
@@ -104,7 +106,8 @@ class EmulatedRmaFaultTest
         ep.bind(writes, Flags.FI_WRITE);
         ep.enable();
         child = ChildJvm.start(EmulatedPeerMain.class, List.of("jfabric.shm.dir=" + root.dir(),
-            "jfabric.shm.liveness.timeout.ms=" + TIMEOUT_MS), DOMAIN, "65536", "paused");
+            "jfabric.shm.liveness.timeout.ms=" + TIMEOUT_MS), DOMAIN, "65536",
+            test.getDisplayName().contains("AutomaticProgress") ? "auto" : "paused");
         final Map<String, String> hello = child.awaitResult(60);
         base = Long.parseLong(hello.get("base"));
         final long[] out = new long[1];
@@ -251,6 +254,31 @@ class EmulatedRmaFaultTest
         assertEquals(countersBefore.get("rread"), after.get("rread"), "no read was counted at the target");
         assertEquals(Long.parseLong(countersBefore.get("rwrite")) + 1, Long.parseLong(after.get("rwrite")),
             "only the last write was counted");
+    }
+
+    @Test
+    void shouldBeServedByATargetWithAutomaticProgressThatNeverReadsItsCq() throws Exception
+    {
+        final Map<String, String> countersBefore = ask("counters");
+        issue(ep);
+        final Map<Long, Long> done = new TreeMap<>();
+        final CqEntries entries = new CqEntries(4);
+        final long deadline = System.nanoTime() + 10_000_000_000L;
+        while (done.size() < 4 && System.nanoTime() < deadline)
+        {
+            final int n = cq.read(entries, 4);
+            assertTrue(n > 0 || n == -Errno.FI_EAGAIN, "no error: " + n);
+            for (int i = 0; i < n; i++)
+            {
+                done.put(entries.opContext[i], entries.flags[i]);
+            }
+        }
+        assertEquals(Map.of(1L, Flags.FI_RMA | Flags.FI_WRITE, 2L, Flags.FI_RMA | Flags.FI_READ,
+            3L, Flags.FI_ATOMIC | Flags.FI_READ, 4L, Flags.FI_RMA | Flags.FI_WRITE), done);
+        assertEquals("5", ask("long 4096").get("value"), "the fetch-add was applied");
+        final Map<String, String> after = ask("counters");
+        assertEquals(Long.parseLong(countersBefore.get("rwrite")) + 2, Long.parseLong(after.get("rwrite")));
+        assertEquals(Long.parseLong(countersBefore.get("rread")) + 2, Long.parseLong(after.get("rread")));
     }
 
     @Test
