@@ -56,7 +56,8 @@ import java.util.zip.CRC32C;
  *   <li>key 10: a {@code byte[]} of 100 bytes then a heap buffer of 100 bytes as one region (two iov entries);</li>
  *   <li>key 11: 64 KiB of shareable memory, read and write (the one-sided path, for mixing and fencing).</li>
  * </ul>
- * Its endpoint has a CQ and the FI_REMOTE_READ / FI_REMOTE_WRITE counters. A progress thread reads the CQ without
+ * Its endpoint has a CQ and the FI_REMOTE_READ / FI_REMOTE_WRITE counters; a second endpoint ({@code addr2}, with
+ * its own CQ and progress thread) serves the same memory at the same time. A progress thread reads the CQ without
  * pause (manual progress: that is what serves the requests) and keeps what it reads; it starts paused when the
  * third argument is {@code paused}, and stays paused with {@code auto}, which opens the domain with
  * FI_PROGRESS_AUTO: the provider's progress agent then serves the requests by itself. Prints {@code result addr= base= dbase= abase= sbase= length=}, then per command
@@ -71,7 +72,8 @@ public final class EmulatedPeerMain
     private static final int ARRAY_BYTES = 100;
 
     private static volatile boolean paused;
-    private static volatile boolean idle;
+    private static final java.util.concurrent.atomic.AtomicIntegerArray IDLE =
+        new java.util.concurrent.atomic.AtomicIntegerArray(2);
     private static volatile boolean stop;
     private static final ConcurrentLinkedQueue<long[]> SEEN = new ConcurrentLinkedQueue<>();
 
@@ -103,6 +105,7 @@ public final class EmulatedPeerMain
             Domain domain = fabric.domain(info, 0);
             AddressVector av = domain.avOpen(new AvAttr(), 0);
             CompletionQueue cq = domain.cqOpen(new CqAttr().format(CqFormat.DATA), 0);
+            CompletionQueue cq2 = domain.cqOpen(new CqAttr().format(CqFormat.DATA), 0);
             ShareableMemory shared = domain.allocShareable(65536);
             Counter remoteReads = domain.cntrOpen(null, 0);
             Counter remoteWrites = domain.cntrOpen(null, 0);
@@ -114,7 +117,8 @@ public final class EmulatedPeerMain
                 Flags.FI_REMOTE_READ | Flags.FI_REMOTE_WRITE, 0, 10, 0, 0);
             MemoryRegion sm = domain.mrRegv(new MrIov[] {MrIov.of(shared, 0, 65536)},
                 Flags.FI_REMOTE_READ | Flags.FI_REMOTE_WRITE, 0, 11, 0, 0);
-            Endpoint ep = domain.endpoint(info, 0))
+            Endpoint ep = domain.endpoint(info, 0);
+            Endpoint ep2 = domain.endpoint(info, 0))
         {
             rw.bind(regionWrites, Flags.FI_REMOTE_WRITE);
             ep.bind(av, 0);
@@ -122,11 +126,18 @@ public final class EmulatedPeerMain
             ep.bind(remoteReads, Flags.FI_REMOTE_READ);
             ep.bind(remoteWrites, Flags.FI_REMOTE_WRITE);
             ep.enable();
-            final Thread progress = new Thread(() -> progress(cq), "peer-progress");
+            ep2.bind(av, 0);
+            ep2.bind(cq2, Flags.FI_TRANSMIT | Flags.FI_RECV);
+            ep2.enable();
+            final Thread progress = new Thread(() -> progress(cq, 0), "peer-progress");
             progress.setDaemon(true);
             progress.start();
+            final Thread progress2 = new Thread(() -> progress(cq2, 1), "peer-progress-2");
+            progress2.setDaemon(true);
+            progress2.start();
             final boolean virt = (domain.attr().mrMode() & MrMode.FI_MR_VIRT_ADDR) != 0;
             System.out.println("result addr=" + new String(ep.getname(), StandardCharsets.US_ASCII).trim() +
+                " addr2=" + new String(ep2.getname(), StandardCharsets.US_ASCII).trim() +
                 " base=" + (virt ? rw.baseAddress() : 0) + " dbase=" + (virt ? dm.baseAddress() : 0) + " abase=" +
                 (virt ? am.baseAddress() : 0) + " sbase=" + (virt ? sm.baseAddress() : 0) + " length=" + size);
             final BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII));
@@ -177,15 +188,13 @@ public final class EmulatedPeerMain
                         System.out.println("result paused=1");
                         break;
                     case "resume":
-                        idle = false;
-                        paused = false;
+                        resume();
                         System.out.println("result resumed=1");
                         break;
                     case "ordered":
                         pause();
                         ordered(ep, cq, heap, Integer.parseInt(w[1]));
-                        idle = false;
-                        paused = false;
+                        resume();
                         break;
                     default:
                         System.out.println("result unknown=" + w[0]);
@@ -193,20 +202,31 @@ public final class EmulatedPeerMain
             }
             stop = true;
             progress.join(10_000);
+            progress2.join(10_000);
         }
     }
 
     private static void pause() throws InterruptedException
     {
         paused = true;
-        while (!idle)
+        while (IDLE.get(0) == 0 || IDLE.get(1) == 0)
         {
             Thread.sleep(1);
         }
     }
 
-    /** The progress thread: reads the CQ (which progresses the endpoint) unless paused, keeping every entry. */
-    private static void progress(final CompletionQueue cq)
+    private static void resume()
+    {
+        IDLE.set(0, 0);
+        IDLE.set(1, 0);
+        paused = false;
+    }
+
+    /**
+     * A progress thread, one per endpoint: reads its CQ (which progresses the endpoint) unless paused, keeping every
+     * entry. Two threads, so the two endpoints serve requests at the same time.
+     */
+    private static void progress(final CompletionQueue cq, final int index)
     {
         final CqEntries entries = new CqEntries(16);
         final CqErrEntry err = new CqErrEntry();
@@ -214,11 +234,10 @@ public final class EmulatedPeerMain
         {
             if (paused)
             {
-                idle = true;
+                IDLE.set(index, 1);
                 Thread.onSpinWait();
                 continue;
             }
-            idle = false;
             final int n = cq.read(entries, 16);
             for (int i = 0; i < n; i++)
             {
@@ -228,8 +247,12 @@ public final class EmulatedPeerMain
             {
                 SEEN.add(new long[] {err.flags, err.len, err.data, err.err});
             }
+            else if (n == -Errno.FI_EAGAIN)
+            {
+                Thread.yield(); // several spinning JVMs share two cores in the tests: let the initiators run
+            }
         }
-        idle = true;
+        IDLE.set(index, 1);
     }
 
     private static void cq(final long millis) throws InterruptedException

@@ -86,6 +86,7 @@ class EmulatedRmaTest
     private Endpoint ep;
     private ChildJvm target;
     private String targetAddress;
+    private String secondAddress;
     private long peer;
     private long base;
     private long directBase;
@@ -108,6 +109,7 @@ class EmulatedRmaTest
             Integer.toString(SIZE), "running");
         final Map<String, String> hello = target.awaitResult(60);
         targetAddress = hello.get("addr");
+        secondAddress = hello.get("addr2");
         base = Long.parseLong(hello.get("base"));
         directBase = Long.parseLong(hello.get("dbase"));
         arrayBase = Long.parseLong(hello.get("abase"));
@@ -641,7 +643,10 @@ class EmulatedRmaTest
         return bits;
     }
 
-    /** Two more JVMs fetch-add and compare-swap one 64-bit word of the target's heap memory through their endpoints. */
+    /**
+     * Two more JVMs fetch-add and compare-swap one 64-bit word of the target's heap memory through their endpoints,
+     * each addressing another endpoint of the target, so two progress threads of the target apply them at once.
+     */
     @Test
     void shouldEndExactWhenTwoJvmsAddToOneHeapWord() throws Exception
     {
@@ -655,7 +660,7 @@ class EmulatedRmaTest
             for (int i = 0; i < 2; i++)
             {
                 adders.add(ChildJvm.start(AtomicAdderMain.class, List.of("jfabric.shm.dir=" + root.dir()), DOMAIN,
-                    targetAddress, Long.toString(RW_KEY), Long.toString(word),
+                    i == 0 ? targetAddress : secondAddress, Long.toString(RW_KEY), Long.toString(word),
                     Integer.toString("add".equals(mode) ? count : count / 10), mode));
             }
             long retries = 0;
