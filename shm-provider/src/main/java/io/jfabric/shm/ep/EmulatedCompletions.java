@@ -76,6 +76,12 @@ final class EmulatedCompletions
         this.liveness = liveness;
     }
 
+    /** Take what the sending side submitted into flight ({@link EmulatedOps#accept}). */
+    void accept()
+    {
+        ops.accept();
+    }
+
     /**
      * A response in the transmit ring: complete the operation it names, if it is still in flight.
      *

@@ -40,7 +40,8 @@ import java.nio.ByteBuffer;
  * <p>
  * A fixed pool of {@code capacity} operations (tx_attr.size); the local buffers of an operation (where a read or a
  * fetching atomic returns its bytes) belong to the provider until it completes, as fi_rma(3) says, and are let go
- * at release. Nothing allocates after construction.
+ * at release. The transmit context makes the pool at its first emulated operation (an endpoint that never meets
+ * memory no peer can map never pays for it); nothing allocates after construction.
  */
 final class EmulatedOps
 {

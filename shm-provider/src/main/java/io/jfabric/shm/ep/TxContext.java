@@ -97,7 +97,10 @@ final class TxContext
     private final int checksumLength;
     private final RecordChecksum senderChecksum = new RecordChecksum();
     private final PendingSends pending;
-    private final EmulatedOps emulated;
+    /** The pool of emulated operations, made at the first one (most endpoints never need it); null until then. */
+    private volatile EmulatedOps emulated;
+    private final int emulatedCapacity;
+    private final int emulatedDest;
     private final int emulatedLimit;
     private boolean closed;
 
@@ -212,12 +215,13 @@ final class TxContext
         java.util.Arrays.fill(destState, -1);
         senderLiveness = new PeerLiveness(region, geometry, livenessTimeoutMs);
         pending = new PendingSends(size, Math.max(1, iovLimit), n);
-        emulated = new EmulatedOps(size, Math.max(1, iovLimit), n);
+        emulatedCapacity = size;
+        emulatedDest = Math.max(1, iovLimit);
         emulatedLimit = emulatedLimit(geometry);
         statInline = SlotDescriptor.statOffset(geometry, slot, SlotDescriptor.STAT_INLINE_OFFSET);
         statClaimed = SlotDescriptor.statOffset(geometry, slot, SlotDescriptor.STAT_CLAIMED_OFFSET);
         transmit = new TxProgress(region, geometry, slot, incarnation, lanes, pending, cq, counter, inlineLimit,
-            checksum, livenessTimeoutMs, emulated, rma.readCounter(), rma.writeCounter());
+            checksum, livenessTimeoutMs, rma.readCounter(), rma.writeCounter());
         claim.serve(this);
     }
 
@@ -781,7 +785,8 @@ final class TxContext
      */
     int progress()
     {
-        if (pending.idle() && emulated.idle() || !progressGuard.tryLock())
+        final EmulatedOps e = emulated;
+        if (pending.idle() && (e == null || e.idle()) || !progressGuard.tryLock())
         {
             return 0;
         }
@@ -946,7 +951,8 @@ final class TxContext
      */
     private boolean fenced(final int slot)
     {
-        return emulated.anyOutstanding() && emulated.outstandingTo(slot);
+        final EmulatedOps e = emulated;
+        return e != null && e.anyOutstanding() && e.outstandingTo(slot);
     }
 
     /**
@@ -994,6 +1000,7 @@ final class TxContext
     private long issue(
         final EmulatedRequest request, final int peer, final int fence, final boolean completion, final long context)
     {
+        final EmulatedOps emulated = emulatedOps();
         if (!emulated.hasRoom() || cq != null && !cq.reserve())
         {
             return -Errno.FI_EAGAIN;
@@ -1024,6 +1031,23 @@ final class TxContext
         emulated.submit(op); // before the commit: a response can only name an operation progress will know
         lane.commit(index);
         return 0;
+    }
+
+    /**
+     * @return the pool of emulated operations, made (tx_attr.size of them) and handed to progress at the first: a
+     * one-time allocation on the data path, as the atomics' staging buffers are, so that endpoints that never meet
+     * memory no peer can map do not pay for it at enable. Sending side.
+     */
+    private EmulatedOps emulatedOps()
+    {
+        EmulatedOps e = emulated;
+        if (e == null)
+        {
+            e = new EmulatedOps(emulatedCapacity, emulatedDest, lanes.length);
+            transmit.install(e); // progress first knows the completions, then (volatile) the pool
+            emulated = e;
+        }
+        return e;
     }
 
     /**

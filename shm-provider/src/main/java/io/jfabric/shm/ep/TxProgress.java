@@ -56,8 +56,11 @@ final class TxProgress
     private final int inlineLimit;
     private final RingBuffer ring;
     private final MessageHandler acks = new AckHandler();
-    private final EmulatedOps emulated;
-    private final EmulatedCompletions emulatedCompletions;
+    private final RingBuffer[] lanes;
+    private final ShmCounter readCounter;
+    private final ShmCounter writeCounter;
+    /** Made by the sending side's first emulated operation ({@link #install}); null until then. */
+    private volatile EmulatedCompletions emulatedCompletions;
     private final PeerLiveness liveness;
     /** Per peer slot, a bit: a peer whose lane an older queued send still holds in this pass. */
     private final long[] blockedPeers;
@@ -86,7 +89,6 @@ final class TxProgress
      * @param inlineLimit       the largest message one lane record carries.
      * @param checksum          whether every record carries a CRC32C of its content.
      * @param livenessTimeoutMs the domain's liveness timeout: a peer that has not beaten for it is stopped.
-     * @param emulated          the context's emulated one-sided operations.
      * @param readCounter       the counter bound with FI_READ, or null.
      * @param writeCounter      the counter bound with FI_WRITE, or null.
      */
@@ -102,7 +104,6 @@ final class TxProgress
         final int inlineLimit,
         final boolean checksum,
         final long livenessTimeoutMs,
-        final EmulatedOps emulated,
         final ShmCounter readCounter,
         final ShmCounter writeCounter)
     {
@@ -123,8 +124,21 @@ final class TxProgress
         final int txLength = RegionDescriptor.ringLength(geometry.txRingBytes());
         region.setMemory(txOffset, txLength, (byte)0);
         ring = new ManyToOneRingBuffer(new UnsafeBuffer(region, txOffset, txLength));
-        this.emulated = emulated;
-        emulatedCompletions = new EmulatedCompletions(emulated, lanes, cq, readCounter, writeCounter, liveness);
+        this.lanes = lanes;
+        this.readCounter = readCounter;
+        this.writeCounter = writeCounter;
+    }
+
+    /**
+     * Sending side, once, at its first emulated operation: from now on progress completes the operations of
+     * {@code ops} (a volatile store: progress sees the completions whole, or not yet and then has none to complete).
+     * An endpoint that never meets memory no peer can map never allocates the pool.
+     *
+     * @param ops the context's emulated operations.
+     */
+    void install(final EmulatedOps ops)
+    {
+        emulatedCompletions = new EmulatedCompletions(ops, lanes, cq, readCounter, writeCounter, liveness);
     }
 
     /**
@@ -136,13 +150,17 @@ final class TxProgress
     int run()
     {
         pending.accept();
-        emulated.accept();
+        final EmulatedCompletions emulated = emulatedCompletions;
+        if (emulated != null)
+        {
+            emulated.accept();
+        }
         final int acknowledged = ring.read(acks, READ_LIMIT);
         if (acknowledged == 0 && ring.producerPosition() != ring.consumerPosition())
         {
             unblockIfStuck();
         }
-        return acknowledged + emulatedCompletions.sweep() + pushPending();
+        return acknowledged + (emulated == null ? 0 : emulated.sweep()) + pushPending();
     }
 
     /**
@@ -152,7 +170,11 @@ final class TxProgress
      */
     void discardEmulated(final boolean faulted)
     {
-        emulatedCompletions.discard(faulted);
+        final EmulatedCompletions emulated = emulatedCompletions;
+        if (emulated != null)
+        {
+            emulated.discard(faulted);
+        }
     }
 
     /**
@@ -374,7 +396,11 @@ final class TxProgress
             }
             if (msgTypeId == TxRecordDescriptor.RESPONSE)
             {
-                emulatedCompletions.respond(b, index, length);
+                final EmulatedCompletions emulated = emulatedCompletions;
+                if (emulated != null)
+                {
+                    emulated.respond(b, index, length);
+                }
                 return;
             }
             if (msgTypeId != TxRecordDescriptor.ACK)
