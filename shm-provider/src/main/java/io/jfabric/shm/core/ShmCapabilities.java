@@ -68,11 +68,16 @@ public final class ShmCapabilities
     public static final long RX_OP_FLAGS = FI_COMPLETION | FI_MULTI_RECV;
 
     /**
-     * Message ordering offered. Send-after-send between a pair of endpoints (one lane per pair). Every RMA and atomic
-     * operation is done in the target's memory by the time its call returns (a one-sided copy or a hardware atomic),
-     * before any later operation of the initiator starts, so reads, writes and atomics are ordered after earlier
-     * reads, writes and atomics, and sends after them (RAR, RAW, WAR, WAW, SAR, SAW and the RMA_ and ATOMIC_ forms).
-     * Not RAS or WAS: an RMA issued after a send may reach the target's memory before the target takes the send.
+     * Message ordering offered. Send-after-send between a pair of endpoints (one lane per pair). An RMA or atomic on
+     * shareable memory is done in the target's memory by the time its call returns (a one-sided copy or a hardware
+     * atomic), before any later operation of the initiator starts. One on memory no peer can map (the emulated path)
+     * is a request record in the same lane as the pair's sends, which the target applies when it drains the lane, so
+     * it is ordered after everything the initiator sent that endpoint before and before everything after; and while
+     * one is unanswered a one-sided operation to the same target returns FI_EAGAIN instead of overtaking it (the
+     * fence, {@code TxContext.fenced}). So reads, writes and atomics are ordered after earlier reads, writes and
+     * atomics, and sends after them, on both paths (RAR, RAW, WAR, WAW, SAR, SAW and the RMA_ and ATOMIC_ forms).
+     * Not RAS or WAS: a one-sided RMA issued after a send may reach the target's memory before the target takes the
+     * send.
      */
     public static final long MSG_ORDER = io.jfabric.MsgOrder.FI_ORDER_SAS | io.jfabric.MsgOrder.FI_ORDER_RAR |
         io.jfabric.MsgOrder.FI_ORDER_RAW | io.jfabric.MsgOrder.FI_ORDER_WAR | io.jfabric.MsgOrder.FI_ORDER_WAW |

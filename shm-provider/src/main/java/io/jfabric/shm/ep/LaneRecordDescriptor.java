@@ -42,10 +42,57 @@ import org.agrona.concurrent.ringbuffer.RecordDescriptor;
  *   |         Address (long) at 40, Sender Cookie (long) at 48      |
  *   |  ABORT: nothing more                                          |
  *   |  WRITE_DATA: nothing more; Tag holds the bytes written        |
+ *   |  RMA_WRITE, RMA_READ, ATOMIC: a request, drawn below          |
  *   +---------------------------------------------------------------+  contentLength(type, length)
  *   |  With FLAG_CHECKSUM: CRC32C of bytes 0 .. content (int)       |
+ *   |  (of bytes 8 .. content for a request: its State may change)  |
  *   +---------------------------------------------------------------+
  * </pre>
+ * An emulated one-sided request ({@link #RMA_WRITE}, {@link #RMA_READ}, {@link #ATOMIC}): an RMA or atomic on memory
+ * the target process registered but no peer can map (a heap or direct buffer), which the target endpoint's receive
+ * progress performs on its own memory when it drains the lane, answering through the initiator's transmit-context
+ * ring ({@link TxRecordDescriptor#RESPONSE}). The Tag word is the request's State and the Payload Length counts
+ * the bytes after the fixed part (the region list and the payload):
+ * <pre>
+ *    0                   1                   2                   3
+ *    0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *   +---------------------------------------------------------------+  0
+ *   |  State: the cookie while pending; STATE_TAKEN once the target |
+ *   |  took it; STATE_CANCELLED once the initiator gave it up (CAS) |
+ *   +---------------------------------------------------------------+  8
+ *   |  Remote CQ Data (RMA_WRITE with FLAG_CQ_DATA: fi_writedata)   |
+ *   |                                                               |
+ *   +---------------------------------------------------------------+  16
+ *   |  Payload Length: bytes from 40 to the end of the content      |
+ *   +-----------------------------------------------+---------------+  20
+ *   |        Receiver Incarnation, low 24 bits      |     Flags     |
+ *   +-----------------------------------------------+---------------+  24
+ *   |  Initiator Cookie (long): names the operation in the response |
+ *   |                                                               |
+ *   +---------------+---------------+---------------+---------------+  32
+ *   | Region Count  |  Datatype     |  Atomic Op    |  Atomic Kind  |
+ *   +---------------+---------------+---------------+---------------+  36
+ *   |  Total: bytes of target memory the operation covers (int)     |
+ *   +---------------------------------------------------------------+  40 REGION_LIST_OFFSET
+ *   |  Region 0: Key (long) at +0, Address (long) at +8,            |
+ *   |  Key Table Control (long) at +16: the entry's control word    |
+ *   |  the initiator checked; Length in bytes (int) at +24,         |
+ *   |  reserved (int) at +28                                   32 B |
+ *   |  ... Region Count regions (1 to MAX_REGIONS)                  |
+ *   +---------------------------------------------------------------+  requestPayloadOffset(regions)
+ *   |  RMA_WRITE: the bytes, Total of them, regions in order        |
+ *   |  ATOMIC: the operands (none for FI_ATOMIC_READ), then for the |
+ *   |  compare kind as many compare values, native byte order       |
+ *   |  RMA_READ: nothing                                            |
+ *   +---------------------------------------------------------------+
+ * </pre>
+ * Datatype and Atomic Op are libfabric's numbers ({@code AtomicDatatype.value()}, {@code AtomicOp.value()}); Atomic
+ * Kind is {@code AtomicSupport.Kind}'s ordinal (0 fi_atomic, 1 fetch, 2 compare). The State word lets each side
+ * decide once: the target swaps it from the cookie to {@link #STATE_TAKEN} before it applies the request, and an
+ * initiator that gives the operation up (its target stopped, or it closes) swaps it to {@link #STATE_CANCELLED}; the
+ * target skips a request it cannot take. So an operation that completes in error because it was given up was never
+ * applied. Neither value is ever a cookie (a cookie's low 32 bits are a pool index below 2^16).
+ * <p>
  * Types: {@link #MSG} a whole message; {@link #FIRST} the first piece of a larger message, whose total length
  * follows the header; {@link #RTS} a message the receiver copies itself, in one copy, out of the sender's shareable
  * memory (key and address as {@code RemoteMemory} takes them), acknowledging through the sender's transmit-context
@@ -129,8 +176,48 @@ public final class LaneRecordDescriptor
     public static final int WRITE_DATA = 7;
     /** Length of a WRITE_DATA record's body. */
     public static final int WRITE_DATA_LENGTH = HEADER_LENGTH;
+    /** Record type of an emulated RMA write request (fi_write and friends, fi_writedata with FLAG_CQ_DATA). */
+    public static final int RMA_WRITE = 8;
+    /** Record type of an emulated RMA read request. */
+    public static final int RMA_READ = 9;
+    /** Record type of an emulated atomic request (fi_atomic, fi_fetch_atomic, fi_compare_atomic and forms). */
+    public static final int ATOMIC = 10;
     /** The highest record type. */
-    public static final int MAX_TYPE = 7;
+    public static final int MAX_TYPE = 10;
+    /** Offset of a request's State (long): the Tag word. */
+    public static final int STATE_OFFSET = TAG_OFFSET;
+    /** Bytes of a request's State, which its checksum does not cover. */
+    public static final int STATE_LENGTH = 8;
+    /** State of a request the target has taken: it applies it and answers. */
+    public static final long STATE_TAKEN = -1L;
+    /** State of a request its initiator gave up: the target skips it. */
+    public static final long STATE_CANCELLED = -2L;
+    /** Offset of a request's initiator cookie (long). */
+    public static final int REQUEST_COOKIE_OFFSET = HEADER_LENGTH;
+    /** Offset of a request's region count (byte). */
+    public static final int REQUEST_REGIONS_OFFSET = HEADER_LENGTH + 8;
+    /** Offset of an atomic request's datatype (byte, libfabric's number). */
+    public static final int REQUEST_DATATYPE_OFFSET = HEADER_LENGTH + 9;
+    /** Offset of an atomic request's op (byte, libfabric's number). */
+    public static final int REQUEST_OP_OFFSET = HEADER_LENGTH + 10;
+    /** Offset of an atomic request's kind (byte, {@code AtomicSupport.Kind} ordinal). */
+    public static final int REQUEST_KIND_OFFSET = HEADER_LENGTH + 11;
+    /** Offset of a request's total (int): bytes of target memory it covers. */
+    public static final int REQUEST_TOTAL_OFFSET = HEADER_LENGTH + 12;
+    /** Offset of a request's region list. */
+    public static final int REGION_LIST_OFFSET = HEADER_LENGTH + 16;
+    /** Bytes of one region of a request's list. */
+    public static final int REGION_LENGTH = 32;
+    /** Offset of a region's key (long), from the region's start. */
+    public static final int REGION_KEY_OFFSET = 0;
+    /** Offset of a region's address (long), from the region's start. */
+    public static final int REGION_ADDR_OFFSET = 8;
+    /** Offset of a region's key table control word (long), from the region's start. */
+    public static final int REGION_CONTROL_OFFSET = 16;
+    /** Offset of a region's length in bytes (int), from the region's start. */
+    public static final int REGION_BYTES_OFFSET = 24;
+    /** The most regions one request names: rma_iov_limit. */
+    public static final int MAX_REGIONS = 4;
     /** Whole records are a multiple of this: Agrona's own record alignment. */
     public static final int RECORD_ALIGNMENT = RecordDescriptor.ALIGNMENT;
 
@@ -171,9 +258,50 @@ public final class LaneRecordDescriptor
                 return ABORT_LENGTH;
             case WRITE_DATA:
                 return WRITE_DATA_LENGTH;
+            case RMA_WRITE:
+            case RMA_READ:
+            case ATOMIC:
+                return REGION_LIST_OFFSET + length;
             default:
                 return -1;
         }
+    }
+
+    /**
+     * @param type a record type.
+     * @return whether it is an emulated one-sided request.
+     */
+    public static boolean isRequest(final int type)
+    {
+        return type >= RMA_WRITE && type <= ATOMIC;
+    }
+
+    /**
+     * @param type a record type.
+     * @return where the record's checksum starts: after the State word of a request (which changes after the record
+     * is sealed), else at the body's first byte.
+     */
+    public static int checksumStart(final int type)
+    {
+        return isRequest(type) ? STATE_LENGTH : 0;
+    }
+
+    /**
+     * @param regions a request's region count.
+     * @return the offset of its payload.
+     */
+    public static int requestPayloadOffset(final int regions)
+    {
+        return REGION_LIST_OFFSET + regions * REGION_LENGTH;
+    }
+
+    /**
+     * @param index a region of a request's list, 0-based.
+     * @return the offset of that region's first byte.
+     */
+    public static int regionOffset(final int index)
+    {
+        return REGION_LIST_OFFSET + index * REGION_LENGTH;
     }
 
     /**

@@ -36,11 +36,19 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.nio.ByteBuffer;
 
 /**
- * The initiator's side of RMA (fi_rma(3)) for one endpoint: copies between the caller's buffers and a peer's
- * registered memory straight through the domain's key table ({@link RemoteMemory}: a one-sided copy, no target
- * CPU), local buffers and target regions gathered and scattered in order, then reports the operation on the
- * transmit CQ and the FI_READ / FI_WRITE counters. Memory registered for remote access is always shareable in shm
- * (registration refuses remote access to heap and direct buffers), so every RMA takes this path.
+ * The initiator's side of RMA (fi_rma(3)) and atomics (fi_atomic(3)) for one endpoint: copies between the caller's
+ * buffers and a peer's registered shareable memory straight through the domain's key table ({@link RemoteMemory}: a
+ * one-sided copy, no target CPU), local buffers and target regions gathered and scattered in order, then reports the
+ * operation on the transmit CQ and the FI_READ / FI_WRITE counters.
+ * <p>
+ * Memory registered for remote access that no peer can map (heap and direct buffers: their key table entry names no
+ * segment) answers {@link RemoteMemory#LOCAL_ONLY} before anything moves, once the access rights held. The
+ * operation then goes the emulated path: every call here that may meet such memory describes it in
+ * {@link #request()} (regions, with the key table control word and owner checked here) and returns
+ * {@code LOCAL_ONLY}; the transmit context sends it to the target endpoint, whose progress performs it
+ * ({@link EmulatedOps}). An operation over several regions is classified first ({@link #probeRma},
+ * {@link #probeAtomic}): all shareable goes one-sidedly, all local-only goes emulated, a mix completes in error
+ * with FI_EINVAL (it could be neither one copy by the initiator nor one request served by one target).
  * <p>
  * Threads: the endpoint's sending side, under its send guard (the view is not thread safe).
  */
@@ -58,6 +66,13 @@ final class RmaInitiator
     private ByteBuffer stageSource;
     private ByteBuffer stageCompare;
     private ByteBuffer stageResult;
+    private final EmulatedRequest request = new EmulatedRequest();
+
+    /**
+     * What {@link #atomicVector} returns when told that an emulated operation to the target is outstanding and every
+     * region of this one is shareable: the call must wait (FI_EAGAIN) rather than overtake it. Not an errno.
+     */
+    static final int FENCED = Integer.MIN_VALUE;
 
     /**
      * @param remote       a view of the domain's registered memory, closed by {@link #close}.
@@ -77,12 +92,31 @@ final class RmaInitiator
         this.writeCounter = writeCounter;
     }
 
+    /** @return the description of the operation being issued, filled when a call returned LOCAL_ONLY. */
+    EmulatedRequest request()
+    {
+        return request;
+    }
+
     /**
      * Copy one local buffer to or from one target region.
      *
-     * @return 0, or the negated errno of {@link RemoteMemory}.
+     * @return 0, or the negated errno of {@link RemoteMemory}, or {@link RemoteMemory#LOCAL_ONLY} (nothing moved;
+     * {@link #request()} describes the region).
      */
     int copy(final boolean write, final ByteBuffer buf, final int offset, final int len, final long addr,
+        final long key)
+    {
+        final int rc = copyChunk(write, buf, offset, len, addr, key);
+        if (rc == RemoteMemory.LOCAL_ONLY)
+        {
+            request.rma(write);
+            localRegion(key, addr, len);
+        }
+        return rc;
+    }
+
+    private int copyChunk(final boolean write, final ByteBuffer buf, final int offset, final int len, final long addr,
         final long key)
     {
         if (len == 0)
@@ -93,16 +127,26 @@ final class RmaInitiator
         return write ? remote.write(key, addr, local, 0, len) : remote.read(key, addr, local, 0, len);
     }
 
+    /** Add the region {@link #remote} just found local-only to the request. */
+    private void localRegion(final long key, final long addr, final long length)
+    {
+        request.region(key, addr, remote.resolvedControl(), remote.resolvedOwner(),
+            (int)Math.min(length, Integer.MAX_VALUE));
+    }
+
     /**
      * Copy the buffers of {@code msg} in order to or from the target regions of {@code rma} (or, when it is null,
-     * the one region at {@code addr} under {@code key}), stopping at the first error.
+     * the one region at {@code addr} under {@code key}), stopping at the first error. With several regions the
+     * caller has {@link #probeRma probed} them: all are shareable.
      *
-     * @return 0, or the negated errno of the first copy that failed.
+     * @return 0, or the negated errno of the first copy that failed, or {@link RemoteMemory#LOCAL_ONLY} (the one
+     * target region is local-only memory; nothing moved; {@link #request()} describes it).
      */
     int copy(final boolean write, final Msg msg, final RmaIov rma, final long addr, final long key)
     {
         int target = 0;
         long targetDone = 0;
+        long moved = 0;
         for (int i = 0; i < msg.iovCount; i++)
         {
             int done = 0;
@@ -111,12 +155,17 @@ final class RmaInitiator
                 final long targetAddr = rma == null ? addr + targetDone : rma.addr[target] + targetDone;
                 final long targetLeft = rma == null ? Long.MAX_VALUE : rma.length[target] - targetDone;
                 final int chunk = (int)Math.min(msg.iovLength[i] - done, targetLeft);
-                final int rc = copy(write, msg.iov[i], msg.iovOffset[i] + done, chunk, targetAddr,
+                final int rc = copyChunk(write, msg.iov[i], msg.iovOffset[i] + done, chunk, targetAddr,
                     rma == null ? key : rma.key[target]);
+                if (rc == RemoteMemory.LOCAL_ONLY)
+                {
+                    return localOnlyTarget(write, msg, rma, addr, key, moved);
+                }
                 if (rc != 0)
                 {
                     return rc;
                 }
+                moved += chunk;
                 done += chunk;
                 targetDone += chunk;
                 if (rma != null && targetDone == rma.length[target])
@@ -130,11 +179,74 @@ final class RmaInitiator
     }
 
     /**
+     * The target region of a copy turned out local-only: describe it in the request, or, when bytes already moved
+     * (the key's registration changed during the call), fail as a registration that changed while copying does.
+     */
+    private int localOnlyTarget(
+        final boolean write, final Msg msg, final RmaIov rma, final long addr, final long key, final long moved)
+    {
+        if (moved != 0 || rma != null && rma.count > 1)
+        {
+            return -Errno.FI_EKEYREJECTED;
+        }
+        request.rma(write);
+        localRegion(rma == null ? key : rma.key[0], rma == null ? addr : rma.addr[0], msg.totalLength());
+        return RemoteMemory.LOCAL_ONLY;
+    }
+
+    /**
+     * Classify the target regions of an RMA without moving anything: every region is checked (key, rights, and for
+     * shareable memory the range) before the first byte moves.
+     *
+     * @param total bytes of the operation (the one region's, when {@code rma} is null).
+     * @return 0 when every region is shareable and passes; {@link RemoteMemory#LOCAL_ONLY} when every region is
+     * local-only memory whose rights hold ({@link #request()} lists them); -FI_EINVAL for a mix; else the negated
+     * errno of the first region that fails.
+     */
+    int probeRma(final boolean write, final long total, final RmaIov rma, final long addr, final long key)
+    {
+        final long rights = write ? Flags.FI_REMOTE_WRITE : Flags.FI_REMOTE_READ;
+        request.rma(write);
+        final int regions = rma == null ? 1 : rma.count;
+        int used = 0;
+        for (int j = 0; j < regions; j++)
+        {
+            final long bytes = rma == null ? total : rma.length[j];
+            if (bytes == 0)
+            {
+                continue;
+            }
+            used++;
+            final long k = rma == null ? key : rma.key[j];
+            final long a = rma == null ? addr : rma.addr[j];
+            final int rc = remote.probe(k, a, (int)Math.min(bytes, Integer.MAX_VALUE), rights);
+            if (rc == RemoteMemory.LOCAL_ONLY)
+            {
+                localRegion(k, a, bytes);
+            }
+            else if (rc != 0)
+            {
+                return rc;
+            }
+        }
+        return classified(used);
+    }
+
+    /** @return 0 (no region local-only), LOCAL_ONLY (all of the {@code used} ones), or -FI_EINVAL (a mix). */
+    private int classified(final int used)
+    {
+        final int locals = request.regions;
+        return locals == 0 ? 0 : locals == used ? RemoteMemory.LOCAL_ONLY : -Errno.FI_EINVAL;
+    }
+
+    /**
      * An atomic operation (fi_atomic(3)) on {@code count} elements of the target at {@code addr}, in place in the
      * peer's shareable memory ({@link AtomicOps}: hardware atomics, so atomic with respect to every process that
      * maps it). {@code compare} and {@code result} are null when the kind has none.
      *
-     * @return 0, or a negated errno: of the access (key, rights, range), or FI_EINVAL for a misaligned target.
+     * @return 0, or a negated errno: of the access (key, rights, range), or FI_EINVAL for a misaligned target; or
+     * {@link RemoteMemory#LOCAL_ONLY} (nothing changed; {@link #request()} describes the region, its caller the
+     * buffers).
      */
     int atomic(
         final AtomicSupport.Kind kind, final AtomicDatatype type, final AtomicOp op, final ByteBuffer buf,
@@ -160,7 +272,13 @@ final class RmaInitiator
         a.op = op;
         a.count = count;
         a.source = buf == null ? null : local;
-        return remote.access(key, addr, length, rights(kind, op), a);
+        final int rc = remote.access(key, addr, length, rights(kind, op), a);
+        if (rc == RemoteMemory.LOCAL_ONLY)
+        {
+            request.atomic(kind, type, op);
+            localRegion(key, addr, length);
+        }
+        return rc;
     }
 
     /**
@@ -174,11 +292,14 @@ final class RmaInitiator
      * @param result  where the values before go, or null.
      * @param rmaIoc  target regions, or null for the one at {@code addr} / {@code key}.
      * @param count   elements, all told (checked against every vector and the operand limit by the caller).
-     * @return 0, or the negated errno of the first region that failed.
+     * @param fenced  whether an emulated operation to the target is outstanding: an operation whose regions are all
+     *                shareable must not run now ({@link #FENCED}).
+     * @return 0, or the negated errno of the first region that failed, or {@link RemoteMemory#LOCAL_ONLY} (nothing
+     * changed; {@link #request()} describes the operation, its operands staged), or {@link #FENCED}.
      */
     int atomicVector(
         final AtomicSupport.Kind kind, final AtomicDatatype type, final AtomicOp op, final Ioc iov, final Ioc compare,
-        final Ioc result, final RmaIoc rmaIoc, final int count, final long addr, final long key)
+        final Ioc result, final RmaIoc rmaIoc, final int count, final long addr, final long key, final boolean fenced)
     {
         if (stageSource == null)
         {
@@ -190,14 +311,25 @@ final class RmaInitiator
         gather(iov, size, stageSource);
         gather(compare, size, stageCompare);
         final int regions = rmaIoc == null ? 1 : rmaIoc.count;
-        if (regions > 1)
+        if (regions > 1 || fenced)
         {
-            final int checked = checkRegions(kind, type, op, rmaIoc);
-            if (checked != 0)
+            final int checked = probeAtomic(kind, type, op, rmaIoc, count, addr, key);
+            if (checked != 0 || fenced)
             {
-                return checked;
+                return checked == RemoteMemory.LOCAL_ONLY ? stagedRequest(iov, compare, result) :
+                    checked != 0 ? checked : FENCED;
             }
         }
+        return applyStaged(kind, type, op, iov, compare, result, rmaIoc, count, addr, key);
+    }
+
+    /** The one-sided vectored atomic, operands staged and regions checked: region by region, then the scatter. */
+    private int applyStaged(
+        final AtomicSupport.Kind kind, final AtomicDatatype type, final AtomicOp op, final Ioc iov, final Ioc compare,
+        final Ioc result, final RmaIoc rmaIoc, final int count, final long addr, final long key)
+    {
+        final int size = type.size();
+        final int regions = rmaIoc == null ? 1 : rmaIoc.count;
         int done = 0;
         for (int j = 0; j < regions; j++)
         {
@@ -209,6 +341,10 @@ final class RmaInitiator
             final int rc = atomic(kind, type, op, iov == null ? null : stageSource, done * size, n,
                 compare == null ? null : stageCompare, done * size, result == null ? null : stageResult, done * size,
                 rmaIoc == null ? addr : rmaIoc.addr[j], rmaIoc == null ? key : rmaIoc.key[j]);
+            if (rc == RemoteMemory.LOCAL_ONLY)
+            {
+                return stagedRequest(iov, compare, result); // the one region (several were probed first)
+            }
             if (rc != 0)
             {
                 return rc;
@@ -219,31 +355,56 @@ final class RmaInitiator
         return 0;
     }
 
+    /** A vectored atomic goes emulated: its operands and compare values are staged, its results scatter. */
+    private int stagedRequest(final Ioc iov, final Ioc compare, final Ioc result)
+    {
+        request.atomicBuffers(iov == null ? null : stageSource, 0, compare == null ? null : stageCompare, 0, null, 0,
+            result);
+        return RemoteMemory.LOCAL_ONLY;
+    }
+
     /**
-     * Check every target region (key, rights, range, alignment) before the first is changed, so that a call whose
-     * later region would fail changes nothing.
+     * Check every target region (key, rights, and for shareable memory range and alignment) before the first is
+     * changed, so that a call whose later region would fail changes nothing, and classify them as
+     * {@link #probeRma} does.
      *
-     * @return 0, or the negated errno of the first region that would fail.
+     * @param rmaIoc the regions, or null for the one of {@code count} elements at {@code addr} / {@code key}.
+     * @return 0 (all shareable and fit), {@link RemoteMemory#LOCAL_ONLY} (all local-only: {@link #request()} lists
+     * them), -FI_EINVAL (a mix), or the negated errno of the first region that would fail.
      */
-    private int checkRegions(final AtomicSupport.Kind kind, final AtomicDatatype type, final AtomicOp op,
-        final RmaIoc rmaIoc)
+    int probeAtomic(final AtomicSupport.Kind kind, final AtomicDatatype type, final AtomicOp op,
+        final RmaIoc rmaIoc, final int count, final long addr, final long key)
     {
         final AtomicAccess a = atomic;
         a.checkOnly = true;
+        request.atomic(kind, type, op);
         try
         {
-            for (int j = 0; j < rmaIoc.count; j++)
+            final int regions = rmaIoc == null ? 1 : rmaIoc.count;
+            int used = 0;
+            for (int j = 0; j < regions; j++)
             {
+                final int n = rmaIoc == null ? count : rmaIoc.elements[j];
+                if (n == 0)
+                {
+                    continue;
+                }
+                used++;
+                final long k = rmaIoc == null ? key : rmaIoc.key[j];
+                final long at = rmaIoc == null ? addr : rmaIoc.addr[j];
                 a.type = type;
-                a.count = rmaIoc.elements[j];
-                final int rc = remote.access(rmaIoc.key[j], rmaIoc.addr[j], rmaIoc.elements[j] * type.size(),
-                    rights(kind, op), a);
-                if (rc != AtomicAccess.CHECKED)
+                a.count = n;
+                final int rc = remote.access(k, at, n * type.size(), rights(kind, op), a);
+                if (rc == RemoteMemory.LOCAL_ONLY)
+                {
+                    localRegion(k, at, (long)n * type.size());
+                }
+                else if (rc != AtomicAccess.CHECKED)
                 {
                     return rc < 0 ? rc : -Errno.FI_EIO;
                 }
             }
-            return 0;
+            return classified(used);
         }
         finally
         {
@@ -346,6 +507,35 @@ final class RmaInitiator
     {
         report(Flags.FI_RMA | (write ? Flags.FI_WRITE : Flags.FI_READ), write ? writeCounter : readCounter, rc,
             completion, context, length);
+    }
+
+    /**
+     * Report an operation's end now, by the sending side: a completion (when wanted) or an error entry, and the
+     * counter of its direction.
+     *
+     * @param flags      the completion flags.
+     * @param writes     whether it counts on the FI_WRITE counter (else FI_READ).
+     * @param rc         0 or a negated errno.
+     * @param completion whether a successful completion is wanted.
+     * @param context    the operation's context.
+     * @param length     its bytes.
+     */
+    void report(final long flags, final boolean writes, final int rc, final boolean completion, final long context,
+        final long length)
+    {
+        report(flags, writes ? writeCounter : readCounter, rc, completion, context, length);
+    }
+
+    /** @return the counter bound with FI_READ, or null. */
+    ShmCounter readCounter()
+    {
+        return readCounter;
+    }
+
+    /** @return the counter bound with FI_WRITE, or null. */
+    ShmCounter writeCounter()
+    {
+        return writeCounter;
     }
 
     private void report(

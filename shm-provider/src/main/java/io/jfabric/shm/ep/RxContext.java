@@ -29,6 +29,7 @@ import io.jfabric.shm.eq.ShmEventQueue;
 import io.jfabric.shm.match.AddressResolver;
 import io.jfabric.shm.match.ReceiveMatcher;
 import io.jfabric.shm.match.RecvCompletionSink;
+import io.jfabric.shm.mr.LocalRegions;
 import io.jfabric.shm.mr.RemoteMemory;
 import io.jfabric.shm.progress.SpinGuard;
 import io.jfabric.shm.region.RegionDescriptor;
@@ -53,7 +54,9 @@ import static io.jfabric.shm.ep.LaneRecordDescriptor.*;
  * {@code OneToOneRingBuffer} per sending slot, this context their only consumer), the {@link ReceiveMatcher} that
  * places what arrives in posted receives or keeps it as unexpected, and the completions and counts of the receive
  * side. A rendezvous is read here, straight out of the sender's shareable memory, and acknowledged, like a delivery
- * request, through the sender's transmit ring.
+ * request, through the sender's transmit ring. Emulated one-sided requests (RMA and atomics on this process's
+ * memory that no peer can map) are performed here too, in lane order, and answered through the initiator's transmit
+ * ring ({@link EmulatedTarget}).
  * <p>
  * <b>Threads.</b> Receive posts and cancels (the application's receiving thread) and receive progress (CQ and
  * counter reads, a progress agent) share the matcher, so they exclude each other with the receive guard wherever the
@@ -100,6 +103,7 @@ final class RxContext
     private final RecordChecksum checksum = new RecordChecksum();
     private final ShmEventQueue eq;
     private final Fid endpoint;
+    private final EmulatedTarget target;
     private int damagedLane = -1;
     private int activeCount;
     private int rescanCountdown;
@@ -146,6 +150,7 @@ final class RxContext
      * @param endpoint     the endpoint, as the fid those reports name.
      * @param shared       the receive context of the shared receive context the endpoint is bound to, whose
      *                     matcher and guard it uses; null for an endpoint with its own.
+     * @param local        the server of this process's local-only regions for emulated requests.
      */
     RxContext(
         final AtomicBuffer region,
@@ -166,7 +171,8 @@ final class RxContext
         final long livenessTimeoutMs,
         final ShmEventQueue eq,
         final Fid endpoint,
-        final RxContext shared)
+        final RxContext shared,
+        final LocalRegions local)
     {
         this.region = region;
         this.geometry = geometry;
@@ -191,6 +197,7 @@ final class RxContext
         active = new int[n];
         ackRings = new RingBuffer[n];
         liveness = new PeerLiveness(region, geometry, livenessTimeoutMs);
+        target = new EmulatedTarget(local, remote, region, geometry, slot, liveness);
         this.eq = eq;
         this.endpoint = endpoint;
         statDamaged = SlotDescriptor.statOffset(geometry, slot, SlotDescriptor.STAT_DAMAGED_OFFSET);
@@ -469,15 +476,17 @@ final class RxContext
         {
             final int content = msgTypeId == MSG ? PAYLOAD_OFFSET + len : contentLength(msgTypeId, len);
             return len >= 0 && content <= length &&
-                ((flagsWord & FLAG_CHECKSUM) == 0 || checksumMatches(s, b, index, length, content));
+                ((flagsWord & FLAG_CHECKSUM) == 0 || checksumMatches(s, msgTypeId, b, index, length, content));
         }
 
         /** Whether a record that carries a checksum has room for it after its content, and the checksum matches. */
         private boolean checksumMatches(
-            final int s, final MutableDirectBuffer b, final int index, final int length, final int content)
+            final int s, final int msgTypeId, final MutableDirectBuffer b, final int index, final int length,
+            final int content)
         {
+            final int from = checksumStart(msgTypeId); // a request's State word changes after it was sealed
             return content <= length - CHECKSUM_LENGTH &&
-                b.getInt(index + content) == checksum.of(lanes[s].buffer(), index, content);
+                b.getInt(index + content) == checksum.of(lanes[s].buffer(), index + from, content - from);
         }
 
         /**
@@ -553,6 +562,10 @@ final class RxContext
                 writeData(s, tag, data);
                 return Action.CONTINUE;
             }
+            if (isRequest(msgTypeId))
+            {
+                return request(msgTypeId, s, b, index, len, msgFlags, data);
+            }
             if (msgTypeId != RTS && msgTypeId != FIRST)
             {
                 return Action.CONTINUE;
@@ -577,6 +590,26 @@ final class RxContext
             {
                 delivery[s] = d;
                 remaining[s] = left;
+            }
+            return Action.CONTINUE;
+        }
+
+        /**
+         * An emulated one-sided request: performed and answered by {@link EmulatedTarget}; left in the lane while the
+         * initiator's ring has no room for the answer; fi_writedata's completion once the bytes are in place.
+         */
+        private Action request(
+            final int type, final int s, final MutableDirectBuffer b, final int index, final int len,
+            final long msgFlags, final long data)
+        {
+            final int status = target.serve(type, s, (int)senderId[s], lanes[s].buffer(), index, len, ackRing(s));
+            if (status == EmulatedTarget.RETRY)
+            {
+                return Action.ABORT;
+            }
+            if (status == 0 && (msgFlags & Flags.FI_REMOTE_CQ_DATA) != 0 && type == RMA_WRITE)
+            {
+                writeData(s, b.getInt(index + REQUEST_TOTAL_OFFSET), data);
             }
             return Action.CONTINUE;
         }
@@ -634,8 +667,8 @@ final class RxContext
         }
     }
 
-    /** Tell a sender its rendezvous or delivery request is done, through its transmit ring. Receive guard held. */
-    private void acknowledge(final int sender, final long cookie, final int status)
+    /** @return the transmit-context ring of a sending slot, made on first use. Receive guard held. */
+    private RingBuffer ackRing(final int sender)
     {
         RingBuffer ring = ackRings[sender];
         if (ring == null)
@@ -646,6 +679,13 @@ final class RxContext
             ring = BROKEN_ONE_PRODUCER ? new OneToOneRingBuffer(ringBuffer) : new ManyToOneRingBuffer(ringBuffer);
             ackRings[sender] = ring;
         }
+        return ring;
+    }
+
+    /** Tell a sender its rendezvous or delivery request is done, through its transmit ring. Receive guard held. */
+    private void acknowledge(final int sender, final long cookie, final int status)
+    {
+        final RingBuffer ring = ackRing(sender);
         for (int attempt = 0; attempt < 1000; attempt++)
         {
             final int index = ring.tryClaim(TxRecordDescriptor.ACK, TxRecordDescriptor.ACK_LENGTH);

@@ -272,6 +272,16 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
         return inlineLimit;
     }
 
+    /**
+     * @return the most bytes one emulated one-sided operation moves (an RMA to or from memory the target registered
+     * but no peer can map; an atomic's operands plus compare values, and its results): larger ones return
+     * {@code -FI_EMSGSIZE}. 8016 with the default 64 KiB lanes ({@code TxContext.emulatedLimit}).
+     */
+    public int emulatedLimit()
+    {
+        return TxContext.emulatedLimit(geometry);
+    }
+
     /** @return the inject size in force. */
     public int injectSize()
     {
@@ -381,7 +391,7 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
         rx = new RxContext(region, geometry, slot, incarnation, av, b.rxCq, b.selectiveRx, b.recvCntr,
             registrar.endpointRemoteMemory(), (int)Math.min(rxSize, 1 << 20), config.unexpectedCount(),
             config.unexpectedBytes(), directedRecv, minMultiRecv, guards.receiveGuard(), config.livenessTimeoutMs(), b.eq,
-            this, sharedRx);
+            this, sharedRx, registrar.localRegions());
         if (!publishFirst)
         {
             heartbeat = Heartbeats.register(region, SlotDescriptor.heartbeatOffset(geometry, slot));

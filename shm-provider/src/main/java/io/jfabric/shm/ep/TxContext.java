@@ -29,6 +29,7 @@ import io.jfabric.shm.cntr.ShmCounter;
 import io.jfabric.shm.core.BrokenVariant;
 import io.jfabric.shm.cq.ShmCompletionQueue;
 import io.jfabric.shm.mr.MemoryRegistrar;
+import io.jfabric.shm.mr.RemoteMemory;
 import io.jfabric.shm.mr.ShmMemoryRegion;
 import io.jfabric.shm.progress.SpinGuard;
 import io.jfabric.shm.region.RegionDescriptor;
@@ -51,7 +52,9 @@ import static io.jfabric.shm.ep.LaneRecordDescriptor.*;
  * what cannot be written at once in {@link PendingSends}. Its {@link TxProgress} writes the queued sends (through a
  * {@link QueuedSendWriter}) and takes back through the context's transmit ring (an Agrona
  * {@code ManyToOneRingBuffer} any receiver may write) what peers return: acknowledgements of rendezvous and
- * delivery-complete sends.
+ * delivery-complete sends, and responses to emulated one-sided operations. RMA and atomics go one-sidedly
+ * ({@link RmaInitiator}) or, on target memory no peer can map, as a request record into the target's lane that the
+ * target's progress performs ({@link #emulate}; {@link EmulatedOps} holds them until their response).
  * <p>
  * <b>Threads.</b> Two roles, each one thread at a time, and no lock between them:
  * <ul>
@@ -94,6 +97,11 @@ final class TxContext
     private final int checksumLength;
     private final RecordChecksum senderChecksum = new RecordChecksum();
     private final PendingSends pending;
+    /** The pool of emulated operations, made at the first one (most endpoints never need it); null until then. */
+    private volatile EmulatedOps emulated;
+    private final int emulatedCapacity;
+    private final int emulatedDest;
+    private final int emulatedLimit;
     private boolean closed;
 
     // ---- the sending side's own: destinations, by AV index and by peer slot
@@ -207,10 +215,13 @@ final class TxContext
         java.util.Arrays.fill(destState, -1);
         senderLiveness = new PeerLiveness(region, geometry, livenessTimeoutMs);
         pending = new PendingSends(size, Math.max(1, iovLimit), n);
+        emulatedCapacity = size;
+        emulatedDest = Math.max(1, iovLimit);
+        emulatedLimit = emulatedLimit(geometry);
         statInline = SlotDescriptor.statOffset(geometry, slot, SlotDescriptor.STAT_INLINE_OFFSET);
         statClaimed = SlotDescriptor.statOffset(geometry, slot, SlotDescriptor.STAT_CLAIMED_OFFSET);
         transmit = new TxProgress(region, geometry, slot, incarnation, lanes, pending, cq, counter, inlineLimit,
-            checksum, livenessTimeoutMs);
+            checksum, livenessTimeoutMs, rma.readCounter(), rma.writeCounter());
         claim.serve(this);
     }
 
@@ -223,6 +234,21 @@ final class TxContext
         final int laneMax = geometry.rxRingBytes() / 8;
         return (laneMax + org.agrona.concurrent.ringbuffer.RecordDescriptor.HEADER_LENGTH) / RECORD_ALIGNMENT *
             RECORD_ALIGNMENT - org.agrona.concurrent.ringbuffer.RecordDescriptor.HEADER_LENGTH - HEADER_LENGTH;
+    }
+
+    /**
+     * The most bytes one emulated operation moves (its request and its response each fit one ring record): an
+     * eighth of a lane less a request's largest header (four regions) and checksum, or an eighth of the transmit
+     * ring less a response's header, whichever is less, rounded down to 8. 8016 with the default 64 KiB lanes.
+     *
+     * @param geometry a region geometry.
+     * @return the limit: an RMA's bytes, an atomic's operands plus compare values, and its results, each at most this.
+     */
+    static int emulatedLimit(final RegionGeometry geometry)
+    {
+        final int request = geometry.rxRingBytes() / 8 - requestPayloadOffset(MAX_REGIONS) - CHECKSUM_LENGTH;
+        final int response = geometry.txRingBytes() / 8 - TxRecordDescriptor.RESPONSE_PAYLOAD_OFFSET;
+        return Math.min(request, response) & ~7;
     }
 
     // ------------------------------------------------------------------ sending side
@@ -759,7 +785,8 @@ final class TxContext
      */
     int progress()
     {
-        if (pending.idle() || !progressGuard.tryLock())
+        final EmulatedOps e = emulated;
+        if (pending.idle() && (e == null || e.idle()) || !progressGuard.tryLock())
         {
             return 0;
         }
@@ -783,14 +810,18 @@ final class TxContext
      * An RMA read or write by the sending side (fi_rma(3)): checks the destination as a send does (known, live, this
      * endpoint's key accepted), copies one-sidedly ({@link RmaInitiator}), and for fi_writedata then writes a
      * WRITE_DATA record into the peer's lane, claimed before the copy so that a full lane refuses the call before
-     * any byte moves. A failed copy completes in error; the call itself returns 0.
+     * any byte moves. A failed copy completes in error; the call itself returns 0. Target memory no peer can map
+     * (found before anything moved) makes it an emulated operation ({@link #emulate}); while an emulated operation to
+     * the same target is outstanding, a one-sided one returns -FI_EAGAIN ({@link #fenced}). Several target regions
+     * are probed first: all shareable, all local-only, or a mix that completes in error (FI_EINVAL).
      *
      * @param write      write (else read).
      * @param msg        the local buffers, or null for {@code buf}.
      * @param rmaIov     the target regions, or null for {@code addr}/{@code key}.
      * @param remoteData the data for the target's completion (fi_writedata), or -1 with {@code withData} false.
      * @return 0, or a negated errno for a call refused before anything moved: FI_EAGAIN (lane or CQ full, sends
-     * queued to that peer), FI_EHOSTUNREACH, FI_EACCES, FI_EINVAL, FI_EBADF.
+     * queued to that peer, the fence), FI_EMSGSIZE (emulated, above the limit), FI_EHOSTUNREACH, FI_EACCES,
+     * FI_EINVAL, FI_EBADF.
      */
     long rma(
         final boolean write, final Msg msg, final ByteBuffer buf, final int offset, final int len,
@@ -810,32 +841,18 @@ final class TxContext
             {
                 return room;
             }
-            final long total = msg == null ? len : msg.totalLength();
-            int index = -1;
-            if (withData)
+            final boolean fenced = fenced(withData ? av.slotOf(destAddr) : peer);
+            if (fenced || rmaIov != null && rmaIov.count > 1)
             {
-                if (pending.hasPendingFor(peer))
+                final int rc = rma.probeRma(write, msg == null ? len : msg.totalLength(), rmaIov, addr, key);
+                if (rc != 0 || fenced)
                 {
-                    return -Errno.FI_EAGAIN;
-                }
-                index = lanes[peer].tryClaim(WRITE_DATA, bodyLength(WRITE_DATA_LENGTH + checksumLength));
-                if (index < 0)
-                {
-                    return -Errno.FI_EAGAIN;
+                    return rmaProbed(rc, write, msg, buf, offset, len, destAddr, withData, remoteData, opFlags,
+                        context, injectCall);
                 }
             }
-            final int rc = msg == null ? rma.copy(write, buf, offset, len, addr, key) :
-                rma.copy(write, msg, rmaIov, addr, key);
-            if (withData)
-            {
-                commitWriteData(peer, index, rc == 0, total, remoteData);
-            }
-            if (rc == 0)
-            {
-                countAtTarget(peer, write);
-            }
-            rma.finish(write, rc, wantsCompletion(opFlags, injectCall), context, total);
-            return 0;
+            return rmaOneSided(write, msg, buf, offset, len, rmaIov, peer, destAddr, addr, key, withData, remoteData,
+                opFlags, context, injectCall);
         }
         finally
         {
@@ -844,8 +861,200 @@ final class TxContext
     }
 
     /**
+     * An RMA whose regions were probed and that does not simply go one-sidedly: emulated (all local-only), failed
+     * before anything moved, or held behind an emulated operation to the same target ({@code rc} 0 while fenced:
+     * -FI_EAGAIN).
+     */
+    private long rmaProbed(
+        final int rc, final boolean write, final Msg msg, final ByteBuffer buf, final int offset, final int len,
+        final long destAddr, final boolean withData, final long remoteData, final long opFlags, final long context,
+        final boolean injectCall)
+    {
+        if (rc == RemoteMemory.LOCAL_ONLY)
+        {
+            return emulateRma(msg, buf, offset, destAddr, withData, remoteData, opFlags, context, injectCall);
+        }
+        if (rc == 0)
+        {
+            return -Errno.FI_EAGAIN; // one-sided, behind an emulated operation to the same target: wait
+        }
+        rma.finish(write, rc, wantsCompletion(opFlags, injectCall), context, msg == null ? len : msg.totalLength());
+        return 0;
+    }
+
+    /**
+     * The one-sided RMA: for fi_writedata a WRITE_DATA record claimed first, then the copy; a target region found
+     * local-only (nothing moved) turns it into an emulated operation. Sending side, send guard held.
+     */
+    private long rmaOneSided(
+        final boolean write, final Msg msg, final ByteBuffer buf, final int offset, final int len,
+        final RmaIov rmaIov, final int peer, final long destAddr, final long addr, final long key,
+        final boolean withData, final long remoteData, final long opFlags, final long context,
+        final boolean injectCall)
+    {
+        final long total = msg == null ? len : msg.totalLength();
+        int index = -1;
+        if (withData)
+        {
+            if (pending.hasPendingFor(peer))
+            {
+                return -Errno.FI_EAGAIN;
+            }
+            index = lanes[peer].tryClaim(WRITE_DATA, bodyLength(WRITE_DATA_LENGTH + checksumLength));
+            if (index < 0)
+            {
+                return -Errno.FI_EAGAIN;
+            }
+        }
+        final int rc = msg == null ? rma.copy(write, buf, offset, len, addr, key) :
+            rma.copy(write, msg, rmaIov, addr, key);
+        if (rc == RemoteMemory.LOCAL_ONLY)
+        {
+            if (withData)
+            {
+                lanes[peer].abort(index);
+            }
+            return emulateRma(msg, buf, offset, destAddr, withData, remoteData, opFlags, context, injectCall);
+        }
+        if (withData)
+        {
+            commitWriteData(peer, index, rc == 0, total, remoteData);
+        }
+        if (rc == 0)
+        {
+            countAtTarget(peer, write);
+        }
+        rma.finish(write, rc, wantsCompletion(opFlags, injectCall), context, total);
+        return 0;
+    }
+
+    /** An RMA whose target regions {@link RmaInitiator#request()} describes as local-only: the emulated path. */
+    private long emulateRma(
+        final Msg msg, final ByteBuffer buf, final int offset, final long destAddr, final boolean withData,
+        final long remoteData, final long opFlags, final long context, final boolean injectCall)
+    {
+        final EmulatedRequest request = rma.request();
+        request.rmaBuffers(msg, buf, offset);
+        if (withData)
+        {
+            request.remoteData(remoteData);
+        }
+        return emulate(destAddr, wantsCompletion(opFlags, injectCall), context);
+    }
+
+    /**
+     * Whether an emulated operation to a target is outstanding, so that a one-sided operation to it must not start:
+     * it would land in the target's memory before the emulated one, which the target applies only when it drains
+     * its lane, and break the RAR/RAW/WAR/WAW order getinfo reports. One acquire load while none is outstanding.
+     *
+     * @param slot the destination's address slot.
+     */
+    private boolean fenced(final int slot)
+    {
+        final EmulatedOps e = emulated;
+        return e != null && e.anyOutstanding() && e.outstandingTo(slot);
+    }
+
+    /**
+     * The emulated path (target memory no peer can map): the request {@link RmaInitiator#request()} describes goes
+     * as one record into the target endpoint's lane, behind everything this context sent it before, and the
+     * operation completes when the target's progress answers ({@link EmulatedCompletions}). Sending side.
+     *
+     * @return 0, or a negated errno for a call refused before anything was sent: FI_EAGAIN (lane, pool or CQ full,
+     * sends queued to that peer), FI_EMSGSIZE (above {@link #emulatedLimit}), FI_EHOSTUNREACH, FI_EACCES, FI_EINVAL.
+     */
+    private long emulate(final long destAddr, final boolean completion, final long context)
+    {
+        final long rc = emulateChecked(destAddr, completion, context);
+        rma.request().forget(); // a refused call leaves no reference to the application's buffers behind
+        return rc;
+    }
+
+    private long emulateChecked(final long destAddr, final boolean completion, final long context)
+    {
+        final EmulatedRequest request = rma.request();
+        final int peer = reach(destAddr);
+        if (peer < 0)
+        {
+            return peer;
+        }
+        if (pending.hasPendingFor(peer))
+        {
+            return -Errno.FI_EAGAIN;
+        }
+        if (request.requestPayload() > emulatedLimit || request.responsePayload() > emulatedLimit)
+        {
+            return -Errno.FI_EMSGSIZE;
+        }
+        if (!request.ownedBy(region.getLongVolatile(SlotDescriptor.ownerOffset(geometry, peer))))
+        {
+            // the memory is reachable only in its owner's process, and this endpoint's is another
+            rma.report(request.completionFlags(), request.writes(), -Errno.FI_EKEYREJECTED, completion, context,
+                request.total);
+            return 0;
+        }
+        return issue(request, peer, av.slotOf(destAddr), completion, context);
+    }
+
+    /** Write an emulated request into the peer's lane and hand its operation to progress. Sending side. */
+    private long issue(
+        final EmulatedRequest request, final int peer, final int fence, final boolean completion, final long context)
+    {
+        final EmulatedOps emulated = emulatedOps();
+        if (!emulated.hasRoom() || cq != null && !cq.reserve())
+        {
+            return -Errno.FI_EAGAIN;
+        }
+        final RingBuffer lane = lanes[peer];
+        final int content = request.contentLength();
+        final int index = lane.tryClaim(request.type, bodyLength(content + checksumLength));
+        if (index < 0)
+        {
+            if (cq != null)
+            {
+                cq.unreserve();
+            }
+            return senderLiveness.status(peer, peerIncarnation[peer]) != PeerLiveness.ALIVE ?
+                -Errno.FI_EHOSTUNREACH : -Errno.FI_EAGAIN;
+        }
+        final int op = emulated.take(peer, fence, peerIncarnation[peer]);
+        final AtomicBuffer b = lane.buffer();
+        request.write(b, index, emulated.cookie[op]);
+        b.putInt(index + FLAGS_OFFSET, flagsWord(request.recordFlags() | checksumFlag, peerIncarnation[peer]));
+        if (checksumLength != 0)
+        {
+            senderChecksum.seal(b, index + STATE_LENGTH, content - STATE_LENGTH);
+        }
+        emulated.request(op, lane.producerPosition(), index, context, request.completionFlags(), request.writes(),
+            completion, cq != null, request.total, request.responsePayload());
+        request.destinations(emulated, op);
+        emulated.submit(op); // before the commit: a response can only name an operation progress will know
+        lane.commit(index);
+        return 0;
+    }
+
+    /**
+     * @return the pool of emulated operations, made (tx_attr.size of them) and handed to progress at the first: a
+     * one-time allocation on the data path, as the atomics' staging buffers are, so that endpoints that never meet
+     * memory no peer can map do not pay for it at enable. Sending side.
+     */
+    private EmulatedOps emulatedOps()
+    {
+        EmulatedOps e = emulated;
+        if (e == null)
+        {
+            e = new EmulatedOps(emulatedCapacity, emulatedDest, lanes.length);
+            transmit.install(e); // progress first knows the completions, then (volatile) the pool
+            emulated = e;
+        }
+        return e;
+    }
+
+    /**
      * An atomic operation by the sending side (fi_atomic(3)): the destination checked as for {@link #rma}, the
-     * operation run in place in the peer's memory ({@link RmaInitiator#atomic}); a failure completes in error.
+     * operation run in place in the peer's memory ({@link RmaInitiator#atomic}); a failure completes in error. On
+     * memory no peer can map it is emulated (the operands and compare values copied into the request at the call),
+     * and the fence holds as for {@link #rma}.
      *
      * @return 0, or a negated errno for a call refused before anything changed.
      */
@@ -863,8 +1072,20 @@ final class TxContext
             {
                 return peer;
             }
-            final int rc = rma.atomic(kind, type, op, buf, offset, count, compare, compareOffset, result, resultOffset,
-                addr, key);
+            final boolean fenced = fenced(peer);
+            final int rc = fenced ? rma.probeAtomic(kind, type, op, null, count, addr, key) :
+                rma.atomic(kind, type, op, buf, offset, count, compare, compareOffset, result, resultOffset, addr,
+                key);
+            if (rc == RemoteMemory.LOCAL_ONLY)
+            {
+                rma.request().atomicBuffers(op == AtomicOp.ATOMIC_READ ? null : buf, offset, compare, compareOffset,
+                    result, resultOffset, null);
+                return emulate(destAddr, wantsCompletion(opFlags, injectCall), context);
+            }
+            if (fenced && rc == 0)
+            {
+                return -Errno.FI_EAGAIN; // one-sided, behind an emulated operation to the same target: wait
+            }
             atomicDone(peer, kind, rc, opFlags, injectCall, context, (long)count * type.size());
             return 0;
         }
@@ -894,9 +1115,18 @@ final class TxContext
             {
                 return peer;
             }
-            final int rc = rma.atomicVector(kind, type, op, iov, compare, result, rmaIoc, count, addr, key);
-            atomicDone(peer, kind, rc, opFlags, (opFlags & Flags.FI_INJECT) != 0, context,
-                (long)count * type.size());
+            final boolean inject = (opFlags & Flags.FI_INJECT) != 0;
+            final int rc = rma.atomicVector(kind, type, op, iov, compare, result, rmaIoc, count, addr, key,
+                fenced(peer));
+            if (rc == RemoteMemory.LOCAL_ONLY)
+            {
+                return emulate(destAddr, wantsCompletion(opFlags, inject), context);
+            }
+            if (rc == RmaInitiator.FENCED)
+            {
+                return -Errno.FI_EAGAIN; // one-sided, behind an emulated operation to the same target: wait
+            }
+            atomicDone(peer, kind, rc, opFlags, inject, context, (long)count * type.size());
             return 0;
         }
         finally
@@ -968,6 +1198,7 @@ final class TxContext
         {
             closed = true;
             rma.close();
+            transmit.discardEmulated(faulted);
             pending.accept();
             int op;
             while ((op = pending.first()) != PendingSends.NONE)

@@ -33,9 +33,10 @@ import org.agrona.concurrent.ringbuffer.RingBuffer;
 /**
  * The transmit progress of one {@link TxContext}: takes back through the context's transmit ring (an Agrona
  * {@code ManyToOneRingBuffer} any receiver may write, {@link TxRecordDescriptor}) the acknowledgements of rendezvous
- * and delivery-complete sends, writes the queued sends ({@link PendingSends}) into their peers' lanes in order per
- * peer (through {@link QueuedSendWriter}), completes each send once it is done, and ends in error
- * (FI_EHOSTUNREACH) what can no longer reach its peer.
+ * and delivery-complete sends and the responses to emulated one-sided operations ({@link EmulatedCompletions}),
+ * writes the queued sends ({@link PendingSends}) into their peers' lanes in order per peer (through
+ * {@link QueuedSendWriter}), completes each send once it is done, and ends in error (FI_EHOSTUNREACH) what can no
+ * longer reach its peer.
  * <p>
  * Transmit progress only: {@link #run} is called by {@link TxContext#progress} with the context's progress guard
  * held and the context open, so one thread at a time.
@@ -55,6 +56,11 @@ final class TxProgress
     private final int inlineLimit;
     private final RingBuffer ring;
     private final MessageHandler acks = new AckHandler();
+    private final RingBuffer[] lanes;
+    private final ShmCounter readCounter;
+    private final ShmCounter writeCounter;
+    /** Made by the sending side's first emulated operation ({@link #install}); null until then. */
+    private volatile EmulatedCompletions emulatedCompletions;
     private final PeerLiveness liveness;
     /** Per peer slot, a bit: a peer whose lane an older queued send still holds in this pass. */
     private final long[] blockedPeers;
@@ -83,6 +89,8 @@ final class TxProgress
      * @param inlineLimit       the largest message one lane record carries.
      * @param checksum          whether every record carries a CRC32C of its content.
      * @param livenessTimeoutMs the domain's liveness timeout: a peer that has not beaten for it is stopped.
+     * @param readCounter       the counter bound with FI_READ, or null.
+     * @param writeCounter      the counter bound with FI_WRITE, or null.
      */
     TxProgress(
         final AtomicBuffer region,
@@ -95,7 +103,9 @@ final class TxProgress
         final ShmCounter counter,
         final int inlineLimit,
         final boolean checksum,
-        final long livenessTimeoutMs)
+        final long livenessTimeoutMs,
+        final ShmCounter readCounter,
+        final ShmCounter writeCounter)
     {
         this.region = region;
         this.incarnation = incarnation;
@@ -114,6 +124,21 @@ final class TxProgress
         final int txLength = RegionDescriptor.ringLength(geometry.txRingBytes());
         region.setMemory(txOffset, txLength, (byte)0);
         ring = new ManyToOneRingBuffer(new UnsafeBuffer(region, txOffset, txLength));
+        this.lanes = lanes;
+        this.readCounter = readCounter;
+        this.writeCounter = writeCounter;
+    }
+
+    /**
+     * Sending side, once, at its first emulated operation: from now on progress completes the operations of
+     * {@code ops} (a volatile store: progress sees the completions whole, or not yet and then has none to complete).
+     * An endpoint that never meets memory no peer can map never allocates the pool.
+     *
+     * @param ops the context's emulated operations.
+     */
+    void install(final EmulatedOps ops)
+    {
+        emulatedCompletions = new EmulatedCompletions(ops, lanes, cq, readCounter, writeCounter, liveness);
     }
 
     /**
@@ -125,12 +150,31 @@ final class TxProgress
     int run()
     {
         pending.accept();
+        final EmulatedCompletions emulated = emulatedCompletions;
+        if (emulated != null)
+        {
+            emulated.accept();
+        }
         final int acknowledged = ring.read(acks, READ_LIMIT);
         if (acknowledged == 0 && ring.producerPosition() != ring.consumerPosition())
         {
             unblockIfStuck();
         }
-        return acknowledged + pushPending();
+        return acknowledged + (emulated == null ? 0 : emulated.sweep()) + pushPending();
+    }
+
+    /**
+     * Close: discard the emulated operations in flight ({@link EmulatedCompletions#discard}). Both guards held.
+     *
+     * @param faulted whether the region faulted: its memory is not touched, nothing is cancelled.
+     */
+    void discardEmulated(final boolean faulted)
+    {
+        final EmulatedCompletions emulated = emulatedCompletions;
+        if (emulated != null)
+        {
+            emulated.discard(faulted);
+        }
     }
 
     /**
@@ -337,14 +381,29 @@ final class TxProgress
         region.putLongOrdered(statOffset, region.getLong(statOffset) + 1);
     }
 
-    /** Completes rendezvous and delivery-complete sends as their receivers acknowledge them. */
+    /**
+     * Completes rendezvous and delivery-complete sends as their receivers acknowledge them, and emulated one-sided
+     * operations as their targets answer them.
+     */
     private final class AckHandler implements MessageHandler
     {
         @Override
         public void onMessage(final int msgTypeId, final MutableDirectBuffer b, final int index, final int length)
         {
-            if (msgTypeId != TxRecordDescriptor.ACK ||
-                b.getInt(index + TxRecordDescriptor.INCARNATION_OFFSET) != incarnation)
+            if (b.getInt(index + TxRecordDescriptor.INCARNATION_OFFSET) != incarnation)
+            {
+                return;
+            }
+            if (msgTypeId == TxRecordDescriptor.RESPONSE)
+            {
+                final EmulatedCompletions emulated = emulatedCompletions;
+                if (emulated != null)
+                {
+                    emulated.respond(b, index, length);
+                }
+                return;
+            }
+            if (msgTypeId != TxRecordDescriptor.ACK)
             {
                 return;
             }

@@ -17,19 +17,26 @@ package io.jfabric.shm.ep;
 
 /**
  * Layout of the body of a record in a slot's transmit-context ring (an Agrona {@code ManyToOneRingBuffer}: any
- * receiver may write to it), which returns to a sender what its peers owe it: today the acknowledgement of a
- * rendezvous ({@link LaneRecordDescriptor#RTS}) once the receiver has copied the data, or failed to.
+ * receiver may write to it), which returns to a sender what its peers owe it: the acknowledgement ({@link #ACK}) of
+ * a rendezvous ({@link LaneRecordDescriptor#RTS}) once the receiver has copied the data, or failed to, and of a
+ * delivery request ({@link LaneRecordDescriptor#ACK_REQUEST}); and the response ({@link #RESPONSE}) to an emulated
+ * one-sided request ({@link LaneRecordDescriptor#RMA_WRITE}, {@code RMA_READ}, {@code ATOMIC}) once the target has
+ * performed it, or failed to, carrying the bytes a read or a fetching atomic returns.
  * <pre>
  *    0                   1                   2                   3
  *    0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
  *   +---------------------------------------------------------------+  0
- *   |                  Sender Cookie (long), from the RTS           |
+ *   |     Sender Cookie (long), from the RTS, ACK_REQUEST or request|
  *   |                                                               |
  *   +---------------------------------------------------------------+  8
- *   |   Status: 0, or the negated errno of the receiver's copy      |
+ *   |   Status: 0, or the negated errno of the receiver's work      |
  *   +---------------------------------------------------------------+  12
- *   |   Sender Incarnation the RTS was written by                   |
- *   +---------------------------------------------------------------+  16
+ *   |   Sender Incarnation the request was written by               |
+ *   +---------------------------------------------------------------+  16  ACK_LENGTH, RESPONSE_PAYLOAD_OFFSET
+ *   |   RESPONSE only: RMA_READ the bytes read, regions in order;   |
+ *   |   fetching or compare ATOMIC the values before, native order; |
+ *   |   the request's Total of them (present, unread, on an error)  |
+ *   +---------------------------------------------------------------+
  * </pre>
  * Stateless; any thread.
  */
@@ -45,6 +52,10 @@ public final class TxRecordDescriptor
     public static final int INCARNATION_OFFSET = 12;
     /** Length of an ACK body. */
     public static final int ACK_LENGTH = 16;
+    /** Record type of the response to an emulated one-sided request. */
+    public static final int RESPONSE = 2;
+    /** Offset of a response's payload. */
+    public static final int RESPONSE_PAYLOAD_OFFSET = 16;
 
     private TxRecordDescriptor()
     {

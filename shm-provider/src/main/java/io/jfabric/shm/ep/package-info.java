@@ -19,7 +19,12 @@
  * {@code OneToOneRingBuffer}, records drawn in {@link io.jfabric.shm.ep.LaneRecordDescriptor}). The
  * {@link io.jfabric.shm.ep.ShmEndpoint} shell hands sends to its {@link io.jfabric.shm.ep.TxContext} (whose
  * {@link io.jfabric.shm.ep.TxProgress} writes what was queued and takes back acknowledgements) and receives to its
- * {@link io.jfabric.shm.ep.RxContext}. Also here: incarnations, liveness ({@link io.jfabric.shm.ep.Heartbeats},
+ * {@link io.jfabric.shm.ep.RxContext}. RMA and atomics go one-sidedly through the key table
+ * ({@link io.jfabric.shm.ep.RmaInitiator}), or, on memory no peer can map, by emulation: a request record in the
+ * target's lane ({@link io.jfabric.shm.ep.EmulatedRequest}, {@link io.jfabric.shm.ep.EmulatedOps}), performed by
+ * the target's receive progress ({@link io.jfabric.shm.ep.EmulatedTarget}) and answered through the initiator's
+ * transmit ring ({@link io.jfabric.shm.ep.EmulatedCompletions}). Also here: incarnations, liveness
+ * ({@link io.jfabric.shm.ep.Heartbeats},
  * {@link io.jfabric.shm.ep.PeerLiveness}), damaged-lane recovery and authorization keys
  * ({@link io.jfabric.shm.ep.AuthKeys}).
  */

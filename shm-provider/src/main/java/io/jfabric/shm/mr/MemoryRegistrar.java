@@ -51,9 +51,12 @@ import java.util.concurrent.atomic.AtomicLong;
  *   offset 0; flags only {@link Flags#FI_RMA_EVENT} ({@link Errno#FI_EBADFLAGS}); access only FI_SEND, FI_RECV,
  *   FI_READ, FI_WRITE, FI_REMOTE_READ, FI_REMOTE_WRITE ({@link Errno#FI_EINVAL}); iface is ignored (fi_mr(3) reads
  *   it only with FI_HMEM, which shm does not offer).</li>
- *   <li>Remote access (FI_REMOTE_READ/WRITE) needs shareable memory of this domain ({@link Errno#FI_EACCES}
- *   otherwise: heap and direct buffers cannot be reached from another process), and, with several iov entries,
- *   entries that follow each other in one shareable allocation ({@link Errno#FI_EINVAL}).</li>
+ *   <li>Remote access (FI_REMOTE_READ/WRITE) on shareable memory of this domain needs, with several iov entries,
+ *   entries that follow each other in one shareable allocation ({@link Errno#FI_EINVAL}): peers reach it one-sidedly
+ *   through their own mapping. On local-only memory (heap and direct buffers, {@code byte[]}: no iov entry is
+ *   shareable) it is accepted and served by emulation: peers send their reads, writes and atomics to an endpoint of
+ *   this process, whose progress performs them ({@link LocalRegions}); FI_REMOTE_WRITE on a read-only buffer gives
+ *   {@link Errno#FI_EACCES}.</li>
  *   <li>Keys: see {@link MrTable}; every 64-bit key may be requested but FI_KEY_NOTAVAIL (all ones:
  *   {@link Errno#FI_EKEYREJECTED}), a key in use gives {@link Errno#FI_ENOKEY}; with FI_MR_PROV_KEY the requested
  *   key is ignored and the key comes from the domain-wide sequence, skipping keys in use.</li>
@@ -140,6 +143,27 @@ public final class MemoryRegistrar
     void untrack(final int index, final ShmMemoryRegion mr)
     {
         byIndex.compareAndSet(index, mr, null);
+    }
+
+    /**
+     * Data path (a target's receive progress serving an emulated request): the region of this domain object that
+     * holds key table entry {@code index}, as registration tracked it.
+     *
+     * @param index a key table entry.
+     * @return the region, or null when none of this domain object's open regions holds it.
+     */
+    ShmMemoryRegion regionAt(final int index)
+    {
+        return index >= 0 && index < byIndex.length() ? byIndex.get(index) : null;
+    }
+
+    /**
+     * @return a new server of peers' emulated requests on this domain object's local-only regions, for one endpoint's
+     * receive progress. Control path.
+     */
+    public LocalRegions localRegions()
+    {
+        return new LocalRegions(this);
     }
 
     /**
@@ -302,11 +326,7 @@ public final class MemoryRegistrar
         }
         if ((access & REMOTE_BITS) != 0 && shareable == null)
         {
-            final boolean anyShareable = first.shareable() != null;
-            throw new FabricException(anyShareable ? Errno.FI_EINVAL : Errno.FI_EACCES, operation + ": access 0x" +
-                Long.toHexString(access) + " asks for remote access, which needs " + (anyShareable ?
-                "the iov entries to follow each other in one shareable allocation" :
-                "shareable memory (Domain.allocShareable): heap and direct buffers are local only"));
+            checkLocalRemoteAccess(operation, pieces, access);
         }
         final long baseAddress = address(first);
 
@@ -450,6 +470,29 @@ public final class MemoryRegistrar
             }
         }
         return iov.clone();
+    }
+
+    /**
+     * Remote access to memory no peer can map: every piece local (no shareable memory that merely fails to be one
+     * contiguous range, which would be served half one-sidedly), and writable when peers may write it.
+     */
+    private static void checkLocalRemoteAccess(final String operation, final MrIov[] pieces, final long access)
+    {
+        for (int i = 0; i < pieces.length; i++)
+        {
+            final MrIov piece = pieces[i];
+            if (piece.shareable() != null)
+            {
+                throw new FabricException(Errno.FI_EINVAL, operation + ": access 0x" + Long.toHexString(access) +
+                    " asks for remote access over shareable memory, which needs the iov entries to follow each " +
+                    "other in one shareable allocation (iov[" + i + "] does not)");
+            }
+            if ((access & Flags.FI_REMOTE_WRITE) != 0 && piece.buffer() != null && piece.buffer().isReadOnly())
+            {
+                throw new FabricException(Errno.FI_EACCES, operation + ": access 0x" + Long.toHexString(access) +
+                    " lets peers write iov[" + i + "], a read-only buffer");
+            }
+        }
     }
 
     private static boolean sameAllocationContiguous(final MrIov[] pieces)

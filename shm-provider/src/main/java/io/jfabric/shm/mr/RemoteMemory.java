@@ -40,7 +40,10 @@ import org.agrona.concurrent.UnsafeBuffer;
  * closed, not yet enabled, or refreshing, or its segment is gone, or its segment's name now holds another segment:
  * the nonces differ); {@link Errno#FI_EACCES} when the region lacks FI_REMOTE_READ (for read) or FI_REMOTE_WRITE
  * (for write), or when its entry names no segment (segment id 0: local-only memory, a heap or direct buffer no other
- * process can reach; registration gives such memory no remote bits, so this is the answer either way);
+ * process can reach) and the view is an application's; an endpoint's view answers {@link #LOCAL_ONLY} instead, once
+ * the rights and the authorization key held, and leaves the entry's control word and owner in
+ * {@link #resolvedControl()} and {@link #resolvedOwner()}: the endpoint then asks the owner's progress to do the
+ * access (the emulated path, see {@code ep.EmulatedOps});
  * {@link Errno#FI_EINVAL} when the range is not inside
  * the region or the local buffer; {@link Errno#FI_EIO} when the key table entry is damaged (a length, segment
  * offset or counter index no registration writes, or a region larger than its segment): nothing is copied and
@@ -79,6 +82,16 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 public final class RemoteMemory extends FidLifecycle
 {
+    /**
+     * What an endpoint's view returns for a key whose region has no segment (memory only its owner's process can
+     * reach) once the access rights held: nothing was copied; the operation must go through the target's progress.
+     * Positive, so never an errno nor 0.
+     */
+    public static final int LOCAL_ONLY = Integer.MAX_VALUE;
+    /** What {@link #probe}'s operation returns for a shareable region that passed every check. */
+    private static final int PROBED = 1;
+    private static final SegmentAccess PROBE = (memory, index, length) -> PROBED;
+
     private final MemoryRegistrar registrar;
     private final MrTable table;
     private final CounterTable counters;
@@ -86,12 +99,17 @@ public final class RemoteMemory extends FidLifecycle
     private final long authDigest;
     /** Whether this view counts as an object opened from the domain (an application's does; an endpoint's not). */
     private final boolean holdsDomain;
+    /** What a key of local-only memory gives: -FI_EACCES for an application's view, LOCAL_ONLY for an endpoint's. */
+    private final int localOnly;
+    private long resolvedControl;
+    private long resolvedOwner;
 
     RemoteMemory(final MemoryRegistrar registrar, final boolean holdsDomain)
     {
         super(FidClass.UNSPEC, 0);
         this.registrar = registrar;
         this.holdsDomain = holdsDomain;
+        this.localOnly = holdsDomain ? -Errno.FI_EACCES : LOCAL_ONLY;
         this.table = registrar.table();
         this.authDigest = registrar.domainAuthDigest();
         this.counters = registrar.domain().counterTable();
@@ -236,6 +254,41 @@ public final class RemoteMemory extends FidLifecycle
     private SegmentAccess accessor;
     private long accessRights;
 
+    /**
+     * Check {@code length} bytes at {@code addr} of the region of {@code key} for an access with {@code rights}, as
+     * {@link #access} would, without touching them: what an operation over several regions does before it moves
+     * anything, so that it learns whether every region is shareable and passes.
+     *
+     * @param key    the region's key.
+     * @param addr   where in the region.
+     * @param length bytes.
+     * @param rights FI_REMOTE_READ and/or FI_REMOTE_WRITE.
+     * @return 0 (a shareable region that passes), {@link #LOCAL_ONLY} (an endpoint's view, local-only memory whose
+     * rights hold; the range is its owner's to check), or a negated errno as {@link #access}.
+     */
+    public int probe(final long key, final long addr, final int length, final long rights)
+    {
+        final int rc = access(key, addr, length, rights, PROBE);
+        return rc == PROBED ? 0 : rc;
+    }
+
+    /**
+     * @return the control word of the key table entry the last call resolved and checked (its registration: any
+     * later change of the entry changes it), valid after it returned {@link #LOCAL_ONLY}.
+     */
+    public long resolvedControl()
+    {
+        return resolvedControl;
+    }
+
+    /**
+     * @return the owner identity ({@code ProcessIdentity}) of that entry, valid after {@link #LOCAL_ONLY}.
+     */
+    public long resolvedOwner()
+    {
+        return resolvedOwner;
+    }
+
     private int copy(
         final long key,
         final long addr,
@@ -288,7 +341,10 @@ public final class RemoteMemory extends FidLifecycle
         }
         if (segmentId == 0)
         {
-            return -Errno.FI_EACCES; // Local-only memory: no segment a peer could map.
+            // Local-only memory: no segment a peer could map. An endpoint asks the owner's progress to do it.
+            resolvedControl = control;
+            resolvedOwner = owner;
+            return sink != null ? -Errno.FI_EACCES : localOnly;
         }
         final long offset = addr - base;
         if (offset < 0 || offset > regionLength - length)

@@ -28,6 +28,8 @@ import io.jfabric.shm.cntr.ShmCounter;
 import io.jfabric.shm.core.DomainResources;
 import io.jfabric.shm.core.FidLifecycle;
 
+import org.agrona.concurrent.UnsafeBuffer;
+
 /**
  * A registered memory region of the shm provider: an entry of the domain's key table ({@link MrTable}) plus the
  * local memory it describes.
@@ -67,6 +69,15 @@ public final class ShmMemoryRegion extends FidLifecycle implements MemoryRegion
     Runnable whileRefreshing = () -> {};
 
     private final long authDigest;
+    /**
+     * For a local-only region peers may access (emulated path): a view of each piece's whole memory (the whole
+     * buffer or array, so that an 8- or 16-bit atomic finds its aligned 32-bit word inside it), the index of the
+     * piece's first byte in that view, and its length; null otherwise. Built once at registration, read-only after:
+     * any thread may use them.
+     */
+    private final UnsafeBuffer[] pieceMemory;
+    private final int[] pieceIndex;
+    private final int[] pieceLength;
 
     ShmMemoryRegion(
         final MemoryRegistrar registrar,
@@ -94,6 +105,65 @@ public final class ShmMemoryRegion extends FidLifecycle implements MemoryRegion
         final int mode = registrar.mrMode();
         this.rmaEvent = (flags & Flags.FI_RMA_EVENT) != 0;
         this.needsEnable = (mode & MrMode.FI_MR_ENDPOINT) != 0 || ((mode & MrMode.FI_MR_RMA_EVENT) != 0 && rmaEvent);
+        if (shareable == null && (access & (Flags.FI_REMOTE_READ | Flags.FI_REMOTE_WRITE)) != 0)
+        {
+            pieceMemory = new UnsafeBuffer[iov.length];
+            pieceIndex = new int[iov.length];
+            pieceLength = new int[iov.length];
+            for (int i = 0; i < iov.length; i++)
+            {
+                final MrIov piece = iov[i];
+                pieceMemory[i] = piece.array() != null ? new UnsafeBuffer(piece.array()) :
+                    new UnsafeBuffer(piece.buffer());
+                pieceIndex[i] = (int)piece.offset();
+                pieceLength[i] = (int)piece.length();
+            }
+        }
+        else
+        {
+            pieceMemory = null;
+            pieceIndex = null;
+            pieceLength = null;
+        }
+    }
+
+    /** @return pieces of a local-only region peers may access, 0 for any other region. */
+    int localPieces()
+    {
+        return pieceMemory == null ? 0 : pieceMemory.length;
+    }
+
+    /**
+     * @param piece a piece, below {@link #localPieces()}.
+     * @return a view of its whole memory.
+     */
+    UnsafeBuffer pieceMemory(final int piece)
+    {
+        return pieceMemory[piece];
+    }
+
+    /**
+     * @param piece a piece.
+     * @return the index of its first byte in {@link #pieceMemory}.
+     */
+    int pieceIndex(final int piece)
+    {
+        return pieceIndex[piece];
+    }
+
+    /**
+     * @param piece a piece.
+     * @return its bytes.
+     */
+    int pieceLength(final int piece)
+    {
+        return pieceLength[piece];
+    }
+
+    /** @return what peers subtract from their addresses: the base address with FI_MR_VIRT_ADDR, else 0. */
+    long remoteBase()
+    {
+        return remoteBaseAddress();
     }
 
     /**
@@ -282,7 +352,8 @@ public final class ShmMemoryRegion extends FidLifecycle implements MemoryRegion
     /**
      * Write this region's key table entry. Shareable memory gives segment, nonce, offset and length as they are
      * (both below 2^31: a segment holds at most {@link SegmentDescriptor#MAX_DATA_LENGTH} bytes); local-only memory
-     * names no segment (id and nonce 0, which peers refuse with FI_EACCES before looking at the range), and its
+     * names no segment (id and nonce 0: peers without the access rights are refused with FI_EACCES, the others send
+     * their operation to an endpoint of this process, whose progress checks the range, {@link LocalRegions}), and its
      * length, which may pass 2^31 over several iov entries, is clamped to the int field.
      */
     private void describeEntry(final MrTable table, final int entry, final int counterPlusOne)

@@ -187,9 +187,12 @@ public final class RegionDescriptor
      * ABORT record type ({@code LaneRecordDescriptor}); slot heartbeats move every 10 ms ({@code Heartbeats}).
      * 6: authorization key digests in slots and MR entries. 7: slot headers name the receive contexts of a scalable
      * endpoint and the endpoint a context serves ({@link SlotDescriptor}). 8: slot headers name the endpoint's
-     * FI_REMOTE_READ and FI_REMOTE_WRITE counters, which initiators raise (FI_RMA_EVENT).
+     * FI_REMOTE_READ and FI_REMOTE_WRITE counters, which initiators raise (FI_RMA_EVENT). 9: lanes carry emulated
+     * RMA and atomic requests and transmit rings their responses ({@code LaneRecordDescriptor#RMA_WRITE},
+     * {@code TxRecordDescriptor#RESPONSE}), and key table entries of local-only memory may grant remote access: a
+     * process of layout 8 would take the requests for damaged records and clear the lane.
      */
-    public static final int LAYOUT_VERSION = 8;
+    public static final int LAYOUT_VERSION = 9;
 
     /** Alignment of every part of the file. */
     public static final int PAGE_LENGTH = 4096;

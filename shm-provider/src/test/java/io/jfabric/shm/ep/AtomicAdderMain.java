@@ -126,7 +126,7 @@ public final class AtomicAdderMain
         int n;
         while ((n = cq.read(entries, 1)) == -Errno.FI_EAGAIN)
         {
-            Thread.onSpinWait();
+            Thread.yield(); // an emulated atomic waits for the target's progress, which may share this core
         }
         if (n != 1)
         {

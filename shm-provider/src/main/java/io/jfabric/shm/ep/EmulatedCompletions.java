@@ -1,0 +1,242 @@
+/*
+ * Copyright 2026 the jfabric authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ * https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.jfabric.shm.ep;
+
+import io.jfabric.Addresses;
+import io.jfabric.Errno;
+import io.jfabric.shm.cntr.ShmCounter;
+import io.jfabric.shm.cq.ShmCompletionQueue;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
+
+/**
+ * Transmit progress's half of the emulated path: completes the {@link EmulatedOps} of a transmit context as their
+ * responses ({@link TxRecordDescriptor#RESPONSE}) come back through the context's transmit ring, copying the bytes
+ * a read or a fetching atomic returns into the caller's buffers, then writing the completion (or error entry) whose
+ * CQ room was reserved at issue and counting on the FI_READ / FI_WRITE counter, exactly as the one-sided path
+ * reports the same operation.
+ * <p>
+ * Liveness, with the rules queued sends follow ({@link PeerLiveness}, the domain's liveness timeout): an operation
+ * whose target is gone (its process died, its endpoint closed) completes with FI_EHOSTUNREACH; one whose target is
+ * stopped (no heartbeat for the timeout) is first cancelled, by swapping its request's State from the cookie to
+ * {@link LaneRecordDescriptor#STATE_CANCELLED} while the record is still unread in the lane, and then completes
+ * with FI_EHOSTUNREACH. A cancelled request is skipped by the target if it ever resumes, so such an operation was
+ * never applied; only one the target had already taken (it stopped between taking it and answering, a window of a
+ * few instructions) may have been applied although it completed in error, as a write that completes in error
+ * leaves its target undefined. A late response to an operation completed in error names a cookie no longer in
+ * flight and is dropped.
+ * <p>
+ * Transmit progress only: its progress guard held (close holds both guards).
+ */
+final class EmulatedCompletions
+{
+    private final EmulatedOps ops;
+    private final RingBuffer[] lanes;
+    private final ShmCompletionQueue cq;
+    private final ShmCounter readCounter;
+    private final ShmCounter writeCounter;
+    private final PeerLiveness liveness;
+    private long sweptAtMs;
+
+    /**
+     * @param ops          the context's emulated operations.
+     * @param lanes        the context's lanes into every peer, by slot (where the requests are, for cancelling).
+     * @param cq           the CQ bound with FI_TRANSMIT, or null.
+     * @param readCounter  the counter bound with FI_READ, or null.
+     * @param writeCounter the counter bound with FI_WRITE, or null.
+     * @param liveness     transmit progress's view of its peers' liveness.
+     */
+    EmulatedCompletions(
+        final EmulatedOps ops,
+        final RingBuffer[] lanes,
+        final ShmCompletionQueue cq,
+        final ShmCounter readCounter,
+        final ShmCounter writeCounter,
+        final PeerLiveness liveness)
+    {
+        this.ops = ops;
+        this.lanes = lanes;
+        this.cq = cq;
+        this.readCounter = readCounter;
+        this.writeCounter = writeCounter;
+        this.liveness = liveness;
+    }
+
+    /** Take what the sending side submitted into flight ({@link EmulatedOps#accept}). */
+    void accept()
+    {
+        ops.accept();
+    }
+
+    /**
+     * A response in the transmit ring: complete the operation it names, if it is still in flight.
+     *
+     * @param b      the ring's buffer.
+     * @param index  the record's body.
+     * @param length its length.
+     */
+    void respond(final DirectBuffer b, final int index, final int length)
+    {
+        final int op = ops.ofCookie(b.getLong(index + TxRecordDescriptor.COOKIE_OFFSET));
+        if (op == EmulatedOps.NONE)
+        {
+            return;
+        }
+        int status = b.getInt(index + TxRecordDescriptor.STATUS_OFFSET);
+        if (status == 0 && length - TxRecordDescriptor.RESPONSE_PAYLOAD_OFFSET < ops.responseLength[op])
+        {
+            status = -Errno.FI_EIO; // a response too short for what was asked: never written by a target
+        }
+        if (status == 0)
+        {
+            scatter(op, b, index + TxRecordDescriptor.RESPONSE_PAYLOAD_OFFSET);
+        }
+        finish(op, status > 0 ? -Errno.FI_EIO : status);
+    }
+
+    private void scatter(final int op, final DirectBuffer b, final int from)
+    {
+        int at = from;
+        for (int i = op * ops.maxDest, end = i + ops.destCount[op]; i < end; i++)
+        {
+            final int n = ops.destLength[i];
+            b.getBytes(at, ops.dest[i], ops.destOffset[i], n);
+            at += n;
+        }
+    }
+
+    /**
+     * Give up what can no longer be answered: at most once per heartbeat tick, every operation in flight whose
+     * target is stopped (cancelled first) or gone completes with FI_EHOSTUNREACH.
+     *
+     * @return operations completed.
+     */
+    int sweep()
+    {
+        if (ops.inFlight() == 0)
+        {
+            return 0;
+        }
+        final long now = Heartbeats.nowMs();
+        if (now == sweptAtMs)
+        {
+            return 0;
+        }
+        sweptAtMs = now;
+        int n = 0;
+        int op = ops.first();
+        while (op != EmulatedOps.NONE)
+        {
+            final int next = ops.next(op);
+            int status = liveness.status(ops.peer[op], ops.peerIncarnation[op]);
+            if (status != PeerLiveness.ALIVE)
+            {
+                // the cached answer may predate the operation (its target ran again since): look again first
+                status = liveness.recheck(ops.peer[op], ops.peerIncarnation[op], now);
+            }
+            if (status != PeerLiveness.ALIVE)
+            {
+                if (status == PeerLiveness.STOPPED)
+                {
+                    cancel(op);
+                }
+                finish(op, -Errno.FI_EHOSTUNREACH);
+                n++;
+            }
+            op = next;
+        }
+        return n;
+    }
+
+    /**
+     * Swap the request's State from the cookie to CANCELLED if the target has not read it yet; afterwards the target
+     * skips it. Only while the record is unread in the lane (the consumer position before its end) is its memory the
+     * request's; once read the target either took it or dropped it.
+     *
+     * @return whether it was cancelled (never applied).
+     */
+    private boolean cancel(final int op)
+    {
+        final RingBuffer lane = lanes[ops.peer[op]];
+        return lane.consumerPosition() < ops.laneEnd[op] && lane.buffer().compareAndSetLong(
+            ops.laneIndex[op] + LaneRecordDescriptor.STATE_OFFSET, ops.cookie[op],
+            LaneRecordDescriptor.STATE_CANCELLED);
+    }
+
+    /** End an operation: its completion or error entry (room reserved at issue), its counter; give it back. */
+    private void finish(final int op, final int rc)
+    {
+        final ShmCounter c = ops.writes[op] ? writeCounter : readCounter;
+        if (rc == 0)
+        {
+            if (ops.reserved[op])
+            {
+                if (ops.complete[op])
+                {
+                    cq.writeReserved(ops.context[op], ops.flags[op], 0, 0, 0, 0, Addresses.FI_ADDR_NOTAVAIL);
+                }
+                else
+                {
+                    cq.unreserve();
+                }
+            }
+            if (c != null)
+            {
+                c.add(1);
+            }
+        }
+        else
+        {
+            if (ops.reserved[op])
+            {
+                cq.writeErrorReserved(ops.context[op], ops.flags[op], 0, 0, 0, 0, ops.length[op], -rc,
+                    Addresses.FI_ADDR_NOTAVAIL);
+            }
+            if (c != null)
+            {
+                c.addErr(1);
+            }
+        }
+        ops.release(op);
+    }
+
+    /**
+     * Close: discard every operation without a completion, as fi_close discards queued operations; each request
+     * the target has not taken is cancelled, so nothing of a discarded operation happens afterwards unless the
+     * target had already taken it. Both guards held.
+     *
+     * @param faulted whether the region faulted (its file was truncated): nothing in it is touched.
+     */
+    void discard(final boolean faulted)
+    {
+        ops.accept();
+        int op = ops.first();
+        while (op != EmulatedOps.NONE)
+        {
+            if (!faulted &&
+                liveness.recheck(ops.peer[op], ops.peerIncarnation[op], Heartbeats.nowMs()) != PeerLiveness.GONE)
+            {
+                cancel(op);
+            }
+            if (ops.reserved[op])
+            {
+                cq.unreserve();
+            }
+            op = ops.release(op);
+        }
+    }
+}
