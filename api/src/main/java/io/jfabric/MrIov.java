@@ -22,13 +22,14 @@ import java.util.Objects;
  * One piece of memory to register ({@code struct iovec} of fi_mr(3)): a range of a direct or heap
  * {@link ByteBuffer}, of a {@code byte[]}, or of {@link ShareableMemory}.
  * <p>
- * What each kind allows (checked at registration, {@link Errno#FI_EACCES} otherwise):
+ * How peers reach each kind registered with {@link Flags#FI_REMOTE_READ} or {@link Flags#FI_REMOTE_WRITE}
+ * (in the shm provider):
  * <ul>
- *   <li>{@link ShareableMemory}: every access bit, including {@link Flags#FI_REMOTE_READ} and
- *       {@link Flags#FI_REMOTE_WRITE}: peers in other processes map the same file.</li>
+ *   <li>{@link ShareableMemory}: peers in other processes map the same file and copy one-sidedly, any size.</li>
  *   <li>A direct {@link ByteBuffer} (including a {@link java.nio.MappedByteBuffer}) or a {@code byte[]} / heap
- *       {@link ByteBuffer}: local access only ({@link Flags#FI_SEND}, {@link Flags#FI_RECV}, {@link Flags#FI_READ},
- *       {@link Flags#FI_WRITE}); no other process can reach this memory from Java.</li>
+ *       {@link ByteBuffer}: no other process can map it, so the target endpoint's progress serves each operation
+ *       (the emulated path), up to one lane record per operation; FI_REMOTE_WRITE on a read-only buffer is refused
+ *       with {@link Errno#FI_EACCES}.</li>
  * </ul>
  * An Agrona buffer is registered through the memory it wraps ({@code byteBuffer()} or {@code byteArray()}).
  * <p>

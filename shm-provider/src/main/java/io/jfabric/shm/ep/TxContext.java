@@ -807,8 +807,9 @@ final class TxContext
     // ------------------------------------------------------------------ close
 
     /**
-     * An RMA read or write by the sending side (fi_rma(3)): checks the destination as a send does (known, live, this
-     * endpoint's key accepted), copies one-sidedly ({@link RmaInitiator}), and for fi_writedata then writes a
+     * An RMA read or write by the sending side (fi_rma(3)): checks the destination is known, live and enabled (a plain
+     * one-sided copy does not check that the target endpoint accepts this endpoint's key: the region's authorization
+     * key decides; fi_writedata, whose record goes through the lane, does), copies one-sidedly ({@link RmaInitiator}), and for fi_writedata then writes a
      * WRITE_DATA record into the peer's lane, claimed before the copy so that a full lane refuses the call before
      * any byte moves. A failed copy completes in error; the call itself returns 0. Target memory no peer can map
      * (found before anything moved) makes it an emulated operation ({@link #emulate}); while an emulated operation to
