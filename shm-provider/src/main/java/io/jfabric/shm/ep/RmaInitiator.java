@@ -308,8 +308,8 @@ final class RmaInitiator
             stageResult = ByteBuffer.allocateDirect(AtomicSupport.OPERAND_BYTES);
         }
         final int size = type.size();
-        gather(iov, size, stageSource);
-        gather(compare, size, stageCompare);
+        stage(iov, size, stageSource, true);
+        stage(compare, size, stageCompare, true);
         final int regions = rmaIoc == null ? 1 : rmaIoc.count;
         if (regions > 1 || fenced)
         {
@@ -351,7 +351,7 @@ final class RmaInitiator
             }
             done += n;
         }
-        scatter(result, size, stageResult);
+        stage(result, size, stageResult, false);
         return 0;
     }
 
@@ -418,7 +418,10 @@ final class RmaInitiator
             op == AtomicOp.ATOMIC_READ ? Flags.FI_REMOTE_READ : Flags.FI_REMOTE_READ | Flags.FI_REMOTE_WRITE;
     }
 
-    private void gather(final Ioc ioc, final int size, final ByteBuffer stage)
+    /**
+     * Copy a vector's elements, in order, into the staging buffer ({@code toStage}) or out of it into the vector.
+     */
+    private void stage(final Ioc ioc, final int size, final ByteBuffer stage, final boolean toStage)
     {
         if (ioc == null)
         {
@@ -429,23 +432,14 @@ final class RmaInitiator
         for (int i = 0; i < ioc.count; i++)
         {
             final int bytes = ioc.elements[i] * size;
-            staged.putBytes(at, ioc.buf[i], ioc.offset[i], bytes);
-            at += bytes;
-        }
-    }
-
-    private void scatter(final Ioc ioc, final int size, final ByteBuffer stage)
-    {
-        if (ioc == null)
-        {
-            return;
-        }
-        staged.wrap(stage);
-        int at = 0;
-        for (int i = 0; i < ioc.count; i++)
-        {
-            final int bytes = ioc.elements[i] * size;
-            staged.getBytes(at, ioc.buf[i], ioc.offset[i], bytes);
+            if (toStage)
+            {
+                staged.putBytes(at, ioc.buf[i], ioc.offset[i], bytes);
+            }
+            else
+            {
+                staged.getBytes(at, ioc.buf[i], ioc.offset[i], bytes);
+            }
             at += bytes;
         }
     }

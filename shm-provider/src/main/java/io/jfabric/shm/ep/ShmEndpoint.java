@@ -879,14 +879,10 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
     {
         try
         {
-            final int unusable = unusable(atomicRefusal);
-            if (unusable != 0)
+            final int refused = atomicRefused(type, op);
+            if (refused != 0)
             {
-                return unusable;
-            }
-            if (type == null || op == null)
-            {
-                return -Errno.FI_EINVAL;
+                return refused;
             }
             final int checked = AtomicSupport.check(kind, type, op, count);
             if (checked != 0)
@@ -915,6 +911,13 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
         }
     }
 
+    /** @return 0 when an atomic of this pair may be tried now, else the negated errno of the refusal. */
+    private int atomicRefused(final AtomicDatatype type, final AtomicOp op)
+    {
+        final int unusable = unusable(atomicRefusal);
+        return unusable != 0 ? unusable : type == null || op == null ? -Errno.FI_EINVAL : 0;
+    }
+
     @Override
     long atomicMany(
         final AtomicSupport.Kind kind, final Ioc iov, final Ioc compare, final Ioc result, final RmaIoc rma,
@@ -923,14 +926,10 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
     {
         try
         {
-            final int unusable = unusable(atomicRefusal);
-            if (unusable != 0)
+            final int refused = atomicRefused(type, op);
+            if (refused != 0)
             {
-                return unusable;
-            }
-            if (type == null || op == null)
-            {
-                return -Errno.FI_EINVAL;
+                return refused;
             }
             final boolean readOnly = iov == null || iov.count == 0;
             final long count = readOnly && op == AtomicOp.ATOMIC_READ ?
