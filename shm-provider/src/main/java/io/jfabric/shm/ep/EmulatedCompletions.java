@@ -18,9 +18,11 @@ package io.jfabric.shm.ep;
 import io.jfabric.Addresses;
 import io.jfabric.Errno;
 import io.jfabric.shm.cntr.ShmCounter;
+import io.jfabric.shm.core.BrokenVariant;
 import io.jfabric.shm.cq.ShmCompletionQueue;
 
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 
 /**
@@ -44,6 +46,8 @@ import org.agrona.concurrent.ringbuffer.RingBuffer;
  */
 final class EmulatedCompletions
 {
+    private static final boolean BROKEN_CANCEL_PLAIN = BrokenVariant.active("emul.cancel-plain");
+
     private final EmulatedOps ops;
     private final RingBuffer[] lanes;
     private final ShmCompletionQueue cq;
@@ -172,6 +176,18 @@ final class EmulatedCompletions
     private boolean cancel(final int op)
     {
         final RingBuffer lane = lanes[ops.peer[op]];
+        if (BROKEN_CANCEL_PLAIN)
+        {
+            // broken on purpose: a read of the State then a write, so a take between the two is overwritten
+            final AtomicBuffer b = lane.buffer();
+            final int at = ops.laneIndex[op] + LaneRecordDescriptor.STATE_OFFSET;
+            if (lane.consumerPosition() < ops.laneEnd[op] && b.getLongVolatile(at) == ops.cookie[op])
+            {
+                b.putLongVolatile(at, LaneRecordDescriptor.STATE_CANCELLED);
+                return true;
+            }
+            return false;
+        }
         return lane.consumerPosition() < ops.laneEnd[op] && lane.buffer().compareAndSetLong(
             ops.laneIndex[op] + LaneRecordDescriptor.STATE_OFFSET, ops.cookie[op],
             LaneRecordDescriptor.STATE_CANCELLED);
