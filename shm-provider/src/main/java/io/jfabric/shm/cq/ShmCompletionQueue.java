@@ -561,11 +561,7 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
         {
             return readChecked(entries, count, from);
         }
-        catch (final InternalError ex)
-        {
-            return regionFile.faulted(ex);
-        }
-        catch (final IndexOutOfBoundsException ex)
+        catch (final InternalError | IndexOutOfBoundsException ex)
         {
             return regionFile.faulted(ex);
         }
@@ -698,11 +694,7 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
             }
             return -Errno.FI_EAGAIN;
         }
-        catch (final InternalError ex)
-        {
-            return regionFile.faulted(ex);
-        }
-        catch (final IndexOutOfBoundsException ex)
+        catch (final InternalError | IndexOutOfBoundsException ex)
         {
             return regionFile.faulted(ex);
         }

@@ -676,7 +676,7 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
             return tx.send(null, buf, offset, desc, len, destAddr, tag, data, recordFlags, opFlags, context, copyNow,
                 inject);
         }
-        catch (final InternalError ex)
+        catch (final InternalError | IndexOutOfBoundsException ex)
         {
             return regionFile.faulted(ex);
         }
@@ -706,7 +706,7 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
             }
             return tx.send(msg, null, 0, 0, total, destAddr, tag, data, recordFlags, opFlags, context, inject, false);
         }
-        catch (final InternalError ex)
+        catch (final InternalError | IndexOutOfBoundsException ex)
         {
             return regionFile.faulted(ex);
         }
@@ -772,7 +772,7 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
             }
             return tx.claim(destAddr, length, tag, data, flags);
         }
-        catch (final InternalError ex)
+        catch (final InternalError | IndexOutOfBoundsException ex)
         {
             return regionFile.faulted(ex);
         }
@@ -796,7 +796,7 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
             }
             return rx.post(tagged, buf, offset, len, srcAddr, tag, ignore, context, flags);
         }
-        catch (final InternalError ex)
+        catch (final InternalError | IndexOutOfBoundsException ex)
         {
             return regionFile.faulted(ex);
         }
@@ -820,7 +820,7 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
             }
             return rx.post(tagged, msg, srcAddr, tag, ignore, context, flags);
         }
-        catch (final InternalError ex)
+        catch (final InternalError | IndexOutOfBoundsException ex)
         {
             return regionFile.faulted(ex);
         }
@@ -834,7 +834,7 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
             final int unusable = unusable(0);
             return unusable != 0 ? unusable : rx.cancel(context);
         }
-        catch (final InternalError ex)
+        catch (final InternalError | IndexOutOfBoundsException ex)
         {
             return regionFile.faulted(ex);
         }
@@ -864,7 +864,7 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
             return tx.rma(write, null, buf, offset, len, null, peer, addr, key, withData, data, txOpFlags, context,
                 injectCall);
         }
-        catch (final InternalError ex)
+        catch (final InternalError | IndexOutOfBoundsException ex)
         {
             return regionFile.faulted(ex);
         }
@@ -905,7 +905,7 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
             return tx.atomic(kind, type, op, buf, offset, count, compare, compareOffset, result, resultOffset, peer,
                 addr, key, txOpFlags, context, injectCall);
         }
-        catch (final InternalError ex)
+        catch (final InternalError | IndexOutOfBoundsException ex)
         {
             return regionFile.faulted(ex);
         }
@@ -959,7 +959,7 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
             return tx.atomicVector(kind, type, op, readOnly ? null : iov, compare, result, rma, (int)count, peer,
                 addr, key, flags, context);
         }
-        catch (final InternalError ex)
+        catch (final InternalError | IndexOutOfBoundsException ex)
         {
             return regionFile.faulted(ex);
         }
@@ -1006,7 +1006,7 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
             return tx.rma(write, msg, null, 0, 0, rma, peer, addr, key,
                 write && (flags & Flags.FI_REMOTE_CQ_DATA) != 0, msg.data, flags, context, false);
         }
-        catch (final InternalError ex)
+        catch (final InternalError | IndexOutOfBoundsException ex)
         {
             return regionFile.faulted(ex);
         }
@@ -1031,7 +1031,7 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
             }
             return tx.progress() + rx.progress();
         }
-        catch (final InternalError ex)
+        catch (final InternalError | IndexOutOfBoundsException ex)
         {
             regionFile.faulted(ex);
             return 0;

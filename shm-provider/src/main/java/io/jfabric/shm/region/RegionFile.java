@@ -481,31 +481,21 @@ public final class RegionFile implements AutoCloseable
 
     /**
      * Mark the region unusable after an access to it faulted, as when another process truncated the file: the JVM
-     * turns the SIGBUS of a mapped access into an {@link InternalError}. For the data path's catch blocks.
+     * turns the SIGBUS of a mapped access into an {@link InternalError}; or after a ring's shared state sent an access
+     * out of the ring's bounds ({@link IndexOutOfBoundsException}), which is what a faulting access can look like
+     * before the JVM raises its error (the load returns garbage and Agrona's bounds check throws first), or what a
+     * peer that damaged a ring leaves. For the data path's catch blocks.
      *
-     * @param error what the JVM raised.
+     * @param error what the JVM or the ring code threw.
      * @return {@code -FI_EIO}, what the data path call returns.
      */
-    public int faulted(final InternalError error)
+    public int faulted(final Throwable error)
     {
-        fail("an access to domain region " + path + " faulted (" + error.getMessage() +
+        fail(error instanceof IndexOutOfBoundsException ?
+            "a ring in domain region " + path + " led an access out of bounds (" + error.getMessage() +
+            "): was the file truncated or damaged by another process?" :
+            "an access to domain region " + path + " faulted (" + error.getMessage() +
             "): was the file truncated by another process?");
-        return -Errno.FI_EIO;
-    }
-
-    /**
-     * Mark the region unusable after a ring's shared state sent an access out of the ring's bounds: what a faulting
-     * access of a truncated file can look like before the JVM raises its {@link InternalError} (the load returns
-     * garbage, Agrona's bounds check throws first), or a peer that damaged the ring. For the data path's catch
-     * blocks.
-     *
-     * @param error what the ring code threw.
-     * @return {@code -FI_EIO}, what the data path call returns.
-     */
-    public int faulted(final IndexOutOfBoundsException error)
-    {
-        fail("a ring in domain region " + path + " led an access out of bounds (" + error.getMessage() +
-            "): was the file truncated or damaged by another process?");
         return -Errno.FI_EIO;
     }
 

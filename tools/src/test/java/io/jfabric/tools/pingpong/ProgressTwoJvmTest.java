@@ -70,9 +70,10 @@ class ProgressTwoJvmTest
         final CommandRun run = CommandRun.run("pingpong", "--self", "--progress", "--idle", "sleep", "-S", "64",
             "-I", "20000", "-W", "0");
         assertEquals(0, run.status, run::toString);
+        // A bar drawn before the first size starts (a loaded host: the 3 s delay passes in the handshake) has no size.
         final List<String> bars = run.err.lines().toList();
         assertTrue(!bars.isEmpty() && bars.stream().allMatch(line -> line.matches(
-            "pingpong +\\d+% \\[[=>]* *\\] +\\d+/40000 round trips \\(.*\\) size 64")), run::toString);
+            "pingpong +\\d+% \\[[=>]* *\\] +\\d+/40000 round trips \\(.*\\)( size 64)? *")), run::toString);
         assertTrue(bars.stream().mapToInt(ProgressTwoJvmTest::count).anyMatch(count -> count > 20000 && count < 40000),
             "the bar moves during the pass timed round trip by round trip: " + run);
         final List<String> lines = run.out.lines().toList();
