@@ -238,11 +238,11 @@ class AtomicEndpointTest
                 {
                     final String what = kind + " " + op + " " + type + " old " + Long.toHexString(old) + " arg " +
                         Long.toHexString(arg) + " cmp " + Long.toHexString(cmp);
-                    putBits(operand, size, old);
+                    SerialAtomics.putBits(operand, size, old);
                     assertEquals(Flags.FI_RMA | Flags.FI_WRITE,
                         complete(ep.write(operand, 0, size, 0, peer, at, RW_KEY, 20)), what);
-                    putBits(operand, size, arg);
-                    putBits(compare, size, cmp);
+                    SerialAtomics.putBits(operand, size, arg);
+                    SerialAtomics.putBits(compare, size, cmp);
                     result.putLong(0, 0x5A5A_5A5A_5A5A_5A5AL);
                     final long rc;
                     switch (kind)
@@ -262,12 +262,13 @@ class AtomicEndpointTest
                         complete(rc), what);
                     if (kind != AtomicSupport.Kind.WRITE)
                     {
-                        assertEquals(SerialAtomics.mask(type, old), getBits(result, size), what + ": returned");
+                        assertEquals(SerialAtomics.mask(type, old), SerialAtomics.getBits(result, size),
+                            what + ": returned");
                     }
                     assertEquals(Flags.FI_RMA | Flags.FI_READ,
                         complete(ep.read(result, 0, size, 0, peer, at, RW_KEY, 22)), what);
                     final long expected = SerialAtomics.after(type, op, old, arg, cmp);
-                    final long actual = getBits(result, size);
+                    final long actual = SerialAtomics.getBits(result, size);
                     assertTrue(SerialAtomics.same(type, expected, actual), () -> what + ": expected " +
                         Long.toHexString(expected) + " got " + Long.toHexString(actual));
                     n++;
@@ -301,24 +302,6 @@ class AtomicEndpointTest
     private static long d(final double v)
     {
         return Double.doubleToRawLongBits(v);
-    }
-
-    private static void putBits(final ByteBuffer b, final int size, final long bits)
-    {
-        for (int i = 0; i < size; i++)
-        {
-            b.put(i, (byte)(bits >>> (8 * i)));
-        }
-    }
-
-    private static long getBits(final ByteBuffer b, final int size)
-    {
-        long bits = 0;
-        for (int i = 0; i < size; i++)
-        {
-            bits |= (b.get(i) & 0xFFL) << (8 * i);
-        }
-        return bits;
     }
 
     /**

@@ -580,10 +580,11 @@ class EmulatedRmaTest
                         for (final long arg : values(type))
                         {
                             final long cmp = arg ^ old;
-                            putBits(operand, size, old);
+                            SerialAtomics.putBits(operand, size, old);
                             complete(ep.write(operand, 0, size, 0, peer, at, RW_KEY, 20));
-                            putBits(operand, size, arg);
-                            putBits(compare, size, kind == AtomicSupport.Kind.COMPARE && (arg & 1) == 0 ? old : cmp);
+                            SerialAtomics.putBits(operand, size, arg);
+                            SerialAtomics.putBits(compare, size,
+                                kind == AtomicSupport.Kind.COMPARE && (arg & 1) == 0 ? old : cmp);
                             final long rc = kind == AtomicSupport.Kind.WRITE ?
                                 ep.atomic(operand, 0, 1, 0, peer, at, RW_KEY, type, op, 21) :
                                 kind == AtomicSupport.Kind.FETCH ?
@@ -595,12 +596,12 @@ class EmulatedRmaTest
                             complete(rc);
                             if (kind != AtomicSupport.Kind.WRITE)
                             {
-                                assertEquals(SerialAtomics.mask(type, old), getBits(result, size), what);
+                                assertEquals(SerialAtomics.mask(type, old), SerialAtomics.getBits(result, size), what);
                             }
-                            final long c = getBits(compare, size);
+                            final long c = SerialAtomics.getBits(compare, size);
                             complete(ep.read(result, 0, size, 0, peer, at, RW_KEY, 22));
                             final long expected = SerialAtomics.after(type, op, old, arg, c);
-                            assertTrue(SerialAtomics.same(type, expected, getBits(result, size)), what);
+                            assertTrue(SerialAtomics.same(type, expected, SerialAtomics.getBits(result, size)), what);
                             checked++;
                         }
                     }
@@ -623,24 +624,6 @@ class EmulatedRmaTest
             default:
                 return new long[] {0, 1, 7, SerialAtomics.mask(type, -1)};
         }
-    }
-
-    private static void putBits(final ByteBuffer b, final int size, final long bits)
-    {
-        for (int i = 0; i < size; i++)
-        {
-            b.put(i, (byte)(bits >>> (8 * i)));
-        }
-    }
-
-    private static long getBits(final ByteBuffer b, final int size)
-    {
-        long bits = 0;
-        for (int i = 0; i < size; i++)
-        {
-            bits |= (b.get(i) & 0xFFL) << (8 * i);
-        }
-        return bits;
     }
 
     /**

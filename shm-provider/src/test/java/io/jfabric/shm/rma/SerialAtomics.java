@@ -323,4 +323,35 @@ public final class SerialAtomics
         return Float.floatToRawIntBits(expected) == Float.floatToRawIntBits(actual) ||
             Float.isNaN(expected) && Float.isNaN(actual);
     }
+
+    /**
+     * Store an element's raw bits, little-endian, in the first {@code size} bytes of {@code b} (what an endpoint
+     * sends as an operand of that datatype).
+     *
+     * @param b    the buffer.
+     * @param size the datatype's size.
+     * @param bits the raw bits.
+     */
+    public static void putBits(final ByteBuffer b, final int size, final long bits)
+    {
+        for (int i = 0; i < size; i++)
+        {
+            b.put(i, (byte)(bits >>> (8 * i)));
+        }
+    }
+
+    /**
+     * @param b    the buffer.
+     * @param size the datatype's size.
+     * @return the raw bits of the element in the first {@code size} bytes of {@code b}, little-endian.
+     */
+    public static long getBits(final ByteBuffer b, final int size)
+    {
+        long bits = 0;
+        for (int i = 0; i < size; i++)
+        {
+            bits |= (b.get(i) & 0xFFL) << (8 * i);
+        }
+        return bits;
+    }
 }
