@@ -19,29 +19,16 @@ set -euo pipefail
 
 here="$(cd -P "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd -P "${here}/../.." && pwd)"
-shared="${SHARED_BENCH:-${root}/../shared/bench}"
+# shellcheck source=bench-lib.sh
+source "${here}/bench-lib.sh"
+shared="$(bench_shared "${root}")"
 cycles="${1:-3}" rounds="${2:-1000000}" warmup="${3:-200000}" lf_iters="${4:-100000}"
 
 if [[ ! -f "${shared}/floor.sh" || ! -f "${shared}/libfabric-shm.sh" ]]; then
     echo "pingpong-vs-floor: skipped: ${shared}/floor.sh and libfabric-shm.sh not found (set SHARED_BENCH)"
     exit 0
 fi
-if [[ ! -f "${root}/tools/target/jfabric-tools.jar" ]]; then
-    echo "pingpong-vs-floor: ${root}/tools/target/jfabric-tools.jar is missing; build it: mvn -B -DskipTests package" >&2
-    exit 1
-fi
-
-# median of the numbers on stdin (mean of the middle two for an even count)
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) { print "nan"; exit } m = int((NR + 1) / 2);
-    if (NR % 2) print v[m]; else printf "%.3f\n", (v[m] + v[m + 1]) / 2 }'; }
-# field NAME=value of the rtt_ns line that follows the row of SIZE (as fi_pingpong prints it: 64, 4k)
-rtt_field() { awk -v size="$1" -v key="$2" '$1 ~ /^[0-9]/ && $1 != "rtt_ns" { row = $1 }
-    $1 == "rtt_ns" && row == size { for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == key) print kv[2] } }'; }
-# usec/xfer (7th column) of the row of SIZE
-usec() { awk -v size="$1" '$1 == size && $3 ~ /^[=+-]/ { print $7 }'; }
-# p50=value of a floor.sh or lane-floor.sh line
-p50() { awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^p50=/) { sub("p50=", "", $i); print $i } }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0 || b == "nan" || a == "nan") print "nan"; else printf "%.2f\n", a / b }'; }
+bench_need_jar pingpong-vs-floor "${root}"
 
 floor_p50=() lane_p50=() pp_p50=() pp_u64=() pp_u4k=() lf_u64=() lf_u4k=()
 for ((c = 1; c <= cycles; c++)); do
@@ -81,8 +68,6 @@ r_4k="$(ratio "${m_l4k}" "${m_u4k}")"
 echo "medians of ${cycles}: floor p50 ${m_floor} ns; lane floor 64 B p50 ${m_lane} ns;" \
     "jfabric 64 B rtt p50 ${m_pp} ns;" \
     "usec/xfer jfabric 64 B ${m_u64} 4 KiB ${m_u4k}, libfabric 64 B ${m_l64} 4 KiB ${m_l4k}"
-verdict() { awk -v r="$1" -v t="$2" -v op="$3" 'BEGIN { ok = (r != "nan") && (op == "le" ? r <= t : r >= t);
-    print ok ? "met" : "MISSED" }'; }
 v1="$(verdict "${r_floor}" 1.5 le)" v2="$(verdict "${r_64}" 2 ge)" v3="$(verdict "${r_4k}" 2 ge)"
 echo "64 B rtt p50 / floor p50           = ${r_floor}   (target <= 1.5: ${v1})"
 echo "  of which lane floor / floor      = $(ratio "${m_lane}" "${m_floor}")   (bare lanes, no library)"

@@ -101,7 +101,7 @@ public final class BwCommand implements Callable<Integer>
         try
         {
             final Role side = peer.side();
-            return PeerSession.run(PerfTool.BW, side, peer.self(), this::options,
+            return PeerSession.run(PerfTool.BW, side, peer.self(), (maxMsgSize, maxEndpoints) -> options(maxMsgSize),
                 (provider, options, role, cleanup) ->
                     new BwRun(provider, options, role, peer.quiet(), cleanup, out, err).run(),
                 err);

@@ -29,9 +29,9 @@ import java.util.Properties;
  * Starts the server side of {@code pingpong --self} and {@code bw --self}: a second JVM with this JVM's java binary,
  * JVM options (the Agrona export among them, added if absent), class path and {@code jfabric.*} system properties (so
  * it opens the same root directory with the same region geometry), running {@code jfabric pingpong --role server
- * --quiet} (or {@code bw ...}) with this run's settings (the provider, idle mode and window too; not {@code --hgrm},
- * {@code --plot} or {@code --progress}, which are the client's). Its standard streams are this process's, so its
- * errors show. Setup thread only.
+ * --quiet} (or {@code bw ...}) with this run's settings (the provider, idle mode, window and endpoints too; not
+ * {@code --hgrm}, {@code --plot} or {@code --progress}, which are the client's). Its standard streams are this
+ * process's, so its errors show. Setup thread only.
  */
 final class PeerLauncher
 {
@@ -147,6 +147,11 @@ final class PeerLauncher
         {
             command.add("-w");
             command.add(Integer.toString(options.window()));
+        }
+        if (options.endpoints() != PingpongOptions.DEFAULT_ENDPOINTS)
+        {
+            command.add("--endpoints");
+            command.add(Integer.toString(options.endpoints()));
         }
         if (options.verify())
         {

@@ -37,6 +37,7 @@ final class PeerLink implements AutoCloseable
     private final Path regionFile;
     private final Rendezvous rendezvous;
     private PingpongEndpoint endpoint;
+    private String peerAddress;
 
     private PeerLink(final PingpongProvider provider, final PingpongOptions options, final ExitCleanup cleanup)
     {
@@ -71,7 +72,8 @@ final class PeerLink implements AutoCloseable
                 .check(link.endpoint.postRecv(), "posting the first receive");
             link.rendezvous.publish(role, link.endpoint.address());
             cleanup.delete(link.rendezvous.file(role));
-            link.endpoint.insertPeer(link.rendezvous.await(role.peer(), options.timeoutSeconds()));
+            link.peerAddress = link.rendezvous.await(role.peer(), options.timeoutSeconds());
+            link.endpoint.insertPeer(link.peerAddress);
             return link;
         }
         catch (final RuntimeException ex)
@@ -85,6 +87,12 @@ final class PeerLink implements AutoCloseable
     PingpongEndpoint endpoint()
     {
         return endpoint;
+    }
+
+    /** @return the peer's endpoint address (its fi_getname text), as it published it. */
+    String peerAddress()
+    {
+        return peerAddress;
     }
 
     /** A file the endpoint created: the region stays with {@code --keep}; everything else goes. */

@@ -26,9 +26,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * One side of a two-JVM measurement ({@code jfabric pingpong}, {@code jfabric bw}) from the parsed command line to
  * its exit status, the same for both: fi_getinfo for the provider ({@link PingpongProvider}), the settings checked
- * against its max_msg_size, an {@link ExitCleanup} for whatever the run creates, and with {@code --self} the server
- * JVM started ({@link PeerLauncher}) and awaited. Errors become the exit status: the errno of what failed, with the
- * reason on stderr. The command's thread.
+ * against its max_msg_size and ep_cnt, an {@link ExitCleanup} for whatever the run creates, and with {@code --self}
+ * the server JVM started ({@link PeerLauncher}) and awaited. Errors become the exit status: the errno of what
+ * failed, with the reason on stderr. The command's thread.
  */
 final class PeerSession
 {
@@ -39,11 +39,13 @@ final class PeerSession
     interface Settings
     {
         /**
-         * @param maxMsgSize the largest size {@code -S} may give: the provider's max_msg_size once it is known.
+         * @param maxMsgSize   the largest size {@code -S} may give: the provider's max_msg_size once it is known.
+         * @param maxEndpoints the most endpoints the domain takes: the provider's domain_attr.ep_cnt once it is
+         *                     known, {@link Long#MAX_VALUE} before.
          * @return the settings.
          * @throws picocli.CommandLine.ParameterException for a usage error.
          */
-        PingpongOptions options(long maxMsgSize);
+        PingpongOptions options(long maxMsgSize, long maxEndpoints);
     }
 
     /**
@@ -88,9 +90,9 @@ final class PeerSession
     {
         try
         {
-            final PingpongOptions given = settings.options(SizeList.MAX_BUFFER_SIZE);
+            final PingpongOptions given = settings.options(SizeList.MAX_BUFFER_SIZE, Long.MAX_VALUE);
             final PingpongProvider found = PingpongProvider.find(given.provider(), given.domain(), given.mode());
-            final PingpongOptions options = settings.options(found.maxMsgSize());
+            final PingpongOptions options = settings.options(found.maxMsgSize(), found.maxEndpoints());
             try (ExitCleanup cleanup = ExitCleanup.install())
             {
                 if (self)

@@ -35,8 +35,9 @@ import java.util.concurrent.Callable;
  * {@code -I} and {@code -c}, prints its header and columns, and per size a {@code rtt_ns} percentile line; with
  * {@code --hgrm} the client also keeps each size's round-trip distribution in a file ({@link HgrmFiles});
  * {@code --idle} says how both sides wait between empty CQ polls ({@link IdleMode}). {@code -o} picks the calls
- * ({@link TransferMode}): messages by default, or the one-sided RMA write, RMA read and fetching atomic latencies. See
- * {@link PingpongRun} for the protocol and {@link PingpongEndpoint} for the libfabric calls.
+ * ({@link TransferMode}): messages by default, or the one-sided RMA write, RMA read and fetching atomic latencies.
+ * {@code --endpoints N} attaches N - 2 more endpoints to the domain, idle senders both measured receivers poll
+ * ({@link Crowd}). See {@link PingpongRun} for the protocol and {@link PingpongEndpoint} for the libfabric calls.
  * <p>
  * Exit status: 0; 1 for a usage error; otherwise the errno of what failed (61, FI_ENODATA, when fi_getinfo finds no
  * such provider or it offers nothing for pingpong's hints; 110, FI_ETIMEDOUT, when the peer does not show up or stops
@@ -89,6 +90,14 @@ public final class PingpongCommand implements Callable<Integer>
         description = "zero-copy claim/commit up to inject_size (fi_send above), received with fi_recv")
     private boolean claim;
 
+    @Option(names = "--endpoints", paramLabel = "N",
+        description = "endpoints attached to the domain during the run, the two measured ones included (default: " +
+            "${DEFAULT-VALUE}; at most the domain's ep_cnt, for shm jfabric.shm.ep.count or JFABRIC_SHM_EP_COUNT). " +
+            "The server opens the N-2 others in its JVM; each sends one message to both measured endpoints before " +
+            "the first size (so both receivers poll N-1 lanes), which they receive and drop, and then stays open " +
+            "and idle until the end: the latency with N-2 idle senders connected")
+    private int endpoints = PingpongOptions.DEFAULT_ENDPOINTS;
+
     @Mixin
     private PeerOptions peer;
 
@@ -118,7 +127,8 @@ public final class PingpongCommand implements Callable<Integer>
         try
         {
             final Role side = peer.side();
-            return PeerSession.run(PerfTool.PINGPONG, side, peer.self(), maxMsgSize -> options(maxMsgSize, side),
+            return PeerSession.run(PerfTool.PINGPONG, side, peer.self(),
+                (maxMsgSize, maxEndpoints) -> options(maxMsgSize, maxEndpoints, side),
                 (provider, options, role, cleanup) ->
                     new PingpongRun(provider, options, role, peer.quiet(), cleanup, out, err).run(),
                 err);
@@ -131,17 +141,19 @@ public final class PingpongCommand implements Callable<Integer>
     }
 
     /**
-     * @param maxMsgSize the largest size {@code -S} may give: the provider's max_msg_size once it is known.
-     * @param side       this side.
+     * @param maxMsgSize   the largest size {@code -S} may give: the provider's max_msg_size once it is known.
+     * @param maxEndpoints the most {@code --endpoints} may give: the domain's ep_cnt once it is known.
+     * @param side         this side.
      * @return the settings.
      * @throws ParameterException for a usage error.
      */
-    private PingpongOptions options(final long maxMsgSize, final Role side)
+    private PingpongOptions options(final long maxMsgSize, final long maxEndpoints, final Role side)
     {
         if (iterations < 1)
         {
             throw new ParameterException(spec.commandLine(), "-I must be at least 1, was " + iterations);
         }
+        checkEndpoints(maxEndpoints);
         final int timeoutSeconds = peer.timeoutSeconds();
         final TransferMode mode = mode();
         final String provider = peer.provider();
@@ -169,7 +181,22 @@ public final class PingpongCommand implements Callable<Integer>
         return new PingpongOptions(
             PerfTool.PINGPONG, sizeList, iterations, warmupRule, 1, name, mode, peer.verify(), timeoutSeconds,
             peer.registered(), peer.keep(), provider, idleMode, hgrm == null ? null : hgrm.toAbsolutePath().normalize(),
-            plot == null ? null : plot.toAbsolutePath().normalize(), peer.progress());
+            plot == null ? null : plot.toAbsolutePath().normalize(), peer.progress(), endpoints);
+    }
+
+    private void checkEndpoints(final long maxEndpoints)
+    {
+        if (endpoints < PingpongOptions.DEFAULT_ENDPOINTS)
+        {
+            throw new ParameterException(spec.commandLine(), "--endpoints must be at least " +
+                PingpongOptions.DEFAULT_ENDPOINTS + " (the two measured ones), was " + endpoints);
+        }
+        if (endpoints > maxEndpoints)
+        {
+            throw new ParameterException(spec.commandLine(), "--endpoints " + endpoints + " is more than the domain " +
+                "takes: its ep_cnt is " + maxEndpoints + " (for the shm provider, raise it with " +
+                "-Djfabric.shm.ep.count=" + endpoints + " or JFABRIC_SHM_EP_COUNT=" + endpoints + ")");
+        }
     }
 
     /** @return the transfer mode of {@code -o}, {@code --tagged} and {@code --claim}, which must agree. */

@@ -363,6 +363,15 @@ final class PingpongEndpoint implements AutoCloseable
         peer = fiAddr[0];
     }
 
+    /**
+     * @return the domain this endpoint is attached to, for more endpoints of the same run ({@link Crowd}), which must
+     * be closed before this.
+     */
+    Domain domain()
+    {
+        return domain;
+    }
+
     /** @return the endpoint's max_msg_size. */
     long maxMsgSize()
     {

@@ -19,7 +19,8 @@ import java.nio.file.Path;
 
 /**
  * One pingpong or bw run's settings, as both sides must agree on them (fi_pingpong's rule: -S and -I the same on both
- * sides; here also -W, the transfer mode and bw's window, which the client's hello carries and the server checks),
+ * sides; here also -W, the transfer mode, bw's window and pingpong's endpoints, which the client's hello carries and
+ * the server checks),
  * plus this side's own ({@link #registered()}, {@link #keep()}, {@link #idle()}, {@link #hgrm()},
  * {@link #progress()}) and the provider's name both sides look up. Immutable.
  */
@@ -32,6 +33,9 @@ public final class PingpongOptions
 
     /** bw's default window: transfers in flight ({@code -w}), fabtests' default. */
     public static final int DEFAULT_WINDOW = 64;
+
+    /** pingpong's default endpoints attached to the domain ({@code --endpoints}): the two measured ones. */
+    public static final int DEFAULT_ENDPOINTS = 2;
 
     private final PerfTool tool;
     private final SizeList sizes;
@@ -49,6 +53,7 @@ public final class PingpongOptions
     private final Path plot;
     private final int window;
     private final boolean progress;
+    private final int endpoints;
 
     /**
      * Settings with the defaults of {@code -p} ({@value PingpongProvider#DEFAULT_NAME}), {@code --idle} (busy) and
@@ -149,6 +154,55 @@ public final class PingpongOptions
         final Path plot,
         final boolean progress)
     {
+        this(tool, sizes, iterations, warmup, window, domain, mode, verify, timeoutSeconds, registered, keep, provider,
+            idle, hgrm, plot, progress, DEFAULT_ENDPOINTS);
+    }
+
+    /**
+     * @param tool           pingpong or bw.
+     * @param sizes          the sizes to test.
+     * @param iterations     measured iterations per size.
+     * @param warmup         unmeasured iterations before them.
+     * @param window         transfers in flight (bw's {@code -w}); 1 for pingpong.
+     * @param domain         the named domain both sides open.
+     * @param mode           the transfer calls.
+     * @param verify         check every received byte ({@code -c}).
+     * @param timeoutSeconds how long to wait for the peer.
+     * @param registered     register the transmit buffer (large sends by rendezvous), this side only.
+     * @param keep           keep the domain's region file at the end ({@code --keep}), this side only.
+     * @param provider       the provider's name ({@code -p}).
+     * @param idle           how this side waits after an empty CQ poll ({@code --idle}).
+     * @param hgrm           where the client writes each size's round-trip distribution ({@code --hgrm}), or null.
+     * @param plot           where the client draws every size's percentile plot ({@code --plot}), or null.
+     * @param progress       draw the client's progress bar even when stderr is not a terminal ({@code --progress}).
+     * @param endpoints      endpoints attached to the domain during the run, the two measured ones included
+     *                       ({@code --endpoints}, at least {@value #DEFAULT_ENDPOINTS}; see {@link Crowd}).
+     */
+    public PingpongOptions(
+        final PerfTool tool,
+        final SizeList sizes,
+        final int iterations,
+        final Warmup warmup,
+        final int window,
+        final String domain,
+        final TransferMode mode,
+        final boolean verify,
+        final int timeoutSeconds,
+        final boolean registered,
+        final boolean keep,
+        final String provider,
+        final IdleMode idle,
+        final Path hgrm,
+        final Path plot,
+        final boolean progress,
+        final int endpoints)
+    {
+        if (endpoints < DEFAULT_ENDPOINTS)
+        {
+            throw new IllegalArgumentException("endpoints must be at least " + DEFAULT_ENDPOINTS + ", was " +
+                endpoints);
+        }
+        this.endpoints = endpoints;
         this.tool = tool;
         this.window = window;
         this.progress = progress;
@@ -165,6 +219,15 @@ public final class PingpongOptions
         this.provider = provider;
         this.idle = idle;
         this.hgrm = hgrm;
+    }
+
+    /**
+     * @return endpoints attached to the domain during the run, the two measured ones included ({@code --endpoints}):
+     * the server opens the others ({@link Crowd}).
+     */
+    public int endpoints()
+    {
+        return endpoints;
     }
 
     /** @return pingpong or bw. */
@@ -277,6 +340,7 @@ public final class PingpongOptions
     {
         return "jfabric-" + tool.cliName() + "/1 " + sizes.digest() + " I=" + iterations + " " +
             warmup.agreement() + " mode=" + mode.cliName() + " verify=" + verify +
-            (tool == PerfTool.BW ? " w=" + window : "");
+            (tool == PerfTool.BW ? " w=" + window : "") +
+            (endpoints != DEFAULT_ENDPOINTS ? " endpoints=" + endpoints : "");
     }
 }

@@ -150,6 +150,15 @@ final class PingpongProvider
         return info.epAttr().maxMsgSize();
     }
 
+    /**
+     * @return the domain's ep_cnt: the most endpoints it takes, for {@code --endpoints} (the shm provider's
+     * {@code jfabric.shm.ep.count}, its region's endpoint slots).
+     */
+    long maxEndpoints()
+    {
+        return info.domainAttr().epCnt();
+    }
+
     /** @return the directory of the domain's region and of the rendezvous files. */
     Path rootDir()
     {

@@ -24,7 +24,8 @@ import java.nio.file.Path;
 /**
  * One side of a pingpong from start to end: meet the peer ({@link PeerLink}), agree on the settings (the client's
  * hello carries {@link PingpongOptions#agreement()}, the server answers {@code ok} or why not: {@link ControlChannel}),
- * then per size {@code W} unmeasured round trips ({@link Warmup}) and {@code I} measured ones in lockstep, timed as a
+ * with {@code --endpoints} receive a message from each extra endpoint (the server opens them: {@link Crowd}), then
+ * per size {@code W} unmeasured round trips ({@link Warmup}) and {@code I} measured ones in lockstep, timed as a
  * whole as fi_pingpong times them, then {@code I} more, each timed on its own, and a final {@code fin} from the
  * client. The client prints a line saying what the warm-up was, fi_pingpong's header and rows (from the first pass)
  * and, per size, the round-trip line from an HdrHistogram of the second pass's round trips; the server prints the
@@ -133,41 +134,50 @@ final class PingpongRun
             {
                 control.answerHello(true);
             }
-            if (mode.oneSided())
+            try (Crowd crowd = Crowd.gather(link, control, options, provider.info(), role))
             {
-                control.exchangeRegions();
+                run(link, endpoint, sizes);
             }
-            printHeader(sizes);
-            try (ProgressMeter progressMeter = ProgressMeter.open(
-                options, role, quiet, "round trips", roundTripsInAll(sizes), err))
+        }
+    }
+
+    /** The run after the hello and the extra endpoints' messages, to the end of the fin. */
+    private void run(final PeerLink link, final PingpongEndpoint endpoint, final int[] sizes)
+    {
+        if (mode.oneSided())
+        {
+            control.exchangeRegions();
+        }
+        printHeader(sizes);
+        try (ProgressMeter progressMeter = ProgressMeter.open(
+            options, role, quiet, "round trips", roundTripsInAll(sizes), err))
+        {
+            meter = progressMeter;
+            for (final int size : sizes)
             {
-                meter = progressMeter;
-                for (final int size : sizes)
+                if (mode != TransferMode.WRITE || size > 0)
                 {
-                    if (mode != TransferMode.WRITE || size > 0)
-                    {
-                        measure(endpoint, size);
-                    }
+                    measure(endpoint, size);
                 }
             }
-            if (plotted != null)
+        }
+        if (plotted != null)
+        {
+            PercentilePlot.write(options.plot(), plotted);
+            if (!quiet)
             {
-                PercentilePlot.write(options.plot(), plotted);
-                if (!quiet)
-                {
-                    out.print("# percentile plot: " + options.plot() + "\n");
-                    out.flush();
-                }
+                out.print("# percentile plot: " + options.plot() + "\n");
+                out.flush();
             }
-            if (role == Role.CLIENT)
-            {
-                control.send(ControlChannel.FIN, "sending fin");
-                link.awaitServerExit(control);
-            }
-            else
-            {
-                control.await(ControlChannel.FIN);
-            }
+        }
+        if (role == Role.CLIENT)
+        {
+            control.send(ControlChannel.FIN, "sending fin");
+            link.awaitServerExit(control);
+        }
+        else
+        {
+            control.await(ControlChannel.FIN);
         }
     }
 
@@ -440,6 +450,12 @@ final class PingpongRun
             return;
         }
         out.print(options.warmup().headerLine());
+        final int extra = Crowd.extraEndpoints(options);
+        if (extra > 0)
+        {
+            out.print("# endpoints: " + options.endpoints() + " attached to the domain: the 2 measured and " + extra +
+                " idle ones the server opened, each of which sent to both measured endpoints first (--endpoints)\n");
+        }
         switch (mode)
         {
             case WRITE:

@@ -27,9 +27,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A root directory of a test class's own for the shm provider ({@code jfabric.shm.dir}, which a server JVM started
- * with {@code --self} inherits), with a small region (4 endpoint slots). The shm provider reads its settings once per
- * JVM, on first use, so a class sets its root once, before any use, and the tools' tests run each class in a JVM of its
- * own (surefire {@code reuseForks=false}). The test thread only.
+ * with {@code --self} inherits), with a small region (4 endpoint slots unless asked for more). The shm provider reads
+ * its settings once per JVM, on first use, so a class sets its root once, before any use, and the tools' tests run
+ * each class in a JVM of its own (surefire {@code reuseForks=false}). The test thread only.
  */
 final class OwnShmRoot
 {
@@ -49,10 +49,20 @@ final class OwnShmRoot
      */
     static OwnShmRoot use(final String prefix)
     {
+        return use(prefix, 4);
+    }
+
+    /**
+     * @param prefix  the directory's name before a random part.
+     * @param epCount the region's endpoint slots (the domain's ep_cnt).
+     * @return the root, set for this JVM's shm provider.
+     */
+    static OwnShmRoot use(final String prefix, final int epCount)
+    {
         final Path root = Path.of(Files.isDirectory(Path.of("/dev/shm")) ? "/dev/shm" :
             System.getProperty("java.io.tmpdir"), prefix + UUID.randomUUID());
         System.setProperty(ROOT_PROPERTY, root.toString());
-        System.setProperty(EP_COUNT_PROPERTY, "4");
+        System.setProperty(EP_COUNT_PROPERTY, Integer.toString(epCount));
         return new OwnShmRoot(root);
     }
 

@@ -114,6 +114,16 @@ class PeerLauncherTest
     }
 
     @Test
+    void shouldGiveThePingpongServerItsEndpointsButNotTheDefaultTwo()
+    {
+        final List<String> command = PeerLauncher.command("java", List.of(), "cp", new Properties(),
+            new PingpongOptions(PerfTool.PINGPONG, SizeList.parse("64"), 10, Warmup.of(1), 1, "pp", TransferMode.MSG,
+                false, 30, true, false, "shm", IdleMode.BUSY, null, null, false, 64));
+        assertEquals("64", command.get(command.indexOf("--endpoints") + 1), command::toString);
+        assertFalse(PeerLauncher.command("java", List.of(), "cp", new Properties(), OPTIONS).contains("--endpoints"));
+    }
+
+    @Test
     void shouldStartTheServerFromThisJvmsOwnBinaryAndClassPath()
     {
         final List<String> command = PeerLauncher.command(OPTIONS);

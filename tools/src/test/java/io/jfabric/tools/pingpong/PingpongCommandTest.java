@@ -42,6 +42,8 @@ class PingpongCommandTest
         "--self -S 2000000000                  | size 2000000000 is above the shm provider's max_msg_size, 1073741824",
         "--self -S 64,3g                       | size 3g (3221225472) is above",
         "--self -I 0                           | -I must be at least 1",
+        "--self --endpoints 1                  | --endpoints must be at least 2 (the two measured ones), was 1",
+        "--self --endpoints many               | Invalid value for option '--endpoints'",
         "--self -W -1                          | -W must not be negative",
         "--self --tagged --claim               | --tagged and --claim exclude each other",
         "--self -o write --tagged              | -o write and --tagged exclude each other",
@@ -92,7 +94,7 @@ class PingpongCommandTest
         assertEquals(0, status);
         for (final String option : new String[]{"-p", "--provider", "-S", "-I", "-W", "-c", "--self", "--role",
             "--domain", "--tagged", "--claim", "--unregistered", "--idle=busy|yield|backoff|sleep", "--hgrm", "--keep",
-            "--timeout", "-o=msg|tagged|claim|write|read|atomic", "--progress"})
+            "--timeout", "-o=msg|tagged|claim|write|read|atomic", "--progress", "--endpoints=N"})
         {
             assertTrue(out.toString().contains(option), option + " in " + out);
         }

@@ -1,0 +1,66 @@
+# shellcheck shell=bash
+# Copyright 2026 the jfabric authors.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+# https://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+# bench-lib.sh: what the comparison scripts of tools/bench share (pingpong-vs-floor.sh, vs-aeron.sh). Sourced, not
+# run:  here="$(cd -P "$(dirname "${BASH_SOURCE[0]}")" && pwd)"; source "${here}/bench-lib.sh"
+# It defines functions only and sets nothing else. The parsers read the output of a run on stdin and print one
+# number per match (nothing when there is none); a missing figure then shows as "nan" in medians and ratios.
+
+# bench_shared ROOT: the team's reference scripts' folder: $SHARED_BENCH, else ../shared/bench next to the repository.
+bench_shared() { printf '%s\n' "${SHARED_BENCH:-$1/../shared/bench}"; }
+
+# bench_need_jar NAME ROOT: exit 1, saying how to build it, when ROOT/tools/target/jfabric-tools.jar is missing.
+bench_need_jar() {
+    [[ -f "$2/tools/target/jfabric-tools.jar" ]] && return 0
+    echo "$1: $2/tools/target/jfabric-tools.jar is missing; build it: mvn -B -DskipTests package" >&2
+    exit 1
+}
+
+# bench_uint NAME ARG VALUE: exit 1 unless VALUE is a whole number of at least 1.
+bench_uint() {
+    [[ "$3" =~ ^[0-9]+$ && "$3" -ge 1 ]] && return 0
+    echo "$1: $2 must be a whole number of at least 1, was '$3'" >&2
+    exit 1
+}
+
+# median of the numbers on stdin (mean of the middle two for an even count; "nan" when there is none or one is nan)
+median() { sort -g | awk '{ v[NR] = $1; if ($1 == "nan" || $1 == "") bad = 1 } END { if (NR == 0 || bad) { print "nan";
+    exit } m = int((NR + 1) / 2); if (NR % 2) print v[m]; else printf "%.3f\n", (v[m] + v[m + 1]) / 2 }'; }
+
+# field KEY: the value of the first KEY=value word of the input (as p50 of "floor rtt_ns p50=131 p90=...")
+field() { awk -v key="$1" '{ for (i = 1; i <= NF; i++) { n = index($i, "="); if (n > 1 && substr($i, 1, n - 1) == key) {
+    print substr($i, n + 1); exit } } }'; }
+
+# p50 of a floor.sh or lane-floor.sh line
+p50() { field p50; }
+
+# rtt_field SIZE KEY: KEY of the rtt_ns line that follows the row of SIZE (as fi_pingpong prints it: 32, 64, 4k)
+rtt_field() { awk -v size="$1" -v key="$2" '$1 ~ /^[0-9]/ && $1 != "rtt_ns" { row = $1 }
+    $1 == "rtt_ns" && row == size { for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == key) print kv[2] }
+    }'; }
+
+# usec/xfer (7th column) of the row of SIZE
+usec() { awk -v size="$1" '$1 == size && $3 ~ /^[=+-]/ { print $7 }'; }
+
+# us_to_ns: the microseconds on stdin (as aeron-ipc.sh prints them) in whole nanoseconds
+us_to_ns() { awk '{ if ($1 == "" || $1 == "nan") print "nan"; else printf "%.0f\n", $1 * 1000 }'; }
+
+# ratio A B: A / B with two decimals, "nan" when either is missing or B is 0
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || a == "nan" || b == "nan" || b == 0) print "nan";
+    else printf "%.2f\n", a / b }'; }
+
+# verdict RATIO TARGET le|ge: "met" when RATIO <= TARGET (le) or >= TARGET (ge), else "MISSED" (so is nan)
+verdict() { awk -v r="$1" -v t="$2" -v op="$3" 'BEGIN {
+    ok = (r != "nan") && (op == "le" ? r + 0 <= t + 0 : r + 0 >= t + 0); print ok ? "met" : "MISSED" }'; }
