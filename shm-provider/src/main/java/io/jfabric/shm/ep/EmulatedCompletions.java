@@ -23,7 +23,6 @@ import io.jfabric.shm.cq.ShmCompletionQueue;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
-import org.agrona.concurrent.ringbuffer.RingBuffer;
 
 /**
  * Transmit progress's half of the emulated path: completes the {@link EmulatedOps} of a transmit context as their
@@ -49,7 +48,7 @@ final class EmulatedCompletions
     private static final boolean BROKEN_CANCEL_PLAIN = BrokenVariant.active("emul.cancel-plain");
 
     private final EmulatedOps ops;
-    private final RingBuffer[] lanes;
+    private final SpscLane[] lanes;
     private final ShmCompletionQueue cq;
     private final ShmCounter readCounter;
     private final ShmCounter writeCounter;
@@ -66,7 +65,7 @@ final class EmulatedCompletions
      */
     EmulatedCompletions(
         final EmulatedOps ops,
-        final RingBuffer[] lanes,
+        final SpscLane[] lanes,
         final ShmCompletionQueue cq,
         final ShmCounter readCounter,
         final ShmCounter writeCounter,
@@ -175,7 +174,7 @@ final class EmulatedCompletions
      */
     private boolean cancel(final int op)
     {
-        final RingBuffer lane = lanes[ops.peer[op]];
+        final SpscLane lane = lanes[ops.peer[op]];
         if (BROKEN_CANCEL_PLAIN)
         {
             // broken on purpose: a read of the State then a write, so a take between the two is overwritten

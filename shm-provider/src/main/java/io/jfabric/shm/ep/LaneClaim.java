@@ -18,7 +18,6 @@ package io.jfabric.shm.ep;
 import io.jfabric.Errno;
 import io.jfabric.MessageClaim;
 import io.jfabric.shm.region.RegionFile;
-import org.agrona.concurrent.ringbuffer.RingBuffer;
 
 import java.nio.ByteBuffer;
 
@@ -47,7 +46,7 @@ final class LaneClaim implements MessageClaim
     private TxContext context;
     private boolean regionKept;
     ByteBuffer view = NONE;
-    RingBuffer lane;
+    SpscLane lane;
     int index;
     int offset;
     int length;

@@ -16,14 +16,17 @@
 package io.jfabric.shm.ep;
 
 import org.agrona.BitUtil;
-import org.agrona.concurrent.ringbuffer.RecordDescriptor;
 
 /**
- * Layout of the body of a record in a receive lane (an Agrona {@code OneToOneRingBuffer}, whose own 8-byte record
- * header carries the body length and the record type): the only class that computes offsets into one.
+ * Layout of the body of a record in a receive lane (an {@link SpscLane}, whose own 8-byte frame word before the body
+ * carries the record length and the record type, {@link SpscLaneDescriptor}): the only class that computes offsets
+ * into one. Offsets are from the body, which is what the lane's claim and read hand out.
  * <pre>
  *    0                   1                   2                   3
  *    0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *   +---------------------------------------------------------------+  -8 the lane's frame word, stored last:
+ *   |  Record Length (int): frame + body; &lt; 0 claimed, &gt; 0 committed |     SpscLaneDescriptor, not this class
+ *   |  Type (int): MSG ... MAX_TYPE, or the lane's padding (-1)      |
  *   +---------------------------------------------------------------+  0
  *   |                              Tag                              |
  *   |                                                               |
@@ -97,7 +100,7 @@ import org.agrona.concurrent.ringbuffer.RecordDescriptor;
  * follows the header; {@link #RTS} a message the receiver copies itself, in one copy, out of the sender's shareable
  * memory (key and address as {@code RemoteMemory} takes them), acknowledging through the sender's transmit-context
  * ring with the cookie ({@link TxRecordDescriptor}); {@link #PIECE} a following piece (pieces of one message are
- * consecutive in their lane, as one sender writes a lane in order). A record's body is padded to Agrona's record
+ * consecutive in their lane, as one sender writes a lane in order). A record's body is padded to the lane's record
  * alignment ({@link #RECORD_ALIGNMENT}, 8 bytes) and no further: records follow each other with no gap, so a record
  * spans only the cache lines its bytes need. (Padded to whole cache lines, a 64-byte message took two lines plus a
  * third for the next record's pre-zeroed header; in a two-JVM pingpong of bare Agrona rings on the team's host that
@@ -218,8 +221,8 @@ public final class LaneRecordDescriptor
     public static final int REGION_BYTES_OFFSET = 24;
     /** The most regions one request names: rma_iov_limit. */
     public static final int MAX_REGIONS = 4;
-    /** Whole records are a multiple of this: Agrona's own record alignment. */
-    public static final int RECORD_ALIGNMENT = RecordDescriptor.ALIGNMENT;
+    /** Whole records (frame word and body) are a multiple of this: the lane's own record alignment. */
+    public static final int RECORD_ALIGNMENT = SpscLaneDescriptor.RECORD_ALIGNMENT;
 
     private LaneRecordDescriptor()
     {
@@ -231,8 +234,8 @@ public final class LaneRecordDescriptor
      */
     public static int bodyLength(final int headerAndPayload)
     {
-        return BitUtil.align(headerAndPayload + RecordDescriptor.HEADER_LENGTH, RECORD_ALIGNMENT) -
-            RecordDescriptor.HEADER_LENGTH;
+        return BitUtil.align(headerAndPayload + SpscLaneDescriptor.HEADER_LENGTH, RECORD_ALIGNMENT) -
+            SpscLaneDescriptor.HEADER_LENGTH;
     }
 
     /**

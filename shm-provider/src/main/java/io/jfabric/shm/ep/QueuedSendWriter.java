@@ -16,7 +16,6 @@
 package io.jfabric.shm.ep;
 
 import org.agrona.concurrent.AtomicBuffer;
-import org.agrona.concurrent.ringbuffer.RingBuffer;
 
 import static io.jfabric.shm.ep.LaneRecordDescriptor.*;
 
@@ -32,7 +31,7 @@ import static io.jfabric.shm.ep.LaneRecordDescriptor.*;
  */
 final class QueuedSendWriter
 {
-    private final RingBuffer[] lanes;
+    private final SpscLane[] lanes;
     private final PendingSends pending;
     private final int inlineLimit;
     private final int pieceLimit;
@@ -49,7 +48,7 @@ final class QueuedSendWriter
      * @param checksum    whether every record carries a CRC32C of its content.
      */
     QueuedSendWriter(
-        final RingBuffer[] lanes, final PendingSends pending, final int inlineLimit, final boolean checksum)
+        final SpscLane[] lanes, final PendingSends pending, final int inlineLimit, final boolean checksum)
     {
         this.lanes = lanes;
         this.pending = pending;
@@ -102,7 +101,7 @@ final class QueuedSendWriter
      */
     boolean writeAbort(final int op, final int peer)
     {
-        final RingBuffer lane = lanes[peer];
+        final SpscLane lane = lanes[peer];
         final int index = lane.tryClaim(ABORT, bodyLength(ABORT_LENGTH + checksumLength));
         if (index < 0)
         {
@@ -116,7 +115,7 @@ final class QueuedSendWriter
     /** The RTS of a rendezvous send: the receiver copies the bytes itself and acknowledges. @return records written. */
     private int writeRts(final int op, final int peer)
     {
-        final RingBuffer lane = lanes[peer];
+        final SpscLane lane = lanes[peer];
         final int index = lane.tryClaim(RTS, bodyLength(RTS_LENGTH + checksumLength));
         if (index < 0)
         {
@@ -138,7 +137,7 @@ final class QueuedSendWriter
     /** A message that fits one record, in one MSG record. @return whether the lane took it. */
     private boolean writeWhole(final int op, final int peer, final int len)
     {
-        final RingBuffer lane = lanes[peer];
+        final SpscLane lane = lanes[peer];
         final int index = lane.tryClaim(MSG, bodyLength(HEADER_LENGTH + len + checksumLength));
         if (index < 0)
         {
@@ -155,7 +154,7 @@ final class QueuedSendWriter
     /** The next pieces of a larger message (the first one carries the total length). @return records written. */
     private int writePieces(final int op, final int peer, final long total)
     {
-        final RingBuffer lane = lanes[peer];
+        final SpscLane lane = lanes[peer];
         final AtomicBuffer b = lane.buffer();
         final int inc = pending.peerIncarnation[op];
         int written = 0;
@@ -187,7 +186,7 @@ final class QueuedSendWriter
     /** The ACK_REQUEST after a delivery-complete send's last record. @return records written. */
     private int writeAckRequest(final int op, final int peer)
     {
-        final RingBuffer lane = lanes[peer];
+        final SpscLane lane = lanes[peer];
         final int index = lane.tryClaim(ACK_REQUEST, bodyLength(ACK_REQUEST_LENGTH + checksumLength));
         if (index < 0)
         {
@@ -210,7 +209,7 @@ final class QueuedSendWriter
     }
 
     /** Seal (when records carry checksums) and commit a record of {@code content} bytes. */
-    private void commit(final RingBuffer lane, final int index, final int content)
+    private void commit(final SpscLane lane, final int index, final int content)
     {
         if (checksumLength != 0)
         {

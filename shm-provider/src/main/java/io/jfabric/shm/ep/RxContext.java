@@ -50,10 +50,9 @@ import java.nio.ByteBuffer;
 import static io.jfabric.shm.ep.LaneRecordDescriptor.*;
 
 /**
- * An endpoint's receive context: the lanes peers write into this endpoint's slot (one Agrona
- * {@code OneToOneRingBuffer} per sending slot, this context their only consumer), the {@link ReceiveMatcher} that
- * places what arrives in posted receives or keeps it as unexpected, and the completions and counts of the receive
- * side. A rendezvous is read here, straight out of the sender's shareable memory, and acknowledged, like a delivery
+ * An endpoint's receive context: the lanes peers write into this endpoint's slot (one {@link SpscLane} per sending
+ * slot, this context their only consumer), the {@link ReceiveMatcher} that places what arrives in posted receives or
+ * keeps it as unexpected, and the completions and counts of the receive side. A rendezvous is read here, straight out of the sender's shareable memory, and acknowledged, like a delivery
  * request, through the sender's transmit ring. Emulated one-sided requests (RMA and atomics on this process's
  * memory that no peer can map) are performed here too, in lane order, and answered through the initiator's transmit
  * ring ({@link EmulatedTarget}).
@@ -88,7 +87,7 @@ final class RxContext
     private final boolean directedRecv;
     private final SpinGuard guard;
     private final ReceiveMatcher matcher;
-    private final RingBuffer[] lanes;
+    private final SpscLane[] lanes;
     private final int[] laneOwnerOffset;
     private final long[] senderId;
     private final long[] delivery;
@@ -188,8 +187,8 @@ final class RxContext
         this.guard = shared != null ? shared.guard : guard;
         receivers = new RecvCompletionSink[geometry.slotCount()];
         final int n = geometry.slotCount();
-        final int laneLength = RegionDescriptor.ringLength(geometry.rxRingBytes());
-        lanes = new RingBuffer[n];
+        final int laneLength = RegionDescriptor.laneLength(geometry.rxRingBytes());
+        lanes = new SpscLane[n];
         laneOwnerOffset = new int[n];
         senderId = new long[n];
         delivery = new long[n];
@@ -203,7 +202,7 @@ final class RxContext
         statDamaged = SlotDescriptor.statOffset(geometry, slot, SlotDescriptor.STAT_DAMAGED_OFFSET);
         for (int i = 0; i < n; i++)
         {
-            lanes[i] = new OneToOneRingBuffer(
+            lanes[i] = new SpscLane(
                 new UnsafeBuffer(region, RegionDescriptor.laneOffset(geometry, slot, i), laneLength));
             laneOwnerOffset[i] = SlotDescriptor.laneOwnerOffset(geometry, slot, i);
             delivery[i] = ReceiveMatcher.DELIVERY_NONE;
@@ -369,20 +368,17 @@ final class RxContext
             }
             final int senderInc = SlotDescriptor.senderIncarnation(owner);
             senderId[s] = ((long)s << 32) | (senderInc & 0xFFFF_FFFFL) | receiverTag;
-            final RingBuffer lane = lanes[s];
-            if (!LaneRecovery.positionsSound(lane))
+            final SpscLane lane = lanes[s];
+            if (!lane.positionsSound())
             {
                 damaged(s, "head " + lane.consumerPosition() + " and tail " + lane.producerPosition() + " of a " +
                     lane.capacity() + " byte lane: the lane was cleared");
                 damagedLane = s;
                 repairLane();
             }
-            if (lane.producerPosition() != lane.consumerPosition())
+            if (lane.headWaiting() && senderGone(s, senderInc))
             {
-                if (LaneRecovery.headIsAbandoned(lane) && senderGone(s, senderInc))
-                {
-                    LaneRecovery.discardAbandoned(lane);
-                }
+                lane.unblock(); // what the dead sender committed after the record it left still arrives
             }
             if (lane.producerPosition() == lane.consumerPosition() && senderGone(s, senderInc))
             {
@@ -651,7 +647,7 @@ final class RxContext
     }
 
     /**
-     * Clear the lane whose frame was found damaged ({@link LaneRecovery#discardDamaged}) and end the message its
+     * Clear the lane whose frame was found damaged ({@link SpscLane#discard}) and end the message its
      * sender was sending in pieces, if any: the rest of that lane's records are lost, the lane flows again from its
      * tail. Receive guard held.
      */
@@ -659,7 +655,7 @@ final class RxContext
     {
         final int s = damagedLane;
         damagedLane = -1;
-        LaneRecovery.discardDamaged(lanes[s]);
+        lanes[s].discard();
         if (delivery[s] != ReceiveMatcher.DELIVERY_NONE)
         {
             matcher.abort(delivery[s], Errno.FI_EIO);

@@ -50,7 +50,8 @@ import static io.jfabric.shm.ep.SpscLaneDescriptor.frame;
  * consumer that died leaves its position where it was: its producer sees a full ring, never blocks.
  * <p>
  * Threads: {@link #tryClaim}, {@link #commit} and {@link #abort} by the producer only (one thread at a time);
- * {@link #controlledRead}, {@link #unblock} and {@link #discard} by the consumer only; the rest by any thread. The
+ * {@link #controlledRead}, {@link #unblock} and {@link #discard} by the consumer only; the rest (positions,
+ * {@link #positionsSound}, {@link #headWaiting}) by any thread. The
  * object holds no state of its own beyond the buffer, so each side (each process) makes its own over its mapping.
  * Data path: no allocation, no lock; exceptions only for arguments that break the contract.
  */
@@ -145,6 +146,21 @@ public final class SpscLane
         final long head = consumerPosition();
         final long length = producerPosition() - head;
         return length >= 0 && length <= capacity;
+    }
+
+    /**
+     * Consumer (or any thread, as a hint): whether the consumer waits at a record that is not committed: unread bytes
+     * are claimed and the frame word at the consumer position is claimed or not written yet. A live producer is
+     * then filling it; a dead one left it, which {@link #unblock} clears. One look, so the receiver asks whether the
+     * producer is gone only for a lane that waits.
+     *
+     * @return whether the head record is not committed while the producer position is past it.
+     */
+    public boolean headWaiting()
+    {
+        final AtomicBuffer b = buffer;
+        final long head = b.getLongVolatile(consumerPositionIndex);
+        return b.getLongVolatile(producerPositionIndex) != head && (int)b.getLongVolatile((int)head & mask) <= 0;
     }
 
     // ------------------------------------------------------------------ producer

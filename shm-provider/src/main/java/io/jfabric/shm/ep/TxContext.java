@@ -39,8 +39,6 @@ import io.jfabric.shm.rma.AtomicSupport;
 
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
-import org.agrona.concurrent.ringbuffer.RingBuffer;
 
 import java.nio.ByteBuffer;
 
@@ -48,7 +46,7 @@ import static io.jfabric.shm.ep.LaneRecordDescriptor.*;
 
 /**
  * An endpoint's transmit context: resolves destinations to peer slots, writes messages into the peers' lanes for
- * this endpoint's slot (one Agrona {@code OneToOneRingBuffer} per peer, written by this context only), and queues
+ * this endpoint's slot (one {@link SpscLane} per peer, written by this context only), and queues
  * what cannot be written at once in {@link PendingSends}. Its {@link TxProgress} writes the queued sends (through a
  * {@link QueuedSendWriter}) and takes back through the context's transmit ring (an Agrona
  * {@code ManyToOneRingBuffer} any receiver may write) what peers return: acknowledgements of rendezvous and
@@ -105,7 +103,7 @@ final class TxContext
     private boolean closed;
 
     // ---- the sending side's own: destinations, by AV index and by peer slot
-    private final RingBuffer[] lanes;
+    private final SpscLane[] lanes;
     private final int[] laneOwnerOffset;
     private final long[] laneStamp;
     private final int[] peerIncarnation;
@@ -193,8 +191,8 @@ final class TxContext
         this.checksumFlag = checksum ? FLAG_CHECKSUM : 0;
         this.checksumLength = checksum ? CHECKSUM_LENGTH : 0;
         final int n = geometry.slotCount();
-        final int laneLength = RegionDescriptor.ringLength(geometry.rxRingBytes());
-        lanes = new RingBuffer[n];
+        final int laneLength = RegionDescriptor.laneLength(geometry.rxRingBytes());
+        lanes = new SpscLane[n];
         laneViews = new ByteBuffer[n];
         laneOwnerOffset = new int[n];
         laneStamp = new long[n];
@@ -203,7 +201,7 @@ final class TxContext
         for (int i = 0; i < n; i++)
         {
             final int laneOffset = RegionDescriptor.laneOffset(geometry, i, slot);
-            lanes[i] = new OneToOneRingBuffer(new UnsafeBuffer(region, laneOffset, laneLength));
+            lanes[i] = new SpscLane(new UnsafeBuffer(region, laneOffset, laneLength));
             final int at = region.wrapAdjustment() + laneOffset;
             laneViews[i] = regionBytes.duplicate().limit(at + geometry.rxRingBytes()).position(at).slice().limit(0);
             laneOwnerOffset[i] = SlotDescriptor.laneOwnerOffset(geometry, i, slot);
@@ -232,8 +230,8 @@ final class TxContext
     static int inlineLimit(final RegionGeometry geometry)
     {
         final int laneMax = geometry.rxRingBytes() / 8;
-        return (laneMax + org.agrona.concurrent.ringbuffer.RecordDescriptor.HEADER_LENGTH) / RECORD_ALIGNMENT *
-            RECORD_ALIGNMENT - org.agrona.concurrent.ringbuffer.RecordDescriptor.HEADER_LENGTH - HEADER_LENGTH;
+        return (laneMax + SpscLaneDescriptor.HEADER_LENGTH) / RECORD_ALIGNMENT *
+            RECORD_ALIGNMENT - SpscLaneDescriptor.HEADER_LENGTH - HEADER_LENGTH;
     }
 
     /**
@@ -307,7 +305,7 @@ final class TxContext
         {
             return index;
         }
-        final RingBuffer lane = lanes[peer];
+        final SpscLane lane = lanes[peer];
         final AtomicBuffer b = lane.buffer();
         if (BROKEN_EARLY_COMMIT)
         {
@@ -399,7 +397,7 @@ final class TxContext
      */
     private int claimRecord(final int peer, final int len, final long tag, final long data, final int recordFlags)
     {
-        final RingBuffer lane = lanes[peer];
+        final SpscLane lane = lanes[peer];
         final int index = lane.tryClaim(MSG, bodyLength(HEADER_LENGTH + len + checksumLength));
         if (index < 0)
         {
@@ -744,7 +742,7 @@ final class TxContext
         sendGuard.lock();
         try
         {
-            final RingBuffer l = claim.lane;
+            final SpscLane l = claim.lane;
             if (l == null)
             {
                 return closed ? -Errno.FI_EBADF : -Errno.FI_EINVAL;
@@ -1006,7 +1004,7 @@ final class TxContext
         {
             return -Errno.FI_EAGAIN;
         }
-        final RingBuffer lane = lanes[peer];
+        final SpscLane lane = lanes[peer];
         final int content = request.contentLength();
         final int index = lane.tryClaim(request.type, bodyLength(content + checksumLength));
         if (index < 0)
@@ -1169,7 +1167,7 @@ final class TxContext
     private void commitWriteData(final int peer, final int index, final boolean copied, final long total,
         final long data)
     {
-        final RingBuffer lane = lanes[peer];
+        final SpscLane lane = lanes[peer];
         if (!copied)
         {
             lane.abort(index);

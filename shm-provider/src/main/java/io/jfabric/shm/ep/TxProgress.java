@@ -56,7 +56,7 @@ final class TxProgress
     private final int inlineLimit;
     private final RingBuffer ring;
     private final MessageHandler acks = new AckHandler();
-    private final RingBuffer[] lanes;
+    private final SpscLane[] lanes;
     private final ShmCounter readCounter;
     private final ShmCounter writeCounter;
     /** Made by the sending side's first emulated operation ({@link #install}); null until then. */
@@ -97,7 +97,7 @@ final class TxProgress
         final RegionGeometry geometry,
         final int slot,
         final int incarnation,
-        final RingBuffer[] lanes,
+        final SpscLane[] lanes,
         final PendingSends pending,
         final ShmCompletionQueue cq,
         final ShmCounter counter,

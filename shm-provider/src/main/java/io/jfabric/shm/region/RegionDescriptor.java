@@ -17,12 +17,13 @@ package io.jfabric.shm.region;
 
 import io.jfabric.shm.core.ProcessIdentity;
 
+import io.jfabric.shm.ep.SpscLaneDescriptor;
 import org.agrona.BitUtil;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 
 /**
- * Layout version 4 of a named domain's region file, {@code <rootDir>/<domain name>.domain}: the only class that
- * computes offsets into it.
+ * Layout version 10 ({@link #LAYOUT_VERSION} says what each version from 5 on changed) of a named domain's region
+ * file, {@code <rootDir>/<domain name>.domain}: the only class that computes offsets into it.
  * <p>
  * Version 4 added the region nonce (named AV files carry it, so a file of an earlier region of the same name is never
  * opened as this one's), the removal word and the user table (who maps the region now, so {@code jfabric clean}
@@ -148,7 +149,7 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  * fault word, which a reader of an older jfabric (a reserved zero to it) ignores.
  * <p>
  * One slot, {@code slotLength(g)} bytes. Its header's fields are drawn in {@code io.jfabric.shm.region.SlotDescriptor};
- * then come its receive <em>lanes</em>, one Agrona {@code OneToOneRingBuffer} per possible sender slot, so lane
+ * then come its receive <em>lanes</em>, one {@code SpscLane} ({@link SpscLaneDescriptor}) per possible sender slot, so lane
  * {@code s} of slot {@code r} carries only what the endpoint in slot {@code s} sends to the endpoint in slot
  * {@code r} (together the receive context: many senders, one receiver, and each lane single-producer, which is
  * what keeps a send free of contended atomics); then the transmit-context ring (a {@code ManyToOneRingBuffer}:
@@ -158,7 +159,7 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  *   +------------------------------+  slotOffset(g, r)
  *   |  Slot header (slotHeaderLength(g), page aligned)       |  owner, incarnation, state, lane owners
  *   +------------------------------+  laneOffset(g, r, 0) = rxRingOffset(g, r)
- *   |  Lane 0: rxRingBytes + ring trailer, LANE_ALIGNMENT    |  sent by slot 0's endpoint
+ *   |  Lane 0: rxRingBytes + lane trailer, LANE_ALIGNMENT    |  sent by slot 0's endpoint
  *   +------------------------------+  laneOffset(g, r, 1)
  *   |  ...                                                   |
  *   +------------------------------+  laneOffset(g, r, slotCount - 1)
@@ -169,8 +170,10 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  *   |  CQ ring: cqRingBytes + ring trailer, page aligned     |  completion ring number r
  *   +------------------------------+  slotOffset(g, r + 1)
  * </pre>
- * A ring occupies {@code capacity + RingBufferDescriptor.TRAILER_LENGTH} bytes ({@link #ringLength(int)}) from its
- * offset; the rest up to the next page is padding. Key table and counter table entries are
+ * A lane occupies {@code capacity + SpscLaneDescriptor.TRAILER_LENGTH} bytes ({@link #laneLength(int)}) from its
+ * offset, the rest up to the next {@link #LANE_ALIGNMENT} is padding; a ring (transmit, completion) occupies
+ * {@code capacity + RingBufferDescriptor.TRAILER_LENGTH} bytes ({@link #ringLength(int)}), the rest up to the next
+ * page is padding. Key table and counter table entries are
  * {@link #MR_ENTRY_LENGTH} and {@link #COUNTER_ENTRY_LENGTH} bytes; their fields are drawn in
  * {@code io.jfabric.shm.mr.MrTableDescriptor} and {@code io.jfabric.shm.cntr.CounterTableDescriptor}, which compute
  * offsets within an entry from {@link #mrEntryOffset} and {@link #counterEntryOffset}.
@@ -190,9 +193,12 @@ public final class RegionDescriptor
      * FI_REMOTE_READ and FI_REMOTE_WRITE counters, which initiators raise (FI_RMA_EVENT). 9: lanes carry emulated
      * RMA and atomic requests and transmit rings their responses ({@code LaneRecordDescriptor#RMA_WRITE},
      * {@code TxRecordDescriptor#RESPONSE}), and key table entries of local-only memory may grant remote access: a
-     * process of layout 8 would take the requests for damaged records and clear the lane.
+     * process of layout 8 would take the requests for damaged records and clear the lane. 10: receive lanes are
+     * {@code SpscLane}s ({@link SpscLaneDescriptor}: one 8-byte frame word per record, a 512-byte trailer with the
+     * positions at other offsets, {@link #laneLength(int)}) instead of Agrona's {@code OneToOneRingBuffer}s: a
+     * process of layout 9 would read the frames and positions wrong.
      */
-    public static final int LAYOUT_VERSION = 9;
+    public static final int LAYOUT_VERSION = 10;
 
     /** Alignment of every part of the file. */
     public static final int PAGE_LENGTH = 4096;
@@ -350,6 +356,16 @@ public final class RegionDescriptor
     }
 
     /**
+     * @param capacity lane capacity ({@code rxRingBytes}), a power of two.
+     * @return bytes a receive lane of that capacity occupies: capacity plus the lane trailer
+     * ({@link SpscLaneDescriptor#laneLength(int)}).
+     */
+    public static int laneLength(final int capacity)
+    {
+        return SpscLaneDescriptor.laneLength(capacity);
+    }
+
+    /**
      * @param g geometry.
      * @return length of one slot: its header, its lanes and two page aligned rings.
      */
@@ -372,7 +388,7 @@ public final class RegionDescriptor
     /**
      * @param g     geometry.
      * @param index slot index.
-     * @return offset of that slot's receive ring ({@link #ringLength(int)} of {@code rxRingBytes}).
+     * @return offset of that slot's first receive lane ({@link #laneLength(int)} of {@code rxRingBytes}).
      */
     public static int rxRingOffset(final RegionGeometry g, final int index)
     {
@@ -383,7 +399,7 @@ public final class RegionDescriptor
      * @param g        geometry.
      * @param receiver slot of the receiving endpoint.
      * @param sender   slot of the sending endpoint.
-     * @return offset of the lane (a {@link #ringLength(int)} of {@code rxRingBytes} ring) from sender to receiver.
+     * @return offset of the lane (a {@link #laneLength(int)} of {@code rxRingBytes}) from sender to receiver.
      */
     public static int laneOffset(final RegionGeometry g, final int receiver, final int sender)
     {
@@ -393,11 +409,12 @@ public final class RegionDescriptor
 
     /**
      * @param g geometry.
-     * @return bytes between two lanes: a ring of {@code rxRingBytes} and its trailer, {@link #LANE_ALIGNMENT} aligned.
+     * @return bytes between two lanes: a lane of {@code rxRingBytes} and its trailer, {@link #LANE_ALIGNMENT}
+     * aligned.
      */
     public static int laneSpan(final RegionGeometry g)
     {
-        return BitUtil.align(ringLength(g.rxRingBytes()), LANE_ALIGNMENT);
+        return BitUtil.align(laneLength(g.rxRingBytes()), LANE_ALIGNMENT);
     }
 
     /**
@@ -542,7 +559,7 @@ public final class RegionDescriptor
 
     private static long lanesLengthLong(final RegionGeometry g)
     {
-        return BitUtil.align((long)g.slotCount() * BitUtil.align(ringLength(g.rxRingBytes()), LANE_ALIGNMENT),
+        return BitUtil.align((long)g.slotCount() * BitUtil.align(laneLength(g.rxRingBytes()), LANE_ALIGNMENT),
             (long)PAGE_LENGTH);
     }
 

@@ -18,6 +18,7 @@ package io.jfabric.shm.stat;
 import io.jfabric.shm.av.ShmAddress;
 import io.jfabric.shm.core.LocalHost;
 import io.jfabric.shm.core.ProcessIdentity;
+import io.jfabric.shm.ep.SpscLaneDescriptor;
 import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RegionGeometry;
 import io.jfabric.shm.region.RegionHeader;
@@ -133,13 +134,20 @@ final class DomainSampler
         return region.getLongVolatile(SlotDescriptor.statOffset(geometry, slot, statOffset));
     }
 
-    /** Head first, then tail: the tail only grows, so the tail read is never behind the head read. */
+    /**
+     * Head first, then tail: the tail only grows, so the tail read is never behind the head read. A lane is an
+     * {@code SpscLane} ({@link SpscLaneDescriptor}'s trailer); the transmit and completion rings are Agrona's
+     * ({@code RingBufferDescriptor}'s trailer).
+     */
     private RingStat ring(
         final RingStat.Kind kind, final int sender, final int senderIncarnation, final int offset, final int capacity)
     {
+        final boolean lane = kind == RingStat.Kind.LANE;
         final int trailer = offset + capacity;
-        final long head = region.getLongVolatile(trailer + RingBufferDescriptor.HEAD_POSITION_OFFSET);
-        final long tail = region.getLongVolatile(trailer + RingBufferDescriptor.TAIL_POSITION_OFFSET);
+        final long head = region.getLongVolatile(lane ? offset + SpscLaneDescriptor.consumerPositionOffset(capacity) :
+            trailer + RingBufferDescriptor.HEAD_POSITION_OFFSET);
+        final long tail = region.getLongVolatile(lane ? offset + SpscLaneDescriptor.producerPositionOffset(capacity) :
+            trailer + RingBufferDescriptor.TAIL_POSITION_OFFSET);
         return new RingStat(kind, sender, senderIncarnation, capacity, tail, head);
     }
 

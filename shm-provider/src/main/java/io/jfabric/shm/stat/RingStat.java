@@ -16,10 +16,10 @@
 package io.jfabric.shm.stat;
 
 /**
- * One Agrona ring of a domain region as sampled: its capacity and its producer (tail) and consumer (head)
- * positions from the ring's trailer ({@code RingBufferDescriptor}), so its occupancy is the bytes written and not yet
- * consumed. The two positions are read at slightly different moments (head first), so the occupancy is a moment's
- * view, clamped to {@code [0, capacity]}. Immutable; any thread.
+ * One ring of a domain region as sampled: its capacity and its producer (tail) and consumer (head) positions from
+ * the ring's trailer (a lane's {@code SpscLaneDescriptor}, an Agrona ring's {@code RingBufferDescriptor}), so its
+ * occupancy is the bytes written and not yet consumed. The two positions are read at slightly different moments
+ * (head first), so the occupancy is a moment's view, clamped to {@code [0, capacity]}. Immutable; any thread.
  */
 public final class RingStat
 {

@@ -21,8 +21,9 @@ import java.nio.ByteBuffer;
 
 /**
  * Child JVM for {@link LaneRecoveryTest}: sends three messages to the address in {@code args[1]} (domain
- * {@code args[0]}), then claims room for a fourth, writes half of it and halts without committing, as a process that
- * crashes in the middle of a zero-copy send would.
+ * {@code args[0]}), then claims room for another, writes half of it, sends a fourth message (committed behind the
+ * open claim) and halts without committing the claim, as a process that crashes in the middle of a zero-copy send
+ * would.
  */
 public final class AbandonedClaimPeerMain
 {
@@ -51,6 +52,11 @@ public final class AbandonedClaimPeerMain
             Thread.onSpinWait();
         }
         ep.messageClaim().buffer().putLong(ep.messageClaim().offset(), 99);
+        buf.putLong(0, 4);
+        while (ep.inject(buf, 0, 64, child.dest) != 0)
+        {
+            Thread.onSpinWait();
+        }
         System.out.println("claimed");
         System.out.flush();
         Runtime.getRuntime().halt(0);

@@ -42,10 +42,6 @@ import io.jfabric.shm.region.SlotDescriptor;
 
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
-import org.agrona.concurrent.ringbuffer.RecordDescriptor;
-import org.agrona.concurrent.ringbuffer.RingBuffer;
-import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -128,7 +124,7 @@ class DamagedLaneTest
     {
         final int senderSlot = startSender(false);
         send(0, COUNT);
-        final RingBuffer lane = lane(senderSlot);
+        final SpscLane lane = lane(senderSlot);
         lane.buffer().putInt(body(lane, 1) + LaneRecordDescriptor.LENGTH_OFFSET, 10_000);
 
         assertEquals(List.of(0L, 2L, 3L, 4L), receive(COUNT, 1_000));
@@ -141,9 +137,9 @@ class DamagedLaneTest
     {
         final int senderSlot = startSender(false);
         send(0, COUNT);
-        final RingBuffer lane = lane(senderSlot);
-        final int second = body(lane, 1) - RecordDescriptor.HEADER_LENGTH;
-        lane.buffer().putInt(RecordDescriptor.lengthOffset(second), 0x7FFF_0000);
+        final SpscLane lane = lane(senderSlot);
+        final int second = body(lane, 1) - SpscLaneDescriptor.HEADER_LENGTH;
+        lane.buffer().putInt(second + SpscLaneDescriptor.LENGTH_OFFSET, 0x7FFF_0000);
 
         assertEquals(List.of(0L), receive(COUNT, 1_000), "the records after an impossible frame are lost, not read");
         assertEquals(1, damagedCount());
@@ -157,9 +153,9 @@ class DamagedLaneTest
     {
         final int senderSlot = startSender(false);
         send(0, COUNT);
-        final RingBuffer lane = lane(senderSlot);
+        final SpscLane lane = lane(senderSlot);
         final AtomicBuffer b = lane.buffer();
-        final int headIndex = lane.capacity() + RingBufferDescriptor.HEAD_POSITION_OFFSET;
+        final int headIndex = SpscLaneDescriptor.consumerPositionOffset(lane.capacity());
         b.putLongOrdered(headIndex, b.getLong(headIndex) - (1L << 40));
 
         final List<Long> got = receive(COUNT, 1_000);
@@ -175,7 +171,7 @@ class DamagedLaneTest
     {
         final int senderSlot = startSender(true);
         send(0, COUNT);
-        final RingBuffer lane = lane(senderSlot);
+        final SpscLane lane = lane(senderSlot);
         final int third = body(lane, 2);
         lane.buffer().putByte(third + LaneRecordDescriptor.PAYLOAD_OFFSET + 20,
             (byte)~lane.buffer().getByte(third + LaneRecordDescriptor.PAYLOAD_OFFSET + 20));
@@ -190,7 +186,7 @@ class DamagedLaneTest
     {
         final int senderSlot = startSender(false);
         send(0, COUNT);
-        final RingBuffer lane = lane(senderSlot);
+        final SpscLane lane = lane(senderSlot);
         final int third = body(lane, 2);
         lane.buffer().putLong(third + LaneRecordDescriptor.PAYLOAD_OFFSET, 777, ByteOrder.BIG_ENDIAN);
 
@@ -215,20 +211,20 @@ class DamagedLaneTest
     }
 
     /** The lane from the sender's slot into the receiver's, as the receiver maps it. */
-    private RingBuffer lane(final int senderSlot)
+    private SpscLane lane(final int senderSlot)
     {
         final RegionGeometry g = domain.region().geometry();
-        return new OneToOneRingBuffer(new UnsafeBuffer(domain.region().buffer(),
-            RegionDescriptor.laneOffset(g, receiver.slot(), senderSlot), RegionDescriptor.ringLength(g.rxRingBytes())));
+        return new SpscLane(new UnsafeBuffer(domain.region().buffer(),
+            RegionDescriptor.laneOffset(g, receiver.slot(), senderSlot), RegionDescriptor.laneLength(g.rxRingBytes())));
     }
 
     /** @return the body index of the n-th unread record of the lane (all records here are the same length). */
-    private static int body(final RingBuffer lane, final int n)
+    private static int body(final SpscLane lane, final int n)
     {
         final int head = (int)lane.consumerPosition() & (lane.capacity() - 1);
-        final int record = RecordDescriptor.HEADER_LENGTH +
+        final int record = SpscLaneDescriptor.HEADER_LENGTH +
             LaneRecordDescriptor.bodyLength(LaneRecordDescriptor.HEADER_LENGTH + SIZE);
-        return head + n * record + RecordDescriptor.HEADER_LENGTH;
+        return head + n * record + SpscLaneDescriptor.HEADER_LENGTH;
     }
 
     /** Post {@code posts} receives and read the CQ for {@code ms}: the first 8 bytes of each message received. */

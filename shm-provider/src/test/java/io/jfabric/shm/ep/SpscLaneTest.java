@@ -282,7 +282,9 @@ class SpscLaneTest
         assertTrue(write(3, body(3, 8)));
         assertEquals(1, consumer.controlledRead(recorder, 10));
         assertEquals(0, consumer.controlledRead(recorder, 10));
+        assertTrue(consumer.headWaiting());
         assertTrue(consumer.unblock());
+        assertFalse(consumer.headWaiting());
         assertEquals(1, consumer.controlledRead(recorder, 10));
         assertEquals(List.of(1, 3), recorder.types);
         assertEquals(consumer.producerPosition(), consumer.consumerPosition());
@@ -302,6 +304,7 @@ class SpscLaneTest
         b.putLong(SpscLaneDescriptor.producerPositionOffset(CAPACITY), head + 48);
         b.putLong((int)head + 48, -1L);
         assertEquals(0, consumer.controlledRead(recorder, 10));
+        assertTrue(consumer.headWaiting());
         assertTrue(consumer.unblock());
         assertEquals(head + 48, consumer.consumerPosition());
         assertEquals(0, consumer.controlledRead(recorder, 10), "the frame at the producer position is zeroed");
@@ -313,8 +316,10 @@ class SpscLaneTest
     @Test
     void shouldNotUnblockAnEmptyLaneOrACommittedHead()
     {
+        assertFalse(consumer.headWaiting());
         assertFalse(consumer.unblock());
         assertTrue(write(1, body(1, 8)));
+        assertFalse(consumer.headWaiting());
         assertFalse(consumer.unblock());
         assertEquals(1, consumer.controlledRead(recorder, 10));
     }

@@ -15,6 +15,7 @@
  */
 package io.jfabric.shm.region;
 
+import io.jfabric.shm.ep.SpscLaneDescriptor;
 import org.agrona.BitUtil;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 import org.junit.jupiter.api.Test;
@@ -78,7 +79,8 @@ class RegionDescriptorTest
         {
             assertEquals(end, slotOffset(GEOMETRY, i));
             assertEquals(slotOffset(GEOMETRY, i) + SLOT_HEADER_LENGTH, rxRingOffset(GEOMETRY, i));
-            assertTrue(txRingOffset(GEOMETRY, i) >= rxRingOffset(GEOMETRY, i) + ringLength(GEOMETRY.rxRingBytes()));
+            assertTrue(txRingOffset(GEOMETRY, i) >= laneOffset(GEOMETRY, i, GEOMETRY.slotCount() - 1) +
+                laneLength(GEOMETRY.rxRingBytes()));
             assertTrue(cqRingOffset(GEOMETRY, i) >= txRingOffset(GEOMETRY, i) + ringLength(GEOMETRY.txRingBytes()));
             end = slotOffset(GEOMETRY, i) + slotLength(GEOMETRY);
             assertTrue(end >= cqRingOffset(GEOMETRY, i) + ringLength(GEOMETRY.cqRingBytes()));
@@ -101,11 +103,16 @@ class RegionDescriptorTest
     }
 
     @Test
-    void shouldGiveEachRingItsCapacityPlusTheAgronaTrailer()
+    void shouldGiveEachLaneAndRingItsCapacityPlusItsTrailer()
     {
         assertEquals(8192 + RingBufferDescriptor.TRAILER_LENGTH, ringLength(8192));
-        // 3 lanes of 8192 + trailer, each rounded to LANE_ALIGNMENT, together rounded to a page; then tx and CQ rings.
-        final int lanes = 3 * org.agrona.BitUtil.align(8192 + RingBufferDescriptor.TRAILER_LENGTH, LANE_ALIGNMENT);
+        assertEquals(8192 + SpscLaneDescriptor.TRAILER_LENGTH, laneLength(8192));
+        assertEquals(SpscLaneDescriptor.laneLength(8192), laneLength(8192));
+        // 3 lanes of 8192 + lane trailer, each rounded to LANE_ALIGNMENT, together rounded to a page; then tx and CQ
+        // rings (Agrona's, with their trailer).
+        final int lanes = 3 * org.agrona.BitUtil.align(8192 + SpscLaneDescriptor.TRAILER_LENGTH, LANE_ALIGNMENT);
+        assertEquals(lanes, 3 * laneSpan(GEOMETRY));
+        assertEquals(0, laneOffset(GEOMETRY, 1, 2) % LANE_ALIGNMENT);
         assertEquals(SLOT_HEADER_LENGTH + org.agrona.BitUtil.align(lanes, PAGE_LENGTH) + 2 * PAGE_LENGTH +
             5 * PAGE_LENGTH, slotLength(GEOMETRY));
     }

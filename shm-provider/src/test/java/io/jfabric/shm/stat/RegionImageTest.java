@@ -19,6 +19,7 @@ import io.jfabric.Errno;
 import io.jfabric.FabricException;
 import io.jfabric.shm.ShmTestRoot;
 import io.jfabric.shm.core.ProcessIdentity;
+import io.jfabric.shm.ep.SpscLaneDescriptor;
 import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RegionFile;
 import io.jfabric.shm.region.RegionGeometry;
@@ -109,10 +110,11 @@ class RegionImageTest
     @Test
     void shouldRefuseAnotherLayoutVersion() throws IOException
     {
-        putInt(RegionDescriptor.LAYOUT_VERSION_OFFSET, 3);
+        final int previous = RegionDescriptor.LAYOUT_VERSION - 1; // lanes were Agrona rings: read, it would mislead
+        putInt(RegionDescriptor.LAYOUT_VERSION_OFFSET, previous);
 
-        assertRefused(Errno.FI_EINVAL, "has domain region layout version 3 but this jfabric reads layout version " +
-            RegionDescriptor.LAYOUT_VERSION);
+        assertRefused(Errno.FI_EINVAL, "has domain region layout version " + previous +
+            " but this jfabric reads layout version " + RegionDescriptor.LAYOUT_VERSION);
     }
 
     @Test
@@ -188,6 +190,11 @@ class RegionImageTest
             final int trailer = RegionDescriptor.txRingOffset(GEOMETRY, slot) + GEOMETRY.txRingBytes();
             region.putLongVolatile(trailer + RingBufferDescriptor.TAIL_POSITION_OFFSET, random.nextLong());
             region.putLongVolatile(trailer + RingBufferDescriptor.HEAD_POSITION_OFFSET, random.nextLong());
+            final int lane = RegionDescriptor.laneOffset(GEOMETRY, slot, random.nextInt(GEOMETRY.slotCount()));
+            region.putLongVolatile(lane + SpscLaneDescriptor.producerPositionOffset(GEOMETRY.rxRingBytes()),
+                random.nextLong());
+            region.putLongVolatile(lane + SpscLaneDescriptor.consumerPositionOffset(GEOMETRY.rxRingBytes()),
+                random.nextLong());
         }
     }
 
