@@ -8,7 +8,7 @@
 # same capacity and record format) instead of Agrona's, and the line ends with " lane=spsc".
 #
 # Usage: tools/bench/lane-floor.sh [round_trips] [size] [warmup] [agrona|spsc]
-#        defaults: 1000000 64 min(round_trips, 200000) agrona
+#        defaults: 1000000 64 min(round_trips, 200000) spsc (the lane the endpoints use)
 # Needs tools/target/jfabric-tools.jar (mvn -B -DskipTests package).
 set -euo pipefail
 
@@ -16,7 +16,7 @@ root="$(cd -P "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 jar="${root}/tools/target/jfabric-tools.jar"
 rounds="${1:-1000000}" size="${2:-64}"
 warmup="${3:-$((rounds < 200000 ? rounds : 200000))}"
-lane="${4:-agrona}"
+lane="${4:-spsc}"
 if [[ "${lane}" != agrona && "${lane}" != spsc ]]; then
     echo "lane-floor: lane must be agrona or spsc, not ${lane}" >&2
     exit 2
