@@ -92,6 +92,21 @@ final class PeerLiveness
     }
 
     /**
+     * Whether the slot header alone says the peer's endpoint left: closed, or the slot taken by another incarnation.
+     * No {@code /proc}, no cache: a few loads. A process that died without closing is found by {@link #status}.
+     *
+     * @param slot        a peer's slot.
+     * @param incarnation the incarnation resolved.
+     * @return whether it left.
+     */
+    boolean leftSlot(final int slot, final int incarnation)
+    {
+        return region.getLongVolatile(SlotDescriptor.ownerOffset(geometry, slot)) == 0 ||
+            region.getIntVolatile(SlotDescriptor.stateOffset(geometry, slot)) == SlotDescriptor.STATE_FREE ||
+            incarnation != 0 && region.getIntVolatile(SlotDescriptor.incarnationOffset(geometry, slot)) != incarnation;
+    }
+
+    /**
      * @param slot        a peer's slot.
      * @param incarnation the incarnation resolved (0: whichever is there).
      * @return the status worked out now, whatever is cached.
