@@ -15,6 +15,8 @@
  */
 package io.jfabric.shm.ep;
 
+import io.jfabric.shm.region.SpscLaneDescriptor;
+
 import org.agrona.BitUtil;
 
 /**

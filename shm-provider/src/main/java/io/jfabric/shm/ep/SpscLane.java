@@ -16,15 +16,16 @@
 package io.jfabric.shm.ep;
 
 import io.jfabric.shm.core.BrokenVariant;
+import io.jfabric.shm.region.SpscLaneDescriptor;
 import org.agrona.BitUtil;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.ControlledMessageHandler;
 import org.agrona.concurrent.ControlledMessageHandler.Action;
 
-import static io.jfabric.shm.ep.SpscLaneDescriptor.HEADER_LENGTH;
-import static io.jfabric.shm.ep.SpscLaneDescriptor.PADDING_TYPE;
-import static io.jfabric.shm.ep.SpscLaneDescriptor.RECORD_ALIGNMENT;
-import static io.jfabric.shm.ep.SpscLaneDescriptor.frame;
+import static io.jfabric.shm.region.SpscLaneDescriptor.HEADER_LENGTH;
+import static io.jfabric.shm.region.SpscLaneDescriptor.PADDING_TYPE;
+import static io.jfabric.shm.region.SpscLaneDescriptor.RECORD_ALIGNMENT;
+import static io.jfabric.shm.region.SpscLaneDescriptor.frame;
 
 /**
  * A single-producer, single-consumer lane of records in shared memory ({@link SpscLaneDescriptor}), built for the

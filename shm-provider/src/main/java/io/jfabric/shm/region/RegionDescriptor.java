@@ -17,7 +17,6 @@ package io.jfabric.shm.region;
 
 import io.jfabric.shm.core.ProcessIdentity;
 
-import io.jfabric.shm.ep.SpscLaneDescriptor;
 import org.agrona.BitUtil;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 

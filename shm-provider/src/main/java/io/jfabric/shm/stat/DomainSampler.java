@@ -18,7 +18,7 @@ package io.jfabric.shm.stat;
 import io.jfabric.shm.av.ShmAddress;
 import io.jfabric.shm.core.LocalHost;
 import io.jfabric.shm.core.ProcessIdentity;
-import io.jfabric.shm.ep.SpscLaneDescriptor;
+import io.jfabric.shm.region.SpscLaneDescriptor;
 import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RegionGeometry;
 import io.jfabric.shm.region.RegionHeader;

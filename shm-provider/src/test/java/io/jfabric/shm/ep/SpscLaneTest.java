@@ -15,6 +15,8 @@
  */
 package io.jfabric.shm.ep;
 
+import io.jfabric.shm.region.SpscLaneDescriptor;
+
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.ControlledMessageHandler;
@@ -26,7 +28,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 
-import static io.jfabric.shm.ep.SpscLaneDescriptor.HEADER_LENGTH;
+import static io.jfabric.shm.region.SpscLaneDescriptor.HEADER_LENGTH;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

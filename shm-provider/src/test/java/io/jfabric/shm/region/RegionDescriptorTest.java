@@ -15,7 +15,6 @@
  */
 package io.jfabric.shm.region;
 
-import io.jfabric.shm.ep.SpscLaneDescriptor;
 import org.agrona.BitUtil;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 import org.junit.jupiter.api.Test;

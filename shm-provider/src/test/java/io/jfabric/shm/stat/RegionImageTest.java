@@ -19,7 +19,7 @@ import io.jfabric.Errno;
 import io.jfabric.FabricException;
 import io.jfabric.shm.ShmTestRoot;
 import io.jfabric.shm.core.ProcessIdentity;
-import io.jfabric.shm.ep.SpscLaneDescriptor;
+import io.jfabric.shm.region.SpscLaneDescriptor;
 import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RegionFile;
 import io.jfabric.shm.region.RegionGeometry;

@@ -21,7 +21,7 @@ import io.jfabric.MemoryRegion;
 import io.jfabric.Threading;
 import io.jfabric.shm.ShmDomain;
 import io.jfabric.shm.ep.LaneRecordDescriptor;
-import io.jfabric.shm.ep.SpscLaneDescriptor;
+import io.jfabric.shm.region.SpscLaneDescriptor;
 import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RegionGeometry;
 import io.jfabric.stress.Catches;

@@ -16,7 +16,7 @@
 package io.jfabric.stress.lane;
 
 import io.jfabric.shm.ep.SpscLane;
-import io.jfabric.shm.ep.SpscLaneDescriptor;
+import io.jfabric.shm.region.SpscLaneDescriptor;
 import io.jfabric.stress.fixture.TwoMappings;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.ControlledMessageHandler;

@@ -17,7 +17,7 @@ package io.jfabric.tools.bench;
 
 import io.jfabric.shm.ep.LaneRecordDescriptor;
 import io.jfabric.shm.ep.SpscLane;
-import io.jfabric.shm.ep.SpscLaneDescriptor;
+import io.jfabric.shm.region.SpscLaneDescriptor;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.ControlledMessageHandler;

@@ -13,12 +13,12 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.jfabric.shm.ep;
+package io.jfabric.shm.region;
 
 import org.agrona.BitUtil;
 
 /**
- * Layout of a single-producer, single-consumer receive lane ({@link SpscLane}): a data area of a power-of-two
+ * Layout of a single-producer, single-consumer receive lane ({@code ep.SpscLane}): a data area of a power-of-two
  * capacity followed by a trailer that holds the two positions, each in its own pair of cache lines; the only class
  * that computes offsets into one.
  * <pre>
