@@ -15,8 +15,6 @@
  */
 package io.jfabric.shm.ep;
 
-import org.agrona.BitUtil;
-
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
@@ -31,8 +29,8 @@ import java.nio.ByteBuffer;
  * ({@link #take}), fills it, hands it over ({@link #submit}) and only then commits the request record, so that the
  * operation is known to progress before any response can name it; <em>transmit progress</em> takes what was handed
  * over into its in-flight list ({@link #accept}), completes it on its response, or in error when its target stops
- * or goes away, and gives it back ({@link #release}). Single-producer, single-consumer index rings with release
- * stores and acquire loads carry operations across, so each side sees the other's fields whole.
+ * or goes away, and gives it back ({@link #release}). Their indices go across through an {@link OpHandoff}, as
+ * PendingSends' do, so each side sees the other's fields whole.
  * <p>
  * <b>Fence.</b> The sending side counts the operations it issued per target slot, progress those it completed
  * (release stores); while the two differ ({@link #outstandingTo}) an emulated operation to that target is still
@@ -86,38 +84,15 @@ final class EmulatedOps
     private int head = NONE;
     private int tail = NONE;
     private int inFlight;
-    private long accepted;
 
     // ---- the sending side's own
-    private final int[] free;
-    private int freeCount;
     private final int[] serial;
     private final long[] issuedTo;
     private long issued;
-    private long reclaimed;
 
-    // ---- the handoffs (counts read and written through VarHandles: release stores, acquire loads)
-    private static final VarHandle COUNT;
+    // ---- the handoffs: the operations' indices ({@link OpHandoff}), and the fence's counts (release stores)
     private static final VarHandle ELEMENT = MethodHandles.arrayElementVarHandle(long[].class);
-
-    static
-    {
-        try
-        {
-            COUNT = MethodHandles.lookup().findVarHandle(EmulatedOps.class, "submittedCount", long.class);
-        }
-        catch (final ReflectiveOperationException ex)
-        {
-            throw new ExceptionInInitializerError(ex);
-        }
-    }
-
-    private final int mask;
-    private final int[] submitted;
-    private long submittedCount;
-    private final int[] released;
-    /** [0]: operations released by progress. */
-    private final long[] releasedCount = new long[1];
+    private final OpHandoff ops;
     /** Per slot: operations progress completed; [slotCount]: all of them. */
     private final long[] doneTo;
     private final int all;
@@ -151,20 +126,11 @@ final class EmulatedOps
         flying = new boolean[capacity];
         prev = new int[capacity];
         next = new int[capacity];
-        free = new int[capacity];
         serial = new int[capacity];
-        for (int i = 0; i < capacity; i++)
-        {
-            free[i] = capacity - 1 - i;
-        }
-        freeCount = capacity;
+        ops = new OpHandoff(capacity);
         issuedTo = new long[slotCount];
         doneTo = new long[slotCount + 1];
         all = slotCount;
-        final int ring = BitUtil.findNextPositivePowerOfTwo(Math.max(1, capacity));
-        mask = ring - 1;
-        submitted = new int[ring];
-        released = new int[ring];
     }
 
     // ------------------------------------------------------------------ sending side
@@ -172,7 +138,7 @@ final class EmulatedOps
     /** Sending side: @return whether an operation is free (taking back those progress released). */
     boolean hasRoom()
     {
-        return freeCount > 0 || reclaim() > 0;
+        return ops.hasFree();
     }
 
     /**
@@ -203,7 +169,7 @@ final class EmulatedOps
      */
     int take(final int lanePeer, final int fence, final int incarnation)
     {
-        final int op = free[--freeCount];
+        final int op = ops.take();
         peer[op] = lanePeer;
         fenceSlot[op] = fence;
         peerIncarnation[op] = incarnation;
@@ -266,22 +232,7 @@ final class EmulatedOps
             issuedTo[f]++;
         }
         issued++;
-        final long n = submittedCount;
-        submitted[(int)n & mask] = op;
-        COUNT.setRelease(this, n + 1);
-    }
-
-    private int reclaim()
-    {
-        final long end = (long)ELEMENT.getAcquire(releasedCount, 0);
-        int n = 0;
-        for (long i = reclaimed; i < end; i++)
-        {
-            free[freeCount++] = released[(int)i & mask];
-            n++;
-        }
-        reclaimed = end;
-        return n;
+        ops.submit(op);
     }
 
     // ------------------------------------------------------------------ progress
@@ -294,16 +245,15 @@ final class EmulatedOps
      */
     boolean idle()
     {
-        return (long)COUNT.getAcquire(this) == accepted && inFlight == 0;
+        return ops.allAccepted() && inFlight == 0;
     }
 
     /** Progress: append what the sending side submitted to the in-flight list. */
     void accept()
     {
-        final long end = (long)COUNT.getAcquire(this);
-        for (long i = accepted; i < end; i++)
+        for (int n = ops.beginAccept(); n > 0; n--)
         {
-            final int op = submitted[(int)i & mask];
+            final int op = ops.nextAccepted();
             flying[op] = true;
             next[op] = NONE;
             prev[op] = tail;
@@ -318,7 +268,6 @@ final class EmulatedOps
             tail = op;
             inFlight++;
         }
-        accepted = end;
     }
 
     /** Progress: @return operations in flight. */
@@ -389,9 +338,7 @@ final class EmulatedOps
             ELEMENT.setRelease(doneTo, f, doneTo[f] + 1);
         }
         ELEMENT.setRelease(doneTo, all, doneTo[all] + 1);
-        final long n = releasedCount[0];
-        released[(int)n & mask] = op;
-        ELEMENT.setRelease(releasedCount, 0, n + 1);
+        ops.release(op);
         return after;
     }
 }

@@ -16,7 +16,6 @@
 package io.jfabric.shm.ep;
 
 import io.jfabric.Msg;
-import org.agrona.BitUtil;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -37,8 +36,9 @@ import java.nio.ByteBuffer;
  *   progress agent, or the sender itself) takes what was handed over into its in-flight list ({@link #accept}),
  *   writes it into the lanes, and gives each operation back once complete ({@link #release}).</li>
  * </ul>
- * Two single-producer, single-consumer index rings carry the operations across, each published with a release
- * store and read with an acquire load, so an operation's fields written by one side are seen whole by the other.
+ * The operations' indices go across through an {@link OpHandoff} (two single-producer, single-consumer index rings,
+ * each published with a release store and read with an acquire load), so an operation's fields written by one side
+ * are seen whole by the other.
  * The lane to a peer has one producer at a time: the sending side writes it only while every operation it queued to
  * that peer has been written whole ({@link #hasPendingFor}: a count the sending side keeps against one that
  * progress publishes with a release store once an operation's last record is committed); otherwise it queues
@@ -83,36 +83,13 @@ final class PendingSends
     private int head = NONE;
     private int tail = NONE;
     private int inFlight;
-    private long accepted;
 
     // ---- the sending side's own
-    private final int[] free;
-    private int freeCount;
     private final long[] queuedTo;
-    private long reclaimed;
 
-    // ---- the handoffs (counts read and written through VarHandles: release stores, acquire loads)
-    private static final VarHandle COUNT;
+    // ---- the handoffs: the operations' indices ({@link OpHandoff}), and per peer what progress wrote whole
     private static final VarHandle ELEMENT = MethodHandles.arrayElementVarHandle(long[].class);
-
-    static
-    {
-        try
-        {
-            COUNT = MethodHandles.lookup().findVarHandle(PendingSends.class, "submittedCount", long.class);
-        }
-        catch (final ReflectiveOperationException ex)
-        {
-            throw new ExceptionInInitializerError(ex);
-        }
-    }
-
-    private final int mask;
-    private final int[] submitted;
-    private long submittedCount;
-    private final int[] released;
-    /** [0]: operations released by progress. */
-    private final long[] releasedCount = new long[1];
+    private final OpHandoff ops;
     private final long[] writtenTo;
 
     /**
@@ -146,17 +123,8 @@ final class PendingSends
         whole = new boolean[capacity];
         serial = new int[capacity];
         next = new int[capacity];
-        free = new int[capacity];
-        for (int i = 0; i < capacity; i++)
-        {
-            free[i] = capacity - 1 - i;
-        }
-        freeCount = capacity;
+        ops = new OpHandoff(capacity);
         queuedTo = new long[slotCount];
-        final int ring = BitUtil.findNextPositivePowerOfTwo(Math.max(1, capacity));
-        mask = ring - 1;
-        submitted = new int[ring];
-        released = new int[ring];
         writtenTo = new long[slotCount];
     }
 
@@ -165,7 +133,7 @@ final class PendingSends
     /** Sending side: @return whether an operation is free (taking back those progress released). */
     boolean hasRoom()
     {
-        return freeCount > 0 || reclaim() > 0;
+        return ops.hasFree();
     }
 
     /**
@@ -187,7 +155,7 @@ final class PendingSends
      */
     int take(final int peerSlot, final int incarnation)
     {
-        final int op = free[--freeCount];
+        final int op = ops.take();
         peer[op] = peerSlot;
         peerIncarnation[op] = incarnation;
         rendezvous[op] = false;
@@ -254,22 +222,7 @@ final class PendingSends
     void submit(final int op)
     {
         queuedTo[peer[op]]++;
-        final long n = submittedCount;
-        submitted[(int)n & mask] = op;
-        COUNT.setRelease(this, n + 1);
-    }
-
-    private int reclaim()
-    {
-        final long end = (long)ELEMENT.getAcquire(releasedCount, 0);
-        int n = 0;
-        for (long i = reclaimed; i < end; i++)
-        {
-            free[freeCount++] = released[(int)i & mask];
-            n++;
-        }
-        reclaimed = end;
-        return n;
+        ops.submit(op);
     }
 
     // ------------------------------------------------------------------ progress
@@ -282,7 +235,7 @@ final class PendingSends
      */
     boolean idle()
     {
-        return (long)COUNT.getAcquire(this) == accepted && inFlight == 0;
+        return ops.allAccepted() && inFlight == 0;
     }
 
     /** Progress: @return operations in flight (accepted, not yet released). */
@@ -294,10 +247,9 @@ final class PendingSends
     /** Progress: append what the sending side submitted to the in-flight list, in submission order. */
     void accept()
     {
-        final long end = (long)COUNT.getAcquire(this);
-        for (long i = accepted; i < end; i++)
+        for (int n = ops.beginAccept(); n > 0; n--)
         {
-            final int op = submitted[(int)i & mask];
+            final int op = ops.nextAccepted();
             sent[op] = 0;
             awaitingAck[op] = false;
             abandoned[op] = false;
@@ -315,7 +267,6 @@ final class PendingSends
             tail = op;
             inFlight++;
         }
-        accepted = end;
     }
 
     /** Progress: @return the oldest operation in flight, or NONE. */
@@ -418,9 +369,7 @@ final class PendingSends
             iov[i] = null;
         }
         inFlight--;
-        final long n = releasedCount[0];
-        released[(int)n & mask] = op;
-        ELEMENT.setRelease(releasedCount, 0, n + 1);
+        ops.release(op);
         return after;
     }
 
