@@ -23,7 +23,6 @@ import io.jfabric.shm.mr.LocalRegions;
 import io.jfabric.shm.mr.RemoteMemory;
 import io.jfabric.shm.region.RegionGeometry;
 import io.jfabric.shm.region.SlotDescriptor;
-import io.jfabric.shm.rma.AtomicOps;
 import io.jfabric.shm.rma.AtomicSupport;
 
 import org.agrona.concurrent.AtomicBuffer;
@@ -69,7 +68,7 @@ final class EmulatedTarget
     private final int readCounterOffset;
     private final int writeCounterOffset;
     private final PeerLiveness liveness;
-    private final Applier applier = new Applier();
+    private final AtomicAccess applier = new AtomicAccess();
 
     /**
      * @param local    this endpoint's server of the process's local-only regions.
@@ -247,7 +246,7 @@ final class EmulatedTarget
         final AtomicBuffer lane, final int index, final int regions, final int total, final int payload,
         final long payloadBytes, final AtomicBuffer out, final int outIndex)
     {
-        final Applier a = applier;
+        final AtomicAccess a = applier;
         if (!decode(lane, index, total))
         {
             return -Errno.FI_EIO;
@@ -260,11 +259,11 @@ final class EmulatedTarget
         }
         a.source = lane;
         a.sourceIndex = operands ? payload : -1;
+        a.compare = lane;
         a.compareIndex = payload + (operands ? total : 0);
         a.result = out;
         a.resultIndex = outIndex;
-        final long rights = a.kind == AtomicSupport.Kind.WRITE ? Flags.FI_REMOTE_WRITE :
-            a.op == AtomicOp.ATOMIC_READ ? Flags.FI_REMOTE_READ : Flags.FI_REMOTE_READ | Flags.FI_REMOTE_WRITE;
+        final long rights = AtomicAccess.rights(a.kind, a.op);
         if (regions > 1)
         {
             final int checked = atomicRegions(lane, index, regions, rights, true);
@@ -279,7 +278,7 @@ final class EmulatedTarget
     /** @return whether the request names a supported (kind, datatype, op) and a whole number of elements. */
     private boolean decode(final AtomicBuffer lane, final int index, final int total)
     {
-        final Applier a = applier;
+        final AtomicAccess a = applier;
         a.kind = KINDS[lane.getByte(index + REQUEST_KIND_OFFSET)];
         a.type = AtomicDatatype.of(lane.getByte(index + REQUEST_DATATYPE_OFFSET) & 0xFF);
         a.op = AtomicOp.of(lane.getByte(index + REQUEST_OP_OFFSET) & 0xFF);
@@ -291,7 +290,7 @@ final class EmulatedTarget
     private int atomicRegions(
         final AtomicBuffer lane, final int index, final int regions, final long rights, final boolean checkOnly)
     {
-        final Applier a = applier;
+        final AtomicAccess a = applier;
         a.checkOnly = checkOnly;
         a.done = 0;
         for (int r = 0; r < regions; r++)
@@ -302,56 +301,12 @@ final class EmulatedTarget
             final int rc = local.access(lane.getLong(region + REGION_KEY_OFFSET),
                 lane.getLong(region + REGION_ADDR_OFFSET), lane.getLong(region + REGION_CONTROL_OFFSET), bytes,
                 rights, a);
-            if (rc != (checkOnly ? Applier.CHECKED : 0))
+            if (rc != (checkOnly ? AtomicAccess.CHECKED : 0))
             {
                 return rc < 0 ? rc : -Errno.FI_EIO;
             }
             a.done += bytes;
         }
         return 0;
-    }
-
-    /**
-     * Applies an atomic to the target memory {@link LocalRegions} hands it, the operands and compare values read
-     * from the request record, the values before written into the response record; one per target, refilled for
-     * every request.
-     */
-    private static final class Applier implements RemoteMemory.SegmentAccess
-    {
-        /** What a check-only access returns when the target is fit. */
-        static final int CHECKED = 1;
-        boolean checkOnly;
-        AtomicSupport.Kind kind;
-        AtomicDatatype type;
-        AtomicOp op;
-        int count;
-        /** Bytes of the operation done in earlier regions: the offset into operands, compares and results. */
-        int done;
-        AtomicBuffer source;
-        int sourceIndex;
-        int compareIndex;
-        AtomicBuffer result;
-        int resultIndex;
-
-        @Override
-        public int access(final AtomicBuffer memory, final int index, final int length)
-        {
-            if (checkOnly)
-            {
-                final int rc = AtomicOps.checkTarget(type, memory, index, count);
-                return rc != 0 ? rc : CHECKED;
-            }
-            switch (kind)
-            {
-                case WRITE:
-                    return AtomicOps.apply(type, op, memory, index, source, sourceIndex + done, count);
-                case FETCH:
-                    return AtomicOps.fetch(type, op, memory, index, sourceIndex < 0 ? null : source,
-                        sourceIndex + done, result, resultIndex + done, count);
-                default:
-                    return AtomicOps.compare(type, op, memory, index, source, sourceIndex + done, source,
-                        compareIndex + done, result, resultIndex + done, count);
-            }
-        }
     }
 }

@@ -30,7 +30,6 @@ import io.jfabric.shm.mr.RemoteMemory;
 import io.jfabric.shm.rma.AtomicOps;
 import io.jfabric.shm.rma.AtomicSupport;
 
-import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
@@ -271,8 +270,14 @@ final class RmaInitiator
         a.type = type;
         a.op = op;
         a.count = count;
-        a.source = buf == null ? null : local;
-        final int rc = remote.access(key, addr, length, rights(kind, op), a);
+        a.source = local;
+        a.sourceIndex = buf == null ? -1 : 0;
+        a.compare = compareView;
+        a.compareIndex = 0;
+        a.result = resultView;
+        a.resultIndex = 0;
+        a.done = 0;
+        final int rc = remote.access(key, addr, length, AtomicAccess.rights(kind, op), a);
         if (rc == RemoteMemory.LOCAL_ONLY)
         {
             request.atomic(kind, type, op);
@@ -394,7 +399,7 @@ final class RmaInitiator
                 final long at = rmaIoc == null ? addr : rmaIoc.addr[j];
                 a.type = type;
                 a.count = n;
-                final int rc = remote.access(k, at, n * type.size(), rights(kind, op), a);
+                final int rc = remote.access(k, at, n * type.size(), AtomicAccess.rights(kind, op), a);
                 if (rc == RemoteMemory.LOCAL_ONLY)
                 {
                     localRegion(k, at, (long)n * type.size());
@@ -410,12 +415,6 @@ final class RmaInitiator
         {
             a.checkOnly = false;
         }
-    }
-
-    private static long rights(final AtomicSupport.Kind kind, final AtomicOp op)
-    {
-        return kind == AtomicSupport.Kind.WRITE ? Flags.FI_REMOTE_WRITE :
-            op == AtomicOp.ATOMIC_READ ? Flags.FI_REMOTE_READ : Flags.FI_REMOTE_READ | Flags.FI_REMOTE_WRITE;
     }
 
     /**
@@ -444,37 +443,6 @@ final class RmaInitiator
         }
     }
 
-    /** The operation {@link #atomic} runs in the peer's memory; one per initiator, refilled for every call. */
-    private final class AtomicAccess implements RemoteMemory.SegmentAccess
-    {
-        /** What a check-only access returns when the target is fit. */
-        static final int CHECKED = 1;
-        boolean checkOnly;
-        AtomicSupport.Kind kind;
-        AtomicDatatype type;
-        AtomicOp op;
-        int count;
-        UnsafeBuffer source;
-
-        @Override
-        public int access(final AtomicBuffer memory, final int index, final int length)
-        {
-            if (checkOnly)
-            {
-                final int rc = AtomicOps.checkTarget(type, memory, index, count);
-                return rc != 0 ? rc : CHECKED;
-            }
-            switch (kind)
-            {
-                case WRITE:
-                    return AtomicOps.apply(type, op, memory, index, source, 0, count);
-                case FETCH:
-                    return AtomicOps.fetch(type, op, memory, index, source, 0, resultView, 0, count);
-                default:
-                    return AtomicOps.compare(type, op, memory, index, source, 0, compareView, 0, resultView, 0, count);
-            }
-        }
-    }
 
     /**
      * Report a finished atomic operation: FI_ATOMIC with FI_WRITE (fi_atomic) or FI_READ (fetching forms), or an
