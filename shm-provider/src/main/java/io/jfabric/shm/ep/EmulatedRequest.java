@@ -221,7 +221,7 @@ final class EmulatedRequest
         final int payload = index + requestPayloadOffset(regions);
         if (type == RMA_WRITE)
         {
-            gather(b, payload);
+            TxContext.gather(b, payload, msg, buf, offset, total);
         }
         else if (type == ATOMIC)
         {
@@ -251,28 +251,6 @@ final class EmulatedRequest
         b.putByte(index + REQUEST_OP_OFFSET, atomic ? (byte)op.value() : 0);
         b.putByte(index + REQUEST_KIND_OFFSET, atomic ? (byte)kind.ordinal() : 0);
         b.putInt(index + REQUEST_TOTAL_OFFSET, total);
-    }
-
-    private void gather(final AtomicBuffer b, final int at)
-    {
-        if (msg == null)
-        {
-            if (total > 0)
-            {
-                b.putBytes(at, buf, offset, total);
-            }
-            return;
-        }
-        int to = at;
-        for (int i = 0; i < msg.iovCount; i++)
-        {
-            final int l = msg.iovLength[i];
-            if (l > 0)
-            {
-                b.putBytes(to, msg.iov[i], msg.iovOffset[i], l);
-                to += l;
-            }
-        }
     }
 
     /** Give the pending operation the local buffers its response's bytes go to, then let go of every reference. */

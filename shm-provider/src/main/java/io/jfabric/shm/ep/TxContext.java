@@ -312,17 +312,7 @@ final class TxContext
         {
             lane.commit(index);
         }
-        if (msg == null)
-        {
-            if (len > 0)
-            {
-                b.putBytes(index + PAYLOAD_OFFSET, buf, offset, len);
-            }
-        }
-        else
-        {
-            copyIov(b, index + PAYLOAD_OFFSET, msg);
-        }
+        gather(b, index + PAYLOAD_OFFSET, msg, buf, offset, len);
         if (checksumLength != 0)
         {
             senderChecksum.seal(b, index, PAYLOAD_OFFSET + len);
@@ -336,8 +326,21 @@ final class TxContext
         return 0;
     }
 
-    private static void copyIov(final AtomicBuffer b, final int at, final Msg msg)
+    /**
+     * Copy an operation's data into a lane record: {@code msg}'s buffers, or, when {@code msg} is null, {@code length}
+     * bytes of {@code buf} from {@code offset}. Sending side.
+     */
+    static void gather(
+        final AtomicBuffer b, final int at, final Msg msg, final ByteBuffer buf, final int offset, final int length)
     {
+        if (msg == null)
+        {
+            if (length > 0)
+            {
+                b.putBytes(at, buf, offset, length);
+            }
+            return;
+        }
         int to = at;
         for (int i = 0; i < msg.iovCount; i++)
         {
