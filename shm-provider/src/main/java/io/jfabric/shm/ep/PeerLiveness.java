@@ -101,9 +101,17 @@ final class PeerLiveness
      */
     boolean leftSlot(final int slot, final int incarnation)
     {
-        return region.getLongVolatile(SlotDescriptor.ownerOffset(geometry, slot)) == 0 ||
-            region.getIntVolatile(SlotDescriptor.stateOffset(geometry, slot)) == SlotDescriptor.STATE_FREE ||
-            incarnation != 0 && region.getIntVolatile(SlotDescriptor.incarnationOffset(geometry, slot)) != incarnation;
+        return left(
+            region.getLongVolatile(SlotDescriptor.ownerOffset(geometry, slot)),
+            region.getIntVolatile(SlotDescriptor.stateOffset(geometry, slot)),
+            region.getIntVolatile(SlotDescriptor.incarnationOffset(geometry, slot)),
+            incarnation);
+    }
+
+    /** Whether a slot header's owner, state and incarnation say the endpoint of {@code incarnation} left it. */
+    private static boolean left(final long owner, final int state, final int inc, final int incarnation)
+    {
+        return owner == 0 || state == SlotDescriptor.STATE_FREE || incarnation != 0 && inc != incarnation;
     }
 
     /**
@@ -118,8 +126,7 @@ final class PeerLiveness
         final int inc = region.getIntVolatile(SlotDescriptor.incarnationOffset(geometry, slot));
         final long heartbeat = region.getLongVolatile(SlotDescriptor.heartbeatOffset(geometry, slot));
         final int s;
-        if (owner == 0 || state == SlotDescriptor.STATE_FREE || incarnation != 0 && inc != incarnation ||
-            ProcessIdentity.isGone(owner))
+        if (left(owner, state, inc, incarnation) || ProcessIdentity.isGone(owner))
         {
             s = GONE;
         }
