@@ -18,8 +18,9 @@
 # It defines functions only and sets nothing else. The parsers read the output of a run on stdin and print one
 # number per match (nothing when there is none); a missing figure then shows as "nan" in medians and ratios.
 
-# bench_shared ROOT: the team's reference scripts' folder: $SHARED_BENCH, else ../shared/bench next to the repository.
-bench_shared() { printf '%s\n' "${SHARED_BENCH:-$1/../shared/bench}"; }
+# bench_reference ROOT: the reference harnesses' folder (floor, Aeron IPC, libfabric shm): $REFERENCE_BENCH, else
+# tools/bench/reference in the repository.
+bench_reference() { printf '%s\n' "${REFERENCE_BENCH:-$1/tools/bench/reference}"; }
 
 # bench_need_jar NAME ROOT: exit 1, saying how to build it, when ROOT/tools/target/jfabric-tools.jar is missing.
 bench_need_jar() {

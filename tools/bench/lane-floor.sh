@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # lane-floor.sh: the round trip of bare lanes on this host (io.jfabric.tools.bench.LaneFloor): two JVMs ping-pong one
 # message at a time through two Agrona OneToOneRingBuffers in /dev/shm, records laid out as the shm provider's lanes
-# lay out a whole message, and nothing else of the library. Between shared/bench/floor.sh and `jfabric pingpong`:
+# lay out a whole message, and nothing else of the library. Between tools/bench/reference/floor.sh and `jfabric pingpong`:
 # floor -> lane floor is what the lane's record format and ring protocol cost, lane floor -> pingpong what the library
 # adds. Prints: lanefloor rtt_ns p50=... p90=... p99=... p99.9=... max=... rounds=... size=...
 # With lane "spsc" the rings are the provider's own single-producer, single-consumer lane (io.jfabric.shm.ep.SpscLane,

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # pingpong-vs-floor.sh: issue 5's latency check in one run. Alternates, N times (default 3), the host's floor
-# (shared/bench/floor.sh), the bare lanes at 64 B (tools/bench/lane-floor.sh) and `bin/jfabric pingpong --self -S
-# 64,4096`, then runs libfabric's own shm provider (shared/bench/libfabric-shm.sh) at 64 B and 4 KiB, and prints the
+# (tools/bench/reference/floor.sh), the bare lanes at 64 B (tools/bench/lane-floor.sh) and `bin/jfabric pingpong --self -S
+# 64,4096`, then runs libfabric's own shm provider (tools/bench/reference/libfabric-shm.sh) at 64 B and 4 KiB, and prints the
 # medians and the ratios the issue asks for:
 #   64 B round-trip p50 / floor p50                      target <= 1.5
 #   libfabric usec/xfer / jfabric usec/xfer, 64 B, 4 KiB   target >= 2   (usec/xfer = mean of half a round trip)
@@ -12,8 +12,8 @@
 #
 # Usage: tools/bench/pingpong-vs-floor.sh [N] [round_trips] [warmup] [libfabric_iterations]
 #        defaults:                          3   1000000       200000   100000
-# Needs tools/target/jfabric-tools.jar (mvn -B -DskipTests package) and the team's shared/bench folder next to
-# the repository (../shared/bench, or $SHARED_BENCH); without that folder it says so and exits 0 (skipped).
+# Needs tools/target/jfabric-tools.jar (mvn -B -DskipTests package); the references are tools/bench/reference's (or
+# $REFERENCE_BENCH's); without them it says so and exits 0 (skipped).
 # Exit status: 0 when both targets are met (or skipped), 3 when one is missed, 1 when a run fails.
 set -euo pipefail
 
@@ -21,11 +21,11 @@ here="$(cd -P "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd -P "${here}/../.." && pwd)"
 # shellcheck source=bench-lib.sh
 source "${here}/bench-lib.sh"
-shared="$(bench_shared "${root}")"
+shared="$(bench_reference "${root}")"
 cycles="${1:-3}" rounds="${2:-1000000}" warmup="${3:-200000}" lf_iters="${4:-100000}"
 
 if [[ ! -f "${shared}/floor.sh" || ! -f "${shared}/libfabric-shm.sh" ]]; then
-    echo "pingpong-vs-floor: skipped: ${shared}/floor.sh and libfabric-shm.sh not found (set SHARED_BENCH)"
+    echo "pingpong-vs-floor: skipped: ${shared}/floor.sh and libfabric-shm.sh not found (set REFERENCE_BENCH)"
     exit 0
 fi
 bench_need_jar pingpong-vs-floor "${root}"

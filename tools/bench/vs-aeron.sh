@@ -16,8 +16,8 @@
 # vs-aeron.sh: the latency issue's comparison ("latency ahead of Aeron") in one run: jfabric's message round trip
 # beside the host's floor and Aeron IPC, alternately. Each cycle runs, in an order rotated by one step each cycle
 # (the host may change speed between JVM pairs, so no figure always comes first or last):
-#   floor       $SHARED_BENCH/floor.sh N: two JVMs ping-pong a counter through /dev/shm, nothing else on the path
-#   aeron 32    $SHARED_BENCH/aeron-ipc.sh N 32: Aeron IPC ping-pong (media driver, Pong, Ping), 32-byte messages
+#   floor       $REFERENCE_BENCH/floor.sh N: two JVMs ping-pong a counter through /dev/shm, nothing else on the path
+#   aeron 32    $REFERENCE_BENCH/aeron-ipc.sh N 32: Aeron IPC ping-pong (media driver, Pong, Ping), 32-byte messages
 #   aeron 64    the same, 64-byte messages
 #   jfabric     bin/jfabric pingpong --self -S 32,64 -I N -W W (2 endpoints attached to the domain: the measured ones)
 #   endpoints   only with the endpoints argument E: the same with --endpoints E (E-2 more endpoints attached, each
@@ -33,9 +33,8 @@
 # round_trips: floor.sh's round trips, aeron-ipc.sh's messages (after its own 200000 warm-up) and pingpong's -I;
 # warmup: pingpong's -W. With endpoints E above 16 both pingpong runs get domains of E endpoint slots
 # (JFABRIC_SHM_EP_COUNT=E, unless it is set already), so that the two differ only in the endpoints attached.
-# Needs tools/target/jfabric-tools.jar (mvn -B -DskipTests package) and the team's shared/bench folder next to the
-# repository (../shared/bench, or $SHARED_BENCH); without floor.sh and aeron-ipc.sh there it says so and exits 0
-# (skipped). aeron-ipc.sh fetches Aeron 1.51.0 into ~/.m2 on its first run.
+# Needs tools/target/jfabric-tools.jar (mvn -B -DskipTests package); the references are tools/bench/reference's (or
+# $REFERENCE_BENCH's); without floor.sh and aeron-ipc.sh there it says so and exits 0 (skipped). aeron-ipc.sh fetches Aeron 1.51.0 into ~/.m2 on its first run.
 # Exit status: 0 when every target is met (or skipped), 3 when one is missed, 1 when a run fails or an argument is
 # wrong.
 set -euo pipefail
@@ -44,7 +43,7 @@ here="$(cd -P "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd -P "${here}/../.." && pwd)"
 # shellcheck source=bench-lib.sh
 source "${here}/bench-lib.sh"
-shared="$(bench_shared "${root}")"
+shared="$(bench_reference "${root}")"
 cycles="${1:-3}" rounds="${2:-1000000}" warmup="${3:-200000}" endpoints="${4:-}"
 bench_uint vs-aeron cycles "${cycles}"
 bench_uint vs-aeron round_trips "${rounds}"
@@ -55,7 +54,7 @@ if [[ -n "${endpoints}" ]] && ! [[ "${endpoints}" =~ ^[0-9]+$ && "${endpoints}" 
 fi
 
 if [[ ! -f "${shared}/floor.sh" || ! -f "${shared}/aeron-ipc.sh" ]]; then
-    echo "vs-aeron: skipped: ${shared}/floor.sh and aeron-ipc.sh not found (set SHARED_BENCH)"
+    echo "vs-aeron: skipped: ${shared}/floor.sh and aeron-ipc.sh not found (set REFERENCE_BENCH)"
     exit 0
 fi
 bench_need_jar vs-aeron "${root}"

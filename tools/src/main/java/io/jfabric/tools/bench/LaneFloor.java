@@ -45,7 +45,7 @@ import static java.nio.file.StandardOpenOption.WRITE;
  * message in a receive lane ({@link LaneRecordDescriptor}) and copied out by the receiver, and nothing else: no
  * endpoint, address vector, matching or completion queue.
  * <p>
- * It sits between {@code shared/bench/floor.sh} (one counter in one cache line each way) and
+ * It sits between {@code tools/bench/reference/floor.sh} (one counter in one cache line each way) and
  * {@code jfabric pingpong}: the floor-to-lane ratio is what the lane's record format and ring protocol cost, the
  * lane-to-pingpong ratio what the library adds. {@code tools/bench/lane-floor.sh} runs the two processes, as
  * {@code floor.sh} does.

@@ -21,7 +21,7 @@ import java.util.Locale;
 
 /**
  * What pingpong prints: fi_pingpong's header and per-size row (its columns, widths and unit suffixes, so the output
- * reads and parses like fi_pingpong's) and the round-trip percentile line of {@code shared/bench/floor.sh}.
+ * reads and parses like fi_pingpong's) and the round-trip percentile line of {@code tools/bench/reference/floor.sh}.
  * <p>
  * The row follows fi_pingpong's arithmetic: {@code total} = #sent x bytes x 2 (the ping and the pong),
  * {@code MB/sec} = total / elapsed microseconds, {@code usec/xfer} = elapsed microseconds / #sent / 2 (the mean of
