@@ -15,6 +15,7 @@
  */
 package io.jfabric.shm.ep;
 
+import io.jfabric.shm.core.BrokenVariant;
 import org.agrona.BitUtil;
 
 import java.lang.invoke.MethodHandles;
@@ -30,10 +31,13 @@ import java.lang.invoke.VarHandle;
  * Two single-producer, single-consumer index rings carry the indices across, each count published with a release
  * store and read with an acquire load, so what one side wrote into an operation before handing it over is seen whole
  * by the other. Each side is one thread at a time (the threading model or the context's guards make it so).
- * Nothing allocates after construction.
+ * Nothing allocates after construction. Public for the JCStress tests ({@code endpoint.OpHandoffPublicationTest});
+ * the package is not exported.
  */
-final class OpHandoff
+public final class OpHandoff
 {
+    private static final boolean BROKEN_COUNT_FIRST = BrokenVariant.active("handoff.count-before-index");
+
     private static final VarHandle SUBMITTED;
     private static final VarHandle ELEMENT = MethodHandles.arrayElementVarHandle(long[].class);
 
@@ -67,7 +71,7 @@ final class OpHandoff
     /**
      * @param capacity operations in the pool, all free: indices 0 to capacity - 1.
      */
-    OpHandoff(final int capacity)
+    public OpHandoff(final int capacity)
     {
         free = new int[capacity];
         for (int i = 0; i < capacity; i++)
@@ -82,21 +86,27 @@ final class OpHandoff
     }
 
     /** Sending side: @return whether an index is free (taking back those progress released). */
-    boolean hasFree()
+    public boolean hasFree()
     {
         return freeCount > 0 || reclaim() > 0;
     }
 
     /** Sending side: @return a free index (check {@link #hasFree} first). */
-    int take()
+    public int take()
     {
         return free[--freeCount];
     }
 
     /** Sending side: hand a filled operation to progress. */
-    void submit(final int op)
+    public void submit(final int op)
     {
         final long n = submittedCount;
+        if (BROKEN_COUNT_FIRST)
+        {
+            SUBMITTED.setRelease(this, n + 1);
+            submitted[(int)n & mask] = op;
+            return;
+        }
         submitted[(int)n & mask] = op;
         SUBMITTED.setRelease(this, n + 1);
     }
@@ -119,7 +129,7 @@ final class OpHandoff
      *
      * @return whether everything submitted has been accepted.
      */
-    boolean allAccepted()
+    public boolean allAccepted()
     {
         return (long)SUBMITTED.getAcquire(this) == accepted;
     }
@@ -129,19 +139,19 @@ final class OpHandoff
      *
      * @return how many.
      */
-    int beginAccept()
+    public int beginAccept()
     {
         return (int)((long)SUBMITTED.getAcquire(this) - accepted);
     }
 
     /** Progress: @return the next index {@link #beginAccept} counted. */
-    int nextAccepted()
+    public int nextAccepted()
     {
         return submitted[(int)accepted++ & mask];
     }
 
     /** Progress: give a done operation's index back to the sending side. */
-    void release(final int op)
+    public void release(final int op)
     {
         final long n = releasedCount[0];
         released[(int)n & mask] = op;
