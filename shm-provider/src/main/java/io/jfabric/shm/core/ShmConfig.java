@@ -71,7 +71,11 @@ import java.util.function.UnaryOperator;
  *   <tr><td>jfabric.shm.unexpected.count</td><td>JFABRIC_SHM_UNEXPECTED_COUNT</td><td>4096</td>
  *       <td>messages an endpoint keeps that arrived before a receive matched them</td></tr>
  *   <tr><td>jfabric.shm.unexpected.bytes</td><td>JFABRIC_SHM_UNEXPECTED_BYTES</td><td>8388608</td>
- *       <td>payload bytes those messages may hold together (heap, allocated per endpoint at fi_enable)</td></tr>
+ *       <td>payload bytes those messages may hold together (heap, per endpoint, allocated 64 KiB at a time as the
+ *       endpoint first needs it)</td></tr>
+ *   <tr><td>jfabric.shm.unexpected.preallocate</td><td>JFABRIC_SHM_UNEXPECTED_PREALLOCATE</td><td>false</td>
+ *       <td>allocate each endpoint's whole unexpected store at fi_enable, so that the receive path never
+ *       allocates</td></tr>
  *   <tr><td>jfabric.shm.progress.idle</td><td>JFABRIC_SHM_PROGRESS_IDLE</td><td>backoff</td>
  *       <td>idle strategy of automatic progress agents: busy (spin), yield, backoff (spin, yield, then park up to
  *       progress.sleep.ns) or sleep (park progress.sleep.ns)</td></tr>
@@ -116,6 +120,7 @@ public final class ShmConfig
     private final int unexpectedBytes;
     private final long livenessTimeoutMs;
     private final boolean checksum;
+    private final boolean unexpectedPreallocate;
 
     private ShmConfig(final UnaryOperator<String> lookup)
     {
@@ -145,6 +150,7 @@ public final class ShmConfig
         unexpectedBytes = intSetting(lookup, "unexpected.bytes", 8 << 20, 0, 1 << 30);
         livenessTimeoutMs = longSetting(lookup, "liveness.timeout.ms", 5_000, 100, 86_400_000L);
         checksum = booleanSetting(lookup, "checksum");
+        unexpectedPreallocate = booleanSetting(lookup, "unexpected.preallocate");
     }
 
     /**
@@ -171,10 +177,19 @@ public final class ShmConfig
         return unexpectedCount;
     }
 
-    /** @return payload bytes an endpoint's unexpected messages may hold together (allocated at fi_enable). */
+    /**
+     * @return payload bytes an endpoint's unexpected messages may hold together (allocated as first needed, or at
+     * fi_enable with {@link #unexpectedPreallocate()}).
+     */
     public int unexpectedBytes()
     {
         return unexpectedBytes;
+    }
+
+    /** @return whether each endpoint allocates its whole unexpected store at fi_enable (else as first needed). */
+    public boolean unexpectedPreallocate()
+    {
+        return unexpectedPreallocate;
     }
 
     /** @return the smallest send from registered shareable memory that goes by rendezvous (the peer copies once). */

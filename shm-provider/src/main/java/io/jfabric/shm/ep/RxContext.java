@@ -159,6 +159,7 @@ final class RxContext
      * @param size         receives that may be posted (rx_attr.size).
      * @param unexpectedCount messages the unexpected store keeps.
      * @param unexpectedBytes payload bytes the unexpected store keeps.
+     * @param preallocate  whether the unexpected store allocates its whole arena now, not as it first needs it.
      * @param directedRecv whether receives filter by source address (FI_DIRECTED_RECV).
      * @param minMultiRecv FI_OPT_MIN_MULTI_RECV.
      * @param guard        the receive guard.
@@ -182,6 +183,7 @@ final class RxContext
         final int size,
         final int unexpectedCount,
         final int unexpectedBytes,
+        final boolean preallocate,
         final boolean directedRecv,
         final long minMultiRecv,
         final SpinGuard guard,
@@ -237,7 +239,7 @@ final class RxContext
         }
         else
         {
-            matcher = new ReceiveMatcher(size, unexpectedCount, unexpectedBytes, directedRecv, sources,
+            matcher = new ReceiveMatcher(size, unexpectedCount, unexpectedBytes, preallocate, directedRecv, sources,
                 new Completions(), ShmCapabilities.IOV_LIMIT, n);
             matcher.minMultiRecv(minMultiRecv);
             receiverTag = 0;

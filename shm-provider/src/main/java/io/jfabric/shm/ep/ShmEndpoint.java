@@ -390,7 +390,7 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
             new RmaInitiator(registrar.endpointRemoteMemory(), b.txCq, b.readCntr, b.writeCntr));
         rx = new RxContext(region, geometry, slot, incarnation, av, b.rxCq, b.selectiveRx, b.recvCntr,
             registrar.endpointRemoteMemory(), (int)Math.min(rxSize, 1 << 20), config.unexpectedCount(),
-            config.unexpectedBytes(), directedRecv, minMultiRecv, guards.receiveGuard(), config.livenessTimeoutMs(), b.eq,
+            config.unexpectedBytes(), config.unexpectedPreallocate(), directedRecv, minMultiRecv, guards.receiveGuard(), config.livenessTimeoutMs(), b.eq,
             this, sharedRx, registrar.localRegions());
         if (!publishFirst)
         {

@@ -143,7 +143,7 @@ public final class ReceiveMatcher
         final int postedCapacity, final int unexpectedCapacity, final int unexpectedBytes, final boolean directedRecv,
         final AddressResolver resolver, final RecvCompletionSink sink)
     {
-        this(postedCapacity, unexpectedCapacity, unexpectedBytes, directedRecv, resolver, sink,
+        this(postedCapacity, unexpectedCapacity, unexpectedBytes, false, directedRecv, resolver, sink,
             ShmCapabilities.IOV_LIMIT, DEFAULT_MAX_DELIVERIES);
     }
 
@@ -151,6 +151,7 @@ public final class ReceiveMatcher
      * @param postedCapacity     receives that may be posted at once.
      * @param unexpectedCapacity unexpected messages that may be stored at once.
      * @param unexpectedBytes    payload bytes the unexpected messages may hold together.
+     * @param preallocate        whether to allocate the unexpected messages' whole arena now, not as first needed.
      * @param directedRecv       whether receives' source addresses filter (FI_DIRECTED_RECV).
      * @param resolver           sender id to fi_addr.
      * @param sink               where completions go.
@@ -161,6 +162,7 @@ public final class ReceiveMatcher
         final int postedCapacity,
         final int unexpectedCapacity,
         final int unexpectedBytes,
+        final boolean preallocate,
         final boolean directedRecv,
         final AddressResolver resolver,
         final RecvCompletionSink sink,
@@ -182,7 +184,7 @@ public final class ReceiveMatcher
         this.resolver = resolver;
         this.sink = sink;
         posted = new PostedReceives(postedCapacity, maxIov);
-        unexpected = new UnexpectedMessages(unexpectedCapacity, unexpectedBytes);
+        unexpected = new UnexpectedMessages(unexpectedCapacity, unexpectedBytes, preallocate);
         peeks = new PeekClaimDiscard(unexpected, resolver, sink, directedRecv);
         deliveries = new Deliveries(maxDeliveries);
     }
@@ -233,6 +235,12 @@ public final class ReceiveMatcher
     public long unexpectedBytesInUse()
     {
         return unexpected.bytesInUse();
+    }
+
+    /** @return payload bytes the unexpected store's arena has allocated so far (it grows as first needed). */
+    public long unexpectedArenaBytes()
+    {
+        return unexpected.arenaAllocatedBytes();
     }
 
     /**

@@ -16,7 +16,6 @@
 package io.jfabric.shm.match;
 
 import org.agrona.DirectBuffer;
-import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * The bounded store of unexpected messages of one {@link ReceiveMatcher}: messages that arrived before a receive
@@ -24,18 +23,20 @@ import org.agrona.concurrent.UnsafeBuffer;
  * takes them.
  * <p>
  * The limit is exact and documented: at most {@code messageCapacity} messages whose lengths sum to at most
- * {@code byteCapacity}. The payload lives in a preallocated arena of {@link #BLOCK_SIZE}-byte blocks with a free
- * list; a message takes {@code ceil(length / BLOCK_SIZE)} blocks chained in order, taken as its pieces arrive. The
- * arena holds {@code byteCapacity + messageCapacity * (BLOCK_SIZE - 1)} bytes, so any set of messages within the
- * two limits finds its blocks (no fragmentation failure). A message is admitted whole (its total length is
- * reserved when it begins), so a message being delivered never runs out of room.
+ * {@code byteCapacity}. The payload lives in a {@link BlockArena} of {@link #BLOCK_SIZE}-byte blocks; a message
+ * takes {@code ceil(length / BLOCK_SIZE)} blocks chained in order, taken as its pieces arrive. The arena holds up to
+ * {@code byteCapacity + messageCapacity * (BLOCK_SIZE - 1)} bytes, so any set of messages within the two limits
+ * finds its blocks (no fragmentation failure). A message is admitted whole (its total length is reserved when it
+ * begins), so a message being delivered never runs out of room.
  * <p>
- * Called only by the thread that holds the endpoint's receive side; allocates nothing after construction.
+ * Called only by the thread that holds the endpoint's receive side. The message table is allocated by the
+ * constructor; the arena grows 64 KiB at a time as the store first needs it, unless it was preallocated (then
+ * nothing is allocated after construction).
  */
 final class UnexpectedMessages
 {
     /** Bytes of one arena block. */
-    static final int BLOCK_SIZE = 64;
+    static final int BLOCK_SIZE = BlockArena.BLOCK_SIZE;
     static final int NONE = IndexLists.NONE;
 
     final int messageCapacity;
@@ -61,13 +62,15 @@ final class UnexpectedMessages
     private final IndexLists lists;
     private long bytesInUse;
 
-    private final UnsafeBuffer arena;
-    /** The arena's free blocks. */
-    private final IndexLists blocks;
-    /** Each message's blocks, chained in order. */
-    private final int[] nextBlock;
+    /** The payload: each message's blocks, chained in order. */
+    private final BlockArena arena;
 
-    UnexpectedMessages(final int messageCapacity, final long byteCapacity)
+    /**
+     * @param messageCapacity messages the store may hold at once.
+     * @param byteCapacity    payload bytes they may hold together.
+     * @param preallocate     whether to allocate the whole arena now rather than as the store first needs it.
+     */
+    UnexpectedMessages(final int messageCapacity, final long byteCapacity, final boolean preallocate)
     {
         this.messageCapacity = messageCapacity;
         this.byteCapacity = byteCapacity;
@@ -86,10 +89,7 @@ final class UnexpectedMessages
         lastBlock = new int[messageCapacity];
         lists = new IndexLists(messageCapacity, 2);
 
-        final int blockCount = (int)(arenaBytes(messageCapacity, byteCapacity) / BLOCK_SIZE);
-        arena = new UnsafeBuffer(new byte[blockCount * BLOCK_SIZE]);
-        blocks = new IndexLists(blockCount, 0);
-        nextBlock = new int[blockCount];
+        arena = new BlockArena((int)(arenaBytes(messageCapacity, byteCapacity) / BLOCK_SIZE), preallocate);
     }
 
     /** @return the largest arena a store of these limits needs, in bytes (the constructor's check). */
@@ -106,6 +106,12 @@ final class UnexpectedMessages
     long bytesInUse()
     {
         return bytesInUse;
+    }
+
+    /** @return payload bytes the arena has allocated so far. */
+    long arenaAllocatedBytes()
+    {
+        return arena.allocatedBytes();
     }
 
     /** @return whether a message of this length may be admitted now (count and byte limits). */
@@ -144,8 +150,8 @@ final class UnexpectedMessages
         int b = firstBlock[m];
         while (b != NONE)
         {
-            final int following = nextBlock[b];
-            blocks.free(b);
+            final int following = arena.link(b);
+            arena.free(b);
             b = following;
         }
         firstBlock[m] = NONE;
@@ -174,20 +180,19 @@ final class UnexpectedMessages
             final int inBlock = (int)(at % BLOCK_SIZE);
             if (inBlock == 0)
             {
-                final int b = blocks.allocate();
-                nextBlock[b] = NONE;
+                final int b = arena.take();
                 if (lastBlock[m] == NONE)
                 {
                     firstBlock[m] = b;
                 }
                 else
                 {
-                    nextBlock[lastBlock[m]] = b;
+                    arena.link(lastBlock[m], b);
                 }
                 lastBlock[m] = b;
             }
             final int chunk = Math.min(BLOCK_SIZE - inBlock, length - copied);
-            src.getBytes(srcIndex + copied, arena, lastBlock[m] * BLOCK_SIZE + inBlock, chunk);
+            arena.put(lastBlock[m], inBlock, src, srcIndex + copied, chunk);
             copied += chunk;
             at += chunk;
         }
@@ -211,9 +216,9 @@ final class UnexpectedMessages
         while (done < n)
         {
             final int chunk = (int)Math.min(BLOCK_SIZE, n - done);
-            posted.place(e, start + done, arena, b * BLOCK_SIZE, chunk);
+            posted.place(e, start + done, arena.buffer(b), BlockArena.offset(b), chunk);
             done += chunk;
-            b = nextBlock[b];
+            b = arena.link(b);
         }
     }
 }

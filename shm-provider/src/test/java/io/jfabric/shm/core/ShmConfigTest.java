@@ -229,6 +229,14 @@ class ShmConfigTest
         assertTrue(config("group.access", "TRUE").groupAccess());
     }
 
+    @Test
+    void shouldGrowTheUnexpectedStoreAsNeededUnlessToldToPreallocateIt()
+    {
+        assertFalse(ShmConfig.of(key -> null).unexpectedPreallocate());
+        assertTrue(config("unexpected.preallocate", "true").unexpectedPreallocate());
+        assertInvalid("unexpected.preallocate", "yes", "'yes'");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"yes", "1", "on", "ture", "enabled"})
     void shouldRefuseGroupAccessThatIsNotABooleanWithEinval(final String value)

@@ -97,9 +97,45 @@ class UnexpectedStoreTest extends MatcherFixture
     }
 
     @Test
+    void shouldAllocateNoArenaWhileEveryMessageFindsItsReceivePosted()
+    {
+        final ReceiveMatcher m = matcher(4, 4096, 8 << 20, false);
+        final ByteBuffer b = ByteBuffer.allocate(512);
+        for (int i = 0; i < 100; i++)
+        {
+            m.post(false, b, 0, 512, UNSPEC, 0, 0, i, 0);
+            send(m, SENDER_A, false, 0, payload(500, i));
+        }
+        assertEquals(100, sink.count);
+        assertEquals(0, m.unexpectedArenaBytes(), "an 8 MiB store that was never needed holds no arena");
+    }
+
+    @Test
+    void shouldGrowTheArenaToWhatTheUnexpectedMessagesNeededAndReuseIt()
+    {
+        final ReceiveMatcher m = matcher(4, 4096, 8 << 20, false);
+        for (int round = 0; round < 3; round++)
+        {
+            for (int i = 0; i < 300; i++)
+            {
+                send(m, SENDER_A, false, 0, payload(200, i)); // 4 blocks each: 1,200 blocks, two chunks
+            }
+            assertEquals(2L * BlockArena.CHUNK_BLOCKS * BlockArena.BLOCK_SIZE, m.unexpectedArenaBytes(),
+                "round " + round + ": two chunks, and no more after the first round");
+            for (int i = 0; i < 300; i++)
+            {
+                final ByteBuffer b = ByteBuffer.allocate(200);
+                m.post(false, b, 0, 200, UNSPEC, 0, 0, i, 0);
+                assertArrayEquals(payload(200, i), bytes(b, 0, 200), "round " + round + " message " + i);
+            }
+            assertEquals(0, m.unexpectedCount());
+        }
+    }
+
+    @Test
     void shouldRefuseNewDeliveryWhenTooManyAreInProgress()
     {
-        final ReceiveMatcher m = new ReceiveMatcher(4, 8, 4096, false, resolver, sink, 4, 2);
+        final ReceiveMatcher m = new ReceiveMatcher(4, 8, 4096, false, false, resolver, sink, 4, 2);
         final long a = m.begin(SENDER_A, false, 0, 0, 0, 10);
         final long b = m.begin(SENDER_B, false, 0, 0, 0, 10);
         assertNotEquals(a, b);
