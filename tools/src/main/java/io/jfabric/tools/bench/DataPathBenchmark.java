@@ -55,7 +55,10 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@link #injectRecv}: fi_inject + fi_cq_read + fi_recv;</li>
  *   <li>{@link #sendRecv}: fi_send + fi_cq_read of the receive and of the send completion + fi_recv;</li>
  *   <li>{@link #claimCommit}: Endpoint.claim + copy into the claimed ring space + commit, then as inject;</li>
- *   <li>{@link #cqReadEmpty}: one fi_cq_read with nothing to do (the cost of a poll in a busy loop).</li>
+ *   <li>{@link #cqReadEmpty}: one fi_cq_read with nothing to do, of an endpoint no peer has sent to (it looks for
+ *   new senders every 16 reads);</li>
+ *   <li>{@link #cqReadIdleLane}: one fi_cq_read with nothing to do, of the receiver, whose one sender's lane it
+ *   polls (the cost of a poll in a pingpong's busy loop).</li>
  * </ul>
  * Single thread.
  */
@@ -122,6 +125,7 @@ public class DataPathBenchmark
         payload = ByteBuffer.allocateDirect(size);
         landing = ByteBuffer.allocateDirect(size);
         expect(0, receiver.recv(landing, 0, size, 0, Addresses.FI_ADDR_UNSPEC, RX_CONTEXT), "fi_recv");
+        injectRecv(); // the receiver now polls the sender's lane
     }
 
     private Endpoint endpoint(final CompletionQueue cq)
@@ -190,6 +194,13 @@ public class DataPathBenchmark
     public int cqReadEmpty()
     {
         return senderCq.read(entries, entries.capacity());
+    }
+
+    /** @return -FI_EAGAIN. */
+    @Benchmark
+    public int cqReadIdleLane()
+    {
+        return receiverCq.read(entries, entries.capacity());
     }
 
     private long receiveAndRepost()
