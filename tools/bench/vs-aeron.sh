@@ -19,6 +19,9 @@
 #   floor       $REFERENCE_BENCH/floor.sh N: two JVMs ping-pong a counter through /dev/shm, nothing else on the path
 #   aeron 32    $REFERENCE_BENCH/aeron-ipc.sh N 32: Aeron IPC ping-pong (media driver, Pong, Ping), 32-byte messages
 #   aeron 64    the same, 64-byte messages
+#   lane 32     tools/bench/lane-floor.sh N 32: two JVMs ping-pong records of jfabric's lane format through the
+#               shm provider's own SpscLane, with none of the library around it (no matching, CQ, checks)
+#   lane 64     the same, 64-byte payloads
 #   jfabric     bin/jfabric pingpong --self -S 32,64 -I N -W W (2 endpoints attached to the domain: the measured ones)
 #   endpoints   only with the endpoints argument E: the same with --endpoints E (E-2 more endpoints attached, each
 #               connected to both measured receivers and idle while they are measured)
@@ -26,6 +29,8 @@
 # steps), then the medians over the cycles and the ratios of the medians, with the issue's targets:
 #   jfabric / aeron p50, 32 B and 64 B              target <= 1.00  (the p99 and p99.9 ratios are shown too)
 #   jfabric / floor p50, 32 B and 64 B              target <= 1.6
+# and, without a target, where the time goes: lane / floor (the record and ring protocol against one cache line),
+# lane / aeron (our bare lane against Aeron's), jfabric / lane (what the library adds around the lane).
 #   jfabric E endpoints / 2 endpoints p50, 32 and 64 B  target <= 1.1
 #
 # Usage: tools/bench/vs-aeron.sh [cycles] [round_trips] [warmup] [endpoints]
@@ -82,6 +87,12 @@ run_aeron() {   # $1: message length
     [[ ${rc} -eq 0 && -n "$(field p50 <<<"${line}")" ]] || fail "aeron-ipc.sh ${rounds} $1" "${rc}" "${out}"
     for m in p50 p99 p99.9; do put "aeron$1" "${m}" "$(field "${m}" <<<"${line}" | us_to_ns)"; done
 }
+run_lane() {   # $1: payload length
+    local out rc=0
+    out="$("${here}/lane-floor.sh" "${rounds}" "$1" 2>&1)" || rc=$?
+    [[ ${rc} -eq 0 && -n "$(p50 <<<"${out}")" ]] || fail "lane-floor.sh ${rounds} $1" "${rc}" "${out}"
+    for m in p50 p99 p99.9; do put "lane$1" "${m}" "$(field "${m}" <<<"$(grep '^lanefloor' <<<"${out}")")"; done
+}
 run_jfabric() {   # $1: the figure's name, then pingpong's extra options
     local name="$1" out rc=0
     shift
@@ -97,6 +108,8 @@ step() {
         floor) run_floor ;;
         aeron32) run_aeron 32 ;;
         aeron64) run_aeron 64 ;;
+        lane32) run_lane 32 ;;
+        lane64) run_lane 64 ;;
         jfabric) run_jfabric jfabric ;;
         endpoints) run_jfabric endpoints --endpoints "${endpoints}" ;;
     esac
@@ -110,13 +123,14 @@ figures() {   # the figures of cycle $1 (0-based), or the medians
     local text
     text="floor p50 $(if [[ $# -gt 0 ]]; then at floor p50 "$1"; else med floor p50; fi);"
     text+=" aeron 32 B $(trio aeron32 "$@") 64 B $(trio aeron64 "$@");"
+    text+=" lane 32 B $(trio lane32 "$@") 64 B $(trio lane64 "$@");"
     text+=" jfabric 32 B $(trio jfabric32 "$@") 64 B $(trio jfabric64 "$@")"
     [[ -z "${endpoints}" ]] ||
         text+="; jfabric ${endpoints} endpoints 32 B $(trio endpoints32 "$@") 64 B $(trio endpoints64 "$@")"
     echo "${text}"
 }
 
-steps=(floor aeron32 aeron64 jfabric)
+steps=(floor aeron32 aeron64 lane32 lane64 jfabric)
 [[ -z "${endpoints}" ]] || steps+=(endpoints)
 settings="pingpong -W ${warmup}"
 [[ -z "${endpoints}" ]] || settings+=", --endpoints ${endpoints}"
@@ -144,6 +158,11 @@ for size in 32 64; do
 done
 for size in 32 64; do
     report "jfabric / floor p50, ${size} B" "$(ratio "$(med "jfabric${size}" p50)" "$(med floor p50)")" 1.6
+done
+for size in 32 64; do
+    report "lane / floor p50, ${size} B" "$(ratio "$(med "lane${size}" p50)" "$(med floor p50)")" "" \
+        "   lane / aeron $(ratio "$(med "lane${size}" p50)" "$(med "aeron${size}" p50)"), jfabric / lane $(ratio \
+        "$(med "jfabric${size}" p50)" "$(med "lane${size}" p50)")"
 done
 if [[ -n "${endpoints}" ]]; then
     for size in 32 64; do
