@@ -23,6 +23,7 @@ import io.jfabric.shm.cq.ShmCompletionQueue;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
 
 /**
  * Transmit progress's half of the emulated path: completes the {@link EmulatedOps} of a transmit context as their
@@ -41,6 +42,12 @@ import org.agrona.concurrent.AtomicBuffer;
  * leaves its target undefined. A late response to an operation completed in error names a cookie no longer in
  * flight and is dropped.
  * <p>
+ * <b>A request the target skipped</b> (it found the record damaged, its checksum or its lengths wrong, or its lane
+ * was cleared) is never answered; it completes with FI_EIO. The target commits a response into this context's ring
+ * before it publishes its lane's consumer position past the request, so once the sweep sees that position past the
+ * request's end it notes the ring's producer position, and once this context has read the ring up to there with
+ * the operation still in flight, no response is coming: at most two heartbeat ticks after the target moved on.
+ * <p>
  * Transmit progress only: its progress guard held (close holds both guards).
  */
 final class EmulatedCompletions
@@ -49,6 +56,7 @@ final class EmulatedCompletions
 
     private final EmulatedOps ops;
     private final SpscLane[] lanes;
+    private final RingBuffer ring;
     private final ShmCompletionQueue cq;
     private final ShmCounter readCounter;
     private final ShmCounter writeCounter;
@@ -58,6 +66,7 @@ final class EmulatedCompletions
     /**
      * @param ops          the context's emulated operations.
      * @param lanes        the context's lanes into every peer, by slot (where the requests are, for cancelling).
+     * @param ring         the context's transmit ring, which the responses come through.
      * @param cq           the CQ bound with FI_TRANSMIT, or null.
      * @param readCounter  the counter bound with FI_READ, or null.
      * @param writeCounter the counter bound with FI_WRITE, or null.
@@ -66,6 +75,7 @@ final class EmulatedCompletions
     EmulatedCompletions(
         final EmulatedOps ops,
         final SpscLane[] lanes,
+        final RingBuffer ring,
         final ShmCompletionQueue cq,
         final ShmCounter readCounter,
         final ShmCounter writeCounter,
@@ -73,6 +83,7 @@ final class EmulatedCompletions
     {
         this.ops = ops;
         this.lanes = lanes;
+        this.ring = ring;
         this.cq = cq;
         this.readCounter = readCounter;
         this.writeCounter = writeCounter;
@@ -124,7 +135,8 @@ final class EmulatedCompletions
 
     /**
      * Give up what can no longer be answered: at most once per heartbeat tick, every operation in flight whose
-     * target is stopped (cancelled first) or gone completes with FI_EHOSTUNREACH.
+     * target is stopped (cancelled first) or gone completes with FI_EHOSTUNREACH, and one whose request the target
+     * skipped ({@link #skipped}) with FI_EIO.
      *
      * @return operations completed.
      */
@@ -160,9 +172,33 @@ final class EmulatedCompletions
                 finish(op, -Errno.FI_EHOSTUNREACH);
                 n++;
             }
+            else if (skipped(op))
+            {
+                finish(op, -Errno.FI_EIO);
+                n++;
+            }
             op = next;
         }
         return n;
+    }
+
+    /**
+     * Whether the target read past the request without answering it (see the class comment): true once this
+     * context's ring has been read up to the producer position noted when the target's consumer position was first
+     * seen past the request's end, the operation still in flight.
+     */
+    private boolean skipped(final int op)
+    {
+        final long mark = ops.answerBelow[op];
+        if (mark >= 0)
+        {
+            return ring.consumerPosition() >= mark;
+        }
+        if (lanes[ops.peer[op]].consumerPosition() >= ops.laneEnd[op])
+        {
+            ops.answerBelow[op] = ring.producerPosition();
+        }
+        return false;
     }
 
     /**

@@ -78,6 +78,12 @@ final class EmulatedOps
     final int[] destCount;
 
     // ---- progress's own
+    /**
+     * -1, or the transmit ring's producer position progress saw just after it found the target's consumer position
+     * past the request: every response the target committed before moving on lies below it ({@code
+     * EmulatedCompletions}).
+     */
+    final long[] answerBelow;
     private final boolean[] flying;
     private final int[] prev;
     private final int[] next;
@@ -123,6 +129,7 @@ final class EmulatedOps
         destOffset = new int[capacity * maxDest];
         destLength = new int[capacity * maxDest];
         destCount = new int[capacity];
+        answerBelow = new long[capacity];
         flying = new boolean[capacity];
         prev = new int[capacity];
         next = new int[capacity];
@@ -255,6 +262,7 @@ final class EmulatedOps
         {
             final int op = ops.nextAccepted();
             flying[op] = true;
+            answerBelow[op] = -1;
             next[op] = NONE;
             prev[op] = tail;
             if (tail == NONE)

@@ -138,7 +138,7 @@ final class TxProgress
      */
     void install(final EmulatedOps ops)
     {
-        emulatedCompletions = new EmulatedCompletions(ops, lanes, cq, readCounter, writeCounter, liveness);
+        emulatedCompletions = new EmulatedCompletions(ops, lanes, ring, cq, readCounter, writeCounter, liveness);
     }
 
     /**
