@@ -93,6 +93,8 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
     private static final boolean BROKEN_PUBLISHED_BEFORE_BUILT =
         BrokenVariant.active("sep.rx-published-before-built");
     private static final boolean BROKEN_TX_FROM_ADDRESS_SLOT = BrokenVariant.active("sep.tx-from-address-slot");
+    private static final boolean BROKEN_REMOTE_COUNTERS_LATE =
+        BrokenVariant.active("cntr.remote-published-after-active");
 
     private final FidLifecycle domain;
     private final DomainContext shmDomain;
@@ -369,8 +371,11 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
             region.putLongOrdered(SlotDescriptor.statOffset(geometry, slot, stat), 0);
         }
         AuthKeys.publish(region, geometry, slot, accepted);
-        slots.publishRemoteCounters(slot, EndpointBindings.plusOne(b.remoteReadCntr),
-            EndpointBindings.plusOne(b.remoteWriteCntr));
+        if (!BROKEN_REMOTE_COUNTERS_LATE)
+        {
+            slots.publishRemoteCounters(slot, EndpointBindings.plusOne(b.remoteReadCntr),
+                EndpointBindings.plusOne(b.remoteWriteCntr));
+        }
         // Broken variant: a context made reachable (slot ACTIVE, entry in its scalable endpoint) before it is built.
         final boolean publishFirst = BROKEN_PUBLISHED_BEFORE_BUILT && parent != null;
         if (publishFirst)
@@ -414,6 +419,13 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
                     c.attach(this);
                 }
             }
+        }
+        // Broken variant: the remote counter words written after ACTIVE, once the counters are attached: an
+        // initiator that saw ACTIVE may read a 0 word and count nothing.
+        if (BROKEN_REMOTE_COUNTERS_LATE)
+        {
+            slots.publishRemoteCounters(slot, EndpointBindings.plusOne(b.remoteReadCntr),
+                EndpointBindings.plusOne(b.remoteWriteCntr));
         }
         state = ENABLED;
         hooks.enabled(this);
