@@ -145,9 +145,22 @@ public final class BwCommand implements Callable<Integer>
         }
         final IdleMode idleMode = peer.idle();
         final String name = peer.domain(PerfTool.BW);
-        return new PingpongOptions(
-            PerfTool.BW, sizeList, iterations, warmupRule, window, name, mode, peer.verify(), timeoutSeconds,
-            peer.registered(), peer.keep(), provider, idleMode, null, null, peer.progress());
+        return new PingpongOptions.Builder()
+            .tool(PerfTool.BW)
+            .sizes(sizeList)
+            .iterations(iterations)
+            .warmup(warmupRule)
+            .window(window)
+            .domain(name)
+            .mode(mode)
+            .verify(peer.verify())
+            .timeoutSeconds(timeoutSeconds)
+            .registered(peer.registered())
+            .keep(peer.keep())
+            .provider(provider)
+            .idle(idleMode)
+            .progress(peer.progress())
+            .build();
     }
 
     private TransferMode mode()

@@ -178,10 +178,25 @@ public final class PingpongCommand implements Callable<Integer>
         }
         final IdleMode idleMode = peer.idle();
         final String name = peer.domain(PerfTool.PINGPONG);
-        return new PingpongOptions(
-            PerfTool.PINGPONG, sizeList, iterations, warmupRule, 1, name, mode, peer.verify(), timeoutSeconds,
-            peer.registered(), peer.keep(), provider, idleMode, hgrm == null ? null : hgrm.toAbsolutePath().normalize(),
-            plot == null ? null : plot.toAbsolutePath().normalize(), peer.progress(), endpoints);
+        return new PingpongOptions.Builder()
+            .tool(PerfTool.PINGPONG)
+            .sizes(sizeList)
+            .iterations(iterations)
+            .warmup(warmupRule)
+            .window(1)
+            .domain(name)
+            .mode(mode)
+            .verify(peer.verify())
+            .timeoutSeconds(timeoutSeconds)
+            .registered(peer.registered())
+            .keep(peer.keep())
+            .provider(provider)
+            .idle(idleMode)
+            .hgrm(hgrm == null ? null : hgrm.toAbsolutePath().normalize())
+            .plot(plot == null ? null : plot.toAbsolutePath().normalize())
+            .progress(peer.progress())
+            .endpoints(endpoints)
+            .build();
     }
 
     private void checkEndpoints(final long maxEndpoints)
