@@ -22,7 +22,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 
 /**
@@ -96,21 +95,8 @@ public final class BwCommand implements Callable<Integer>
     @Override
     public Integer call()
     {
-        final PrintWriter out = spec.commandLine().getOut();
-        final PrintWriter err = spec.commandLine().getErr();
-        try
-        {
-            final Role side = peer.side();
-            return PeerSession.run(PerfTool.BW, side, peer.self(), (maxMsgSize, maxEndpoints) -> options(maxMsgSize),
-                (provider, options, role, cleanup) ->
-                    new BwRun(provider, options, role, peer.quiet(), cleanup, out, err).run(),
-                err);
-        }
-        finally
-        {
-            out.flush();
-            err.flush();
-        }
+        return PeerSession.run(
+            spec, PerfTool.BW, peer, (maxMsgSize, maxEndpoints, side) -> options(maxMsgSize), BwRun::new);
     }
 
     /**

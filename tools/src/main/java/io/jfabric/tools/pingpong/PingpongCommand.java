@@ -22,7 +22,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -122,22 +121,7 @@ public final class PingpongCommand implements Callable<Integer>
     @Override
     public Integer call()
     {
-        final PrintWriter out = spec.commandLine().getOut();
-        final PrintWriter err = spec.commandLine().getErr();
-        try
-        {
-            final Role side = peer.side();
-            return PeerSession.run(PerfTool.PINGPONG, side, peer.self(),
-                (maxMsgSize, maxEndpoints) -> options(maxMsgSize, maxEndpoints, side),
-                (provider, options, role, cleanup) ->
-                    new PingpongRun(provider, options, role, peer.quiet(), cleanup, out, err).run(),
-                err);
-        }
-        finally
-        {
-            out.flush();
-            err.flush();
-        }
+        return PeerSession.run(spec, PerfTool.PINGPONG, peer, this::options, PingpongRun::new);
     }
 
     /**
