@@ -118,34 +118,16 @@ public final class BwCommand implements Callable<Integer>
         final int timeoutSeconds = peer.timeoutSeconds();
         final TransferMode mode = mode();
         final String provider = peer.provider();
-        final SizeList sizeList;
-        final Warmup warmupRule;
-        try
-        {
-            sizeList = SizeList.parse(sizes, maxMsgSize, SizeList.BW_DEFAULT_SIZES);
-            warmupRule = warmup == null ? Warmup.byDefault() : Warmup.of(warmup);
-        }
-        catch (final IllegalArgumentException ex)
-        {
-            throw new ParameterException(spec.commandLine(), ex.getMessage());
-        }
-        final IdleMode idleMode = peer.idle();
-        final String name = peer.domain(PerfTool.BW);
-        return new PingpongOptions.Builder()
-            .tool(PerfTool.BW)
-            .sizes(sizeList)
+        final SizeList sizeList = peer.parsed(() -> SizeList.parse(sizes, maxMsgSize, SizeList.BW_DEFAULT_SIZES));
+        final Warmup warmupRule = peer.parsed(() -> warmup == null ? Warmup.byDefault() : Warmup.of(warmup));
+        return peer.settings(PerfTool.BW)
             .iterations(iterations)
-            .warmup(warmupRule)
             .window(window)
-            .domain(name)
-            .mode(mode)
-            .verify(peer.verify())
             .timeoutSeconds(timeoutSeconds)
-            .registered(peer.registered())
-            .keep(peer.keep())
+            .mode(mode)
             .provider(provider)
-            .idle(idleMode)
-            .progress(peer.progress())
+            .sizes(sizeList)
+            .warmup(warmupRule)
             .build();
     }
 

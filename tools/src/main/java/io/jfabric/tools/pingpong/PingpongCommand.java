@@ -149,37 +149,19 @@ public final class PingpongCommand implements Callable<Integer>
         {
             checkClientFile(side, "--plot", plot);
         }
-        final SizeList sizeList;
-        final Warmup warmupRule;
-        try
-        {
-            sizeList = SizeList.parse(mode == TransferMode.ATOMIC ? PingpongRun.ATOMIC_SIZE_SPEC : sizes, maxMsgSize);
-            warmupRule = warmup == null ? Warmup.byDefault() : Warmup.of(warmup);
-        }
-        catch (final IllegalArgumentException ex)
-        {
-            throw new ParameterException(spec.commandLine(), ex.getMessage());
-        }
-        final IdleMode idleMode = peer.idle();
-        final String name = peer.domain(PerfTool.PINGPONG);
-        return new PingpongOptions.Builder()
-            .tool(PerfTool.PINGPONG)
-            .sizes(sizeList)
+        final SizeList sizeList = peer.parsed(
+            () -> SizeList.parse(mode == TransferMode.ATOMIC ? PingpongRun.ATOMIC_SIZE_SPEC : sizes, maxMsgSize));
+        final Warmup warmupRule = peer.parsed(() -> warmup == null ? Warmup.byDefault() : Warmup.of(warmup));
+        return peer.settings(PerfTool.PINGPONG)
             .iterations(iterations)
-            .warmup(warmupRule)
-            .window(1)
-            .domain(name)
-            .mode(mode)
-            .verify(peer.verify())
+            .endpoints(endpoints)
             .timeoutSeconds(timeoutSeconds)
-            .registered(peer.registered())
-            .keep(peer.keep())
+            .mode(mode)
             .provider(provider)
-            .idle(idleMode)
             .hgrm(hgrm == null ? null : hgrm.toAbsolutePath().normalize())
             .plot(plot == null ? null : plot.toAbsolutePath().normalize())
-            .progress(peer.progress())
-            .endpoints(endpoints)
+            .sizes(sizeList)
+            .warmup(warmupRule)
             .build();
     }
 
