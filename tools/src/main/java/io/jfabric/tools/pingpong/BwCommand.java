@@ -22,7 +22,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 
 /**
@@ -96,21 +95,8 @@ public final class BwCommand implements Callable<Integer>
     @Override
     public Integer call()
     {
-        final PrintWriter out = spec.commandLine().getOut();
-        final PrintWriter err = spec.commandLine().getErr();
-        try
-        {
-            final Role side = peer.side();
-            return PeerSession.run(PerfTool.BW, side, peer.self(), (maxMsgSize, maxEndpoints) -> options(maxMsgSize),
-                (provider, options, role, cleanup) ->
-                    new BwRun(provider, options, role, peer.quiet(), cleanup, out, err).run(),
-                err);
-        }
-        finally
-        {
-            out.flush();
-            err.flush();
-        }
+        return PeerSession.run(
+            spec, PerfTool.BW, peer, (maxMsgSize, maxEndpoints, side) -> options(maxMsgSize), BwRun::new);
     }
 
     /**
@@ -132,22 +118,17 @@ public final class BwCommand implements Callable<Integer>
         final int timeoutSeconds = peer.timeoutSeconds();
         final TransferMode mode = mode();
         final String provider = peer.provider();
-        final SizeList sizeList;
-        final Warmup warmupRule;
-        try
-        {
-            sizeList = SizeList.parse(sizes, maxMsgSize, SizeList.BW_DEFAULT_SIZES);
-            warmupRule = warmup == null ? Warmup.byDefault() : Warmup.of(warmup);
-        }
-        catch (final IllegalArgumentException ex)
-        {
-            throw new ParameterException(spec.commandLine(), ex.getMessage());
-        }
-        final IdleMode idleMode = peer.idle();
-        final String name = peer.domain(PerfTool.BW);
-        return new PingpongOptions(
-            PerfTool.BW, sizeList, iterations, warmupRule, window, name, mode, peer.verify(), timeoutSeconds,
-            peer.registered(), peer.keep(), provider, idleMode, null, null, peer.progress());
+        final SizeList sizeList = peer.parsed(() -> SizeList.parse(sizes, maxMsgSize, SizeList.BW_DEFAULT_SIZES));
+        final Warmup warmupRule = peer.parsed(() -> warmup == null ? Warmup.byDefault() : Warmup.of(warmup));
+        return peer.settings(PerfTool.BW)
+            .iterations(iterations)
+            .window(window)
+            .timeoutSeconds(timeoutSeconds)
+            .mode(mode)
+            .provider(provider)
+            .sizes(sizeList)
+            .warmup(warmupRule)
+            .build();
     }
 
     private TransferMode mode()

@@ -17,8 +17,6 @@ package io.jfabric.tools.pingpong;
 
 import io.jfabric.Errno;
 
-import java.io.PrintWriter;
-
 /**
  * One side of a bw from start to end, as fabtests' {@code bandwidth()} runs it: meet the peer ({@link PeerLink}),
  * agree on the settings ({@link ControlChannel}: the hello carries the window too), tell each other where the
@@ -46,26 +44,14 @@ import java.io.PrintWriter;
  * ({@link ProgressMeter}) is told how far the run is between windows of the warm-up and after each measured pass.
  * Runs on the calling thread.
  */
-final class BwRun
+final class BwRun extends PerfRun
 {
     /** The receiver's acknowledgement of a size's messages: {@code ack <messages> <bytes>}. */
     static final String ACK = "ack ";
     /** The client's end of a size in the RMA modes: {@code done <size> <transfers>}. */
     static final String DONE = "done ";
 
-    private final PingpongProvider provider;
-    private final PingpongOptions options;
-    private final TransferMode mode;
-    private final Role role;
-    private final boolean quiet;
-    private final ExitCleanup cleanup;
-    private final PrintWriter out;
-    private final PrintWriter err;
     private final int window;
-    private ControlChannel control;
-    private ProgressMeter meter;
-    /** Transfers run so far in the whole run, for the progress bar. */
-    private long progress;
     /** Receive completions the server has posted for so far. */
     private long rxPosted;
     /** The next data slot a receive or a read goes to. */
@@ -74,83 +60,48 @@ final class BwRun
     private int slotsUsed;
 
     /**
-     * @param provider what fi_getinfo found, and its root directory.
-     * @param options  the run's settings.
-     * @param role     this side.
-     * @param quiet    print nothing but errors (the peer --self starts).
-     * @param cleanup  what removes this side's files at the end.
-     * @param out      where results go.
-     * @param err      where the client's progress bar goes when stderr is not a terminal.
+     * @param setup what the run is made from.
      */
-    BwRun(
-        final PingpongProvider provider,
-        final PingpongOptions options,
-        final Role role,
-        final boolean quiet,
-        final ExitCleanup cleanup,
-        final PrintWriter out,
-        final PrintWriter err)
+    BwRun(final Setup setup)
     {
-        this.provider = provider;
-        this.options = options;
-        this.mode = options.mode();
-        this.role = role;
-        this.quiet = quiet;
-        this.cleanup = cleanup;
-        this.out = out;
-        this.err = err;
+        super(setup);
         this.window = options.window();
     }
 
+    @Override
+    boolean repostAfterHello()
+    {
+        return mode.oneSided(); // a message receiver posts data receives only, from now on
+    }
+
     /**
-     * Run this side.
+     * The regions' exchange (write, read), the sizes, then the fin: a message server posts the receive for it first.
      *
      * @throws PingpongException when a data-path call fails, the data did not all arrive, or the peer disagrees or
      *                           does not answer.
      */
-    void run()
+    @Override
+    void afterHello(final PeerLink link, final PingpongEndpoint endpoint, final int[] sizes)
     {
-        try (PeerLink link = PeerLink.connect(provider, options, role, cleanup))
+        if (mode.oneSided())
         {
-            final PingpongEndpoint endpoint = link.endpoint();
-            final int[] sizes = options.sizes().within(endpoint.maxMsgSize()).sizes();
-            control = new ControlChannel(endpoint, options, role);
-            if (role == Role.CLIENT)
+            control.exchangeRegions();
+        }
+        printHeader();
+        try (ProgressMeter progressMeter = ProgressMeter.open(
+            options, role, quiet, "transfers", transfersInAll(sizes), err))
+        {
+            meter = progressMeter;
+            for (final int size : sizes)
             {
-                control.hello();
-            }
-            else
-            {
-                control.answerHello(mode.oneSided()); // a message receiver posts data receives only, from now on
-            }
-            if (mode.oneSided())
-            {
-                control.exchangeRegions();
-            }
-            printHeader();
-            try (ProgressMeter progressMeter = ProgressMeter.open(
-                options, role, quiet, "transfers", transfersInAll(sizes), err))
-            {
-                meter = progressMeter;
-                for (final int size : sizes)
-                {
-                    measure(endpoint, size);
-                }
-            }
-            if (role == Role.CLIENT)
-            {
-                control.send(ControlChannel.FIN, "sending fin");
-                link.awaitServerExit(control);
-            }
-            else
-            {
-                if (!mode.oneSided())
-                {
-                    control.check(endpoint.postRecv(), "posting the receive for fin");
-                }
-                control.await(ControlChannel.FIN);
+                measure(endpoint, size);
             }
         }
+        if (role == Role.SERVER && !mode.oneSided())
+        {
+            control.check(endpoint.postRecv(), "posting the receive for fin");
+        }
+        fin(link);
     }
 
     private long transfersInAll(final int[] sizes)

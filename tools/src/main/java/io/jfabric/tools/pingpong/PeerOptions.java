@@ -23,6 +23,7 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 import java.util.Locale;
+import java.util.function.Supplier;
 
 /**
  * The options {@code jfabric pingpong} and {@code jfabric bw} share (a picocli mixin): the provider, which side this
@@ -97,12 +98,6 @@ public final class PeerOptions
         return provider;
     }
 
-    /** @return {@code -c}. */
-    boolean verify()
-    {
-        return verify;
-    }
-
     /** @return {@code --self}. */
     boolean self()
     {
@@ -119,18 +114,6 @@ public final class PeerOptions
     boolean registered()
     {
         return !unregistered;
-    }
-
-    /** @return {@code --keep}. */
-    boolean keep()
-    {
-        return keep;
-    }
-
-    /** @return {@code --progress}. */
-    boolean progress()
-    {
-        return progress;
     }
 
     /** @return {@code --timeout}, checked. */
@@ -173,6 +156,48 @@ public final class PeerOptions
             throw new ParameterException(spec.commandLine(), "--domain: " + ex.getMessage());
         }
         return name;
+    }
+
+    /**
+     * A value the command parses from its own options ({@code -S}, {@code -W}), with what the parser refuses made a
+     * usage error.
+     *
+     * @param parse parses the value, throwing {@link IllegalArgumentException} with the reason.
+     * @param <T>   the value's type.
+     * @return the value.
+     * @throws ParameterException with the parser's reason.
+     */
+    <T> T parsed(final Supplier<T> parse)
+    {
+        try
+        {
+            return parse.get();
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new ParameterException(spec.commandLine(), ex.getMessage());
+        }
+    }
+
+    /**
+     * The settings of a run that come from this mixin alone, read as the commands read them last: {@code --idle},
+     * then {@code --domain} (both checked), with {@code -c}, {@code --unregistered}, {@code --keep} and
+     * {@code --progress}. The command sets the rest, {@code --timeout} and {@code -p} among them.
+     *
+     * @param tool the command.
+     * @return a builder of the run's settings with this mixin's in it.
+     * @throws ParameterException for a usage error.
+     */
+    PingpongOptions.Builder settings(final PerfTool tool)
+    {
+        return new PingpongOptions.Builder()
+            .tool(tool)
+            .idle(idle())
+            .domain(domain(tool))
+            .verify(verify)
+            .registered(registered())
+            .keep(keep)
+            .progress(progress);
     }
 
     /** @return this side: the client with {@code --self}, else {@code --role}'s. */

@@ -17,18 +17,20 @@ package io.jfabric.tools.pingpong;
 
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
+import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * One side of a two-JVM measurement ({@code jfabric pingpong}, {@code jfabric bw}) from the parsed command line to
  * its exit status, the same for both: fi_getinfo for the provider ({@link PingpongProvider}), the settings checked
  * against its max_msg_size and ep_cnt, an {@link ExitCleanup} for whatever the run creates, and with {@code --self}
- * the server JVM started ({@link PeerLauncher}) and awaited. Errors become the exit status: the errno of what
- * failed, with the reason on stderr. The command's thread.
+ * the server JVM started ({@link PeerLauncher}) and awaited, and the command line's out and err flushed at the end.
+ * Errors become the exit status: the errno of what failed, with the reason on stderr. The command's thread.
  */
 final class PeerSession
 {
@@ -42,17 +44,18 @@ final class PeerSession
          * @param maxMsgSize   the largest size {@code -S} may give: the provider's max_msg_size once it is known.
          * @param maxEndpoints the most endpoints the domain takes: the provider's domain_attr.ep_cnt once it is
          *                     known, {@link Long#MAX_VALUE} before.
+         * @param role         this side.
          * @return the settings.
          * @throws picocli.CommandLine.ParameterException for a usage error.
          */
-        PingpongOptions options(long maxMsgSize, long maxEndpoints);
+        PingpongOptions options(long maxMsgSize, long maxEndpoints, Role role);
     }
 
     /**
-     * What one side does once the provider is found: a {@link PingpongRun} or a {@link BwRun}.
+     * What one side does once the provider is found: runs a {@link PerfRun}.
      */
     @FunctionalInterface
-    interface Side
+    private interface Side
     {
         /**
          * @param provider what fi_getinfo found.
@@ -69,6 +72,42 @@ final class PeerSession
     }
 
     /**
+     * Run one side of a command ({@code call()} of {@link PingpongCommand}, {@link BwCommand}), with the command
+     * line's out and err, both flushed at the end.
+     *
+     * @param spec     the command's, for its out and err.
+     * @param tool     the command, for messages.
+     * @param peer     the command's shared options: which side this is, {@code --self}, {@code --quiet}.
+     * @param settings the run's settings.
+     * @param runs     makes this side's run ({@link PingpongRun} or {@link BwRun}) from what the session found.
+     * @return the exit status: 0, or the errno of what failed.
+     * @throws picocli.CommandLine.ParameterException for a usage error.
+     */
+    static int run(
+        final CommandSpec spec,
+        final PerfTool tool,
+        final PeerOptions peer,
+        final Settings settings,
+        final Function<PerfRun.Setup, PerfRun> runs)
+    {
+        final PrintWriter out = spec.commandLine().getOut();
+        final PrintWriter err = spec.commandLine().getErr();
+        try
+        {
+            final Role side = peer.side();
+            return run(tool, side, peer.self(), settings,
+                (provider, options, role, cleanup) ->
+                    runs.apply(new PerfRun.Setup(provider, options, role, peer.quiet(), cleanup, out, err)).run(),
+                err);
+        }
+        finally
+        {
+            out.flush();
+            err.flush();
+        }
+    }
+
+    /**
      * Run one side.
      *
      * @param tool     the command, for messages.
@@ -80,7 +119,7 @@ final class PeerSession
      * @return the exit status: 0, or the errno of what failed.
      * @throws picocli.CommandLine.ParameterException for a usage error.
      */
-    static int run(
+    private static int run(
         final PerfTool tool,
         final Role role,
         final boolean self,
@@ -90,9 +129,9 @@ final class PeerSession
     {
         try
         {
-            final PingpongOptions given = settings.options(SizeList.MAX_BUFFER_SIZE, Long.MAX_VALUE);
+            final PingpongOptions given = settings.options(SizeList.MAX_BUFFER_SIZE, Long.MAX_VALUE, role);
             final PingpongProvider found = PingpongProvider.find(given.provider(), given.domain(), given.mode());
-            final PingpongOptions options = settings.options(found.maxMsgSize(), found.maxEndpoints());
+            final PingpongOptions options = settings.options(found.maxMsgSize(), found.maxEndpoints(), role);
             try (ExitCleanup cleanup = ExitCleanup.install())
             {
                 if (self)

@@ -22,7 +22,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -122,22 +121,7 @@ public final class PingpongCommand implements Callable<Integer>
     @Override
     public Integer call()
     {
-        final PrintWriter out = spec.commandLine().getOut();
-        final PrintWriter err = spec.commandLine().getErr();
-        try
-        {
-            final Role side = peer.side();
-            return PeerSession.run(PerfTool.PINGPONG, side, peer.self(),
-                (maxMsgSize, maxEndpoints) -> options(maxMsgSize, maxEndpoints, side),
-                (provider, options, role, cleanup) ->
-                    new PingpongRun(provider, options, role, peer.quiet(), cleanup, out, err).run(),
-                err);
-        }
-        finally
-        {
-            out.flush();
-            err.flush();
-        }
+        return PeerSession.run(spec, PerfTool.PINGPONG, peer, this::options, PingpongRun::new);
     }
 
     /**
@@ -165,23 +149,20 @@ public final class PingpongCommand implements Callable<Integer>
         {
             checkClientFile(side, "--plot", plot);
         }
-        final SizeList sizeList;
-        final Warmup warmupRule;
-        try
-        {
-            sizeList = SizeList.parse(mode == TransferMode.ATOMIC ? PingpongRun.ATOMIC_SIZE_SPEC : sizes, maxMsgSize);
-            warmupRule = warmup == null ? Warmup.byDefault() : Warmup.of(warmup);
-        }
-        catch (final IllegalArgumentException ex)
-        {
-            throw new ParameterException(spec.commandLine(), ex.getMessage());
-        }
-        final IdleMode idleMode = peer.idle();
-        final String name = peer.domain(PerfTool.PINGPONG);
-        return new PingpongOptions(
-            PerfTool.PINGPONG, sizeList, iterations, warmupRule, 1, name, mode, peer.verify(), timeoutSeconds,
-            peer.registered(), peer.keep(), provider, idleMode, hgrm == null ? null : hgrm.toAbsolutePath().normalize(),
-            plot == null ? null : plot.toAbsolutePath().normalize(), peer.progress(), endpoints);
+        final SizeList sizeList = peer.parsed(
+            () -> SizeList.parse(mode == TransferMode.ATOMIC ? PingpongRun.ATOMIC_SIZE_SPEC : sizes, maxMsgSize));
+        final Warmup warmupRule = peer.parsed(() -> warmup == null ? Warmup.byDefault() : Warmup.of(warmup));
+        return peer.settings(PerfTool.PINGPONG)
+            .iterations(iterations)
+            .endpoints(endpoints)
+            .timeoutSeconds(timeoutSeconds)
+            .mode(mode)
+            .provider(provider)
+            .hgrm(hgrm == null ? null : hgrm.toAbsolutePath().normalize())
+            .plot(plot == null ? null : plot.toAbsolutePath().normalize())
+            .sizes(sizeList)
+            .warmup(warmupRule)
+            .build();
     }
 
     private void checkEndpoints(final long maxEndpoints)

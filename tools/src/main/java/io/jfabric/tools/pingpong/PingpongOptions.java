@@ -16,13 +16,15 @@
 package io.jfabric.tools.pingpong;
 
 import java.nio.file.Path;
+import java.util.Objects;
 
 /**
  * One pingpong or bw run's settings, as both sides must agree on them (fi_pingpong's rule: -S and -I the same on both
  * sides; here also -W, the transfer mode, bw's window and pingpong's endpoints, which the client's hello carries and
  * the server checks),
  * plus this side's own ({@link #registered()}, {@link #keep()}, {@link #idle()}, {@link #hgrm()},
- * {@link #progress()}) and the provider's name both sides look up. Immutable.
+ * {@link #progress()}) and the provider's name both sides look up. Immutable; made by a {@link Builder}, the one way
+ * to build it.
  */
 public final class PingpongOptions
 {
@@ -55,170 +57,30 @@ public final class PingpongOptions
     private final boolean progress;
     private final int endpoints;
 
-    /**
-     * Settings with the defaults of {@code -p} ({@value PingpongProvider#DEFAULT_NAME}), {@code --idle} (busy) and
-     * {@code --hgrm} (none).
-     *
-     * @param sizes          the sizes to test.
-     * @param iterations     measured iterations per size.
-     * @param warmup         unmeasured round trips before them.
-     * @param domain         the named domain both sides open.
-     * @param mode           the transfer calls.
-     * @param verify         check every received byte ({@code -c}).
-     * @param timeoutSeconds how long to wait for the peer.
-     * @param registered     register the transmit buffer (large sends by rendezvous), this side only.
-     * @param keep           keep the domain's region file at the end ({@code --keep}), this side only.
-     */
-    public PingpongOptions(
-        final SizeList sizes,
-        final int iterations,
-        final Warmup warmup,
-        final String domain,
-        final TransferMode mode,
-        final boolean verify,
-        final int timeoutSeconds,
-        final boolean registered,
-        final boolean keep)
+    private PingpongOptions(final Builder builder)
     {
-        this(sizes, iterations, warmup, domain, mode, verify, timeoutSeconds, registered, keep,
-            PingpongProvider.DEFAULT_NAME, IdleMode.BUSY, null, null);
-    }
-
-    /**
-     * @param sizes          the sizes to test.
-     * @param iterations     measured iterations per size.
-     * @param warmup         unmeasured round trips before them.
-     * @param domain         the named domain both sides open.
-     * @param mode           the transfer calls.
-     * @param verify         check every received byte ({@code -c}).
-     * @param timeoutSeconds how long to wait for the peer.
-     * @param registered     register the transmit buffer (large sends by rendezvous), this side only.
-     * @param keep           keep the domain's region file at the end ({@code --keep}), this side only.
-     * @param provider       the provider's name ({@code -p}).
-     * @param idle           how this side waits after an empty CQ poll ({@code --idle}).
-     * @param hgrm           where the client writes each size's round-trip distribution ({@code --hgrm}), or null.
-     * @param plot           where the client draws every size's percentile plot ({@code --plot}), or null.
-     */
-    public PingpongOptions(
-        final SizeList sizes,
-        final int iterations,
-        final Warmup warmup,
-        final String domain,
-        final TransferMode mode,
-        final boolean verify,
-        final int timeoutSeconds,
-        final boolean registered,
-        final boolean keep,
-        final String provider,
-        final IdleMode idle,
-        final Path hgrm,
-        final Path plot)
-    {
-        this(PerfTool.PINGPONG, sizes, iterations, warmup, 1, domain, mode, verify, timeoutSeconds, registered, keep,
-            provider, idle, hgrm, plot, false);
-    }
-
-    /**
-     * @param tool           pingpong or bw.
-     * @param sizes          the sizes to test.
-     * @param iterations     measured iterations per size.
-     * @param warmup         unmeasured iterations before them.
-     * @param window         transfers in flight (bw's {@code -w}); 1 for pingpong.
-     * @param domain         the named domain both sides open.
-     * @param mode           the transfer calls.
-     * @param verify         check every received byte ({@code -c}).
-     * @param timeoutSeconds how long to wait for the peer.
-     * @param registered     register the transmit buffer (large sends by rendezvous), this side only.
-     * @param keep           keep the domain's region file at the end ({@code --keep}), this side only.
-     * @param provider       the provider's name ({@code -p}).
-     * @param idle           how this side waits after an empty CQ poll ({@code --idle}).
-     * @param hgrm           where the client writes each size's round-trip distribution ({@code --hgrm}), or null.
-     * @param plot           where the client draws every size's percentile plot ({@code --plot}), or null.
-     * @param progress       draw the client's progress bar even when stderr is not a terminal ({@code --progress}).
-     */
-    public PingpongOptions(
-        final PerfTool tool,
-        final SizeList sizes,
-        final int iterations,
-        final Warmup warmup,
-        final int window,
-        final String domain,
-        final TransferMode mode,
-        final boolean verify,
-        final int timeoutSeconds,
-        final boolean registered,
-        final boolean keep,
-        final String provider,
-        final IdleMode idle,
-        final Path hgrm,
-        final Path plot,
-        final boolean progress)
-    {
-        this(tool, sizes, iterations, warmup, window, domain, mode, verify, timeoutSeconds, registered, keep, provider,
-            idle, hgrm, plot, progress, DEFAULT_ENDPOINTS);
-    }
-
-    /**
-     * @param tool           pingpong or bw.
-     * @param sizes          the sizes to test.
-     * @param iterations     measured iterations per size.
-     * @param warmup         unmeasured iterations before them.
-     * @param window         transfers in flight (bw's {@code -w}); 1 for pingpong.
-     * @param domain         the named domain both sides open.
-     * @param mode           the transfer calls.
-     * @param verify         check every received byte ({@code -c}).
-     * @param timeoutSeconds how long to wait for the peer.
-     * @param registered     register the transmit buffer (large sends by rendezvous), this side only.
-     * @param keep           keep the domain's region file at the end ({@code --keep}), this side only.
-     * @param provider       the provider's name ({@code -p}).
-     * @param idle           how this side waits after an empty CQ poll ({@code --idle}).
-     * @param hgrm           where the client writes each size's round-trip distribution ({@code --hgrm}), or null.
-     * @param plot           where the client draws every size's percentile plot ({@code --plot}), or null.
-     * @param progress       draw the client's progress bar even when stderr is not a terminal ({@code --progress}).
-     * @param endpoints      endpoints attached to the domain during the run, the two measured ones included
-     *                       ({@code --endpoints}, at least {@value #DEFAULT_ENDPOINTS}; see {@link Crowd}).
-     */
-    public PingpongOptions(
-        final PerfTool tool,
-        final SizeList sizes,
-        final int iterations,
-        final Warmup warmup,
-        final int window,
-        final String domain,
-        final TransferMode mode,
-        final boolean verify,
-        final int timeoutSeconds,
-        final boolean registered,
-        final boolean keep,
-        final String provider,
-        final IdleMode idle,
-        final Path hgrm,
-        final Path plot,
-        final boolean progress,
-        final int endpoints)
-    {
-        if (endpoints < DEFAULT_ENDPOINTS)
+        if (builder.endpoints < DEFAULT_ENDPOINTS)
         {
             throw new IllegalArgumentException("endpoints must be at least " + DEFAULT_ENDPOINTS + ", was " +
-                endpoints);
+                builder.endpoints);
         }
-        this.endpoints = endpoints;
-        this.tool = tool;
-        this.window = window;
-        this.progress = progress;
-        this.plot = plot;
-        this.sizes = sizes;
-        this.iterations = iterations;
-        this.warmup = warmup;
-        this.domain = domain;
-        this.mode = mode;
-        this.verify = verify;
-        this.timeoutSeconds = timeoutSeconds;
-        this.registered = registered;
-        this.keep = keep;
-        this.provider = provider;
-        this.idle = idle;
-        this.hgrm = hgrm;
+        this.tool = builder.tool;
+        this.sizes = Objects.requireNonNull(builder.sizes, "sizes");
+        this.iterations = builder.iterations;
+        this.warmup = builder.warmup;
+        this.domain = Objects.requireNonNull(builder.domain, "domain");
+        this.mode = builder.mode;
+        this.verify = builder.verify;
+        this.timeoutSeconds = builder.timeoutSeconds;
+        this.registered = builder.registered;
+        this.keep = builder.keep;
+        this.provider = builder.provider;
+        this.idle = builder.idle;
+        this.hgrm = builder.hgrm;
+        this.plot = builder.plot;
+        this.window = builder.window;
+        this.progress = builder.progress;
+        this.endpoints = builder.endpoints;
     }
 
     /**
@@ -342,5 +204,223 @@ public final class PingpongOptions
             warmup.agreement() + " mode=" + mode.cliName() + " verify=" + verify +
             (tool == PerfTool.BW ? " w=" + window : "") +
             (endpoints != DEFAULT_ENDPOINTS ? " endpoints=" + endpoints : "");
+    }
+
+    /**
+     * Builds {@link PingpongOptions}: one setter per setting, named as its accessor, each with the command line's
+     * default but the sizes and the domain, which must be set. Not thread-safe: one thread fills it and builds.
+     */
+    public static final class Builder
+    {
+        private PerfTool tool = PerfTool.PINGPONG;
+        private SizeList sizes;
+        private int iterations = DEFAULT_ITERATIONS;
+        private Warmup warmup = Warmup.byDefault();
+        private int window = 1;
+        private String domain;
+        private TransferMode mode = TransferMode.MSG;
+        private boolean verify;
+        private int timeoutSeconds = DEFAULT_TIMEOUT_SECONDS;
+        private boolean registered = true;
+        private boolean keep;
+        private String provider = PingpongProvider.DEFAULT_NAME;
+        private IdleMode idle = IdleMode.BUSY;
+        private Path hgrm;
+        private Path plot;
+        private boolean progress;
+        private int endpoints = DEFAULT_ENDPOINTS;
+
+        /**
+         * Settings with every default; set at least {@link #sizes(SizeList)} and {@link #domain(String)}.
+         */
+        public Builder()
+        {
+        }
+
+        /**
+         * @param tool pingpong (the default) or bw.
+         * @return this.
+         */
+        public Builder tool(final PerfTool tool)
+        {
+            this.tool = tool;
+            return this;
+        }
+
+        /**
+         * @param sizes the sizes to test; no default.
+         * @return this.
+         */
+        public Builder sizes(final SizeList sizes)
+        {
+            this.sizes = sizes;
+            return this;
+        }
+
+        /**
+         * @param iterations measured iterations per size (default {@value PingpongOptions#DEFAULT_ITERATIONS}).
+         * @return this.
+         */
+        public Builder iterations(final int iterations)
+        {
+            this.iterations = iterations;
+            return this;
+        }
+
+        /**
+         * @param warmup unmeasured iterations before them (default {@link Warmup#byDefault()}).
+         * @return this.
+         */
+        public Builder warmup(final Warmup warmup)
+        {
+            this.warmup = warmup;
+            return this;
+        }
+
+        /**
+         * @param window transfers in flight (bw's {@code -w}); 1, the default, for pingpong.
+         * @return this.
+         */
+        public Builder window(final int window)
+        {
+            this.window = window;
+            return this;
+        }
+
+        /**
+         * @param domain the named domain both sides open; no default.
+         * @return this.
+         */
+        public Builder domain(final String domain)
+        {
+            this.domain = domain;
+            return this;
+        }
+
+        /**
+         * @param mode the transfer calls (default {@link TransferMode#MSG}).
+         * @return this.
+         */
+        public Builder mode(final TransferMode mode)
+        {
+            this.mode = mode;
+            return this;
+        }
+
+        /**
+         * @param verify check every received byte ({@code -c}; default false).
+         * @return this.
+         */
+        public Builder verify(final boolean verify)
+        {
+            this.verify = verify;
+            return this;
+        }
+
+        /**
+         * @param timeoutSeconds how long to wait for the peer, in seconds (default
+         *                       {@value PingpongOptions#DEFAULT_TIMEOUT_SECONDS}).
+         * @return this.
+         */
+        public Builder timeoutSeconds(final int timeoutSeconds)
+        {
+            this.timeoutSeconds = timeoutSeconds;
+            return this;
+        }
+
+        /**
+         * @param registered register the transmit buffer (large sends by rendezvous), this side only (default true).
+         * @return this.
+         */
+        public Builder registered(final boolean registered)
+        {
+            this.registered = registered;
+            return this;
+        }
+
+        /**
+         * @param keep keep the domain's region file at the end ({@code --keep}), this side only (default false).
+         * @return this.
+         */
+        public Builder keep(final boolean keep)
+        {
+            this.keep = keep;
+            return this;
+        }
+
+        /**
+         * @param provider the provider's name ({@code -p}; default {@value PingpongProvider#DEFAULT_NAME}).
+         * @return this.
+         */
+        public Builder provider(final String provider)
+        {
+            this.provider = provider;
+            return this;
+        }
+
+        /**
+         * @param idle how this side waits after an empty CQ poll ({@code --idle}; default busy).
+         * @return this.
+         */
+        public Builder idle(final IdleMode idle)
+        {
+            this.idle = idle;
+            return this;
+        }
+
+        /**
+         * @param hgrm where the client writes each size's round-trip distribution ({@code --hgrm}), or null (the
+         *             default).
+         * @return this.
+         */
+        public Builder hgrm(final Path hgrm)
+        {
+            this.hgrm = hgrm;
+            return this;
+        }
+
+        /**
+         * @param plot where the client draws every size's percentile plot ({@code --plot}), or null (the default).
+         * @return this.
+         */
+        public Builder plot(final Path plot)
+        {
+            this.plot = plot;
+            return this;
+        }
+
+        /**
+         * @param progress draw the client's progress bar even when stderr is not a terminal ({@code --progress};
+         *                 default false).
+         * @return this.
+         */
+        public Builder progress(final boolean progress)
+        {
+            this.progress = progress;
+            return this;
+        }
+
+        /**
+         * @param endpoints endpoints attached to the domain during the run, the two measured ones included
+         *                  ({@code --endpoints}, at least {@value PingpongOptions#DEFAULT_ENDPOINTS}, the default; see
+         *                  {@link Crowd}).
+         * @return this.
+         */
+        public Builder endpoints(final int endpoints)
+        {
+            this.endpoints = endpoints;
+            return this;
+        }
+
+        /**
+         * @return the settings.
+         * @throws IllegalArgumentException when the endpoints are fewer than
+         *                                  {@value PingpongOptions#DEFAULT_ENDPOINTS}.
+         * @throws NullPointerException     when the sizes or the domain are not set.
+         */
+        public PingpongOptions build()
+        {
+            return new PingpongOptions(this);
+        }
     }
 }

@@ -18,7 +18,6 @@ package io.jfabric.tools.pingpong;
 import io.jfabric.Errno;
 import org.HdrHistogram.Histogram;
 
-import java.io.PrintWriter;
 import java.nio.file.Path;
 
 /**
@@ -48,7 +47,7 @@ import java.nio.file.Path;
  * warm-up's calls, after the pass timed as a whole, and between batches of {@link #PROGRESS_BATCH} of the pass timed
  * round trip by round trip. Runs on the calling thread.
  */
-final class PingpongRun
+final class PingpongRun extends PerfRun
 {
     /** Round trips per call of a measured loop during the warm-up ({@link #warmUp}). */
     static final int WARMUP_CHUNK = 2;
@@ -66,19 +65,7 @@ final class PingpongRun
     /** The server's answer to it. */
     static final String READY = "ready";
 
-    private final PingpongProvider provider;
-    private final PingpongOptions options;
-    private final TransferMode mode;
-    private final Role role;
-    private final boolean quiet;
-    private final ExitCleanup cleanup;
-    private final PrintWriter out;
-    private final PrintWriter err;
     private final Histogram rtt = new Histogram(1, HISTOGRAM_MAX_NANOS, 3);
-    private ControlChannel control;
-    private ProgressMeter meter;
-    /** Round trips run so far in the whole run, for the progress bar. */
-    private long progress;
     /** The write mode's sequence number, the same count on both sides: round trips so far. */
     private long sequence;
     /** The atomic mode's adds so far in this size: what the next fetch must find. */
@@ -87,62 +74,35 @@ final class PingpongRun
     private java.util.Map<Integer, Histogram> plotted;
 
     /**
-     * @param provider what fi_getinfo found, and its root directory.
-     * @param options  the run's settings.
-     * @param role     this side.
-     * @param quiet    print nothing but errors (the peer --self starts).
-     * @param cleanup  what removes this side's files at the end.
-     * @param out      where results go.
-     * @param err      where the client's progress bar goes when stderr is not a terminal.
+     * @param setup what the run is made from.
      */
-    PingpongRun(
-        final PingpongProvider provider,
-        final PingpongOptions options,
-        final Role role,
-        final boolean quiet,
-        final ExitCleanup cleanup,
-        final PrintWriter out,
-        final PrintWriter err)
+    PingpongRun(final Setup setup)
     {
-        this.provider = provider;
-        this.options = options;
-        this.mode = options.mode();
-        this.role = role;
-        this.quiet = quiet;
-        this.cleanup = cleanup;
-        this.out = out;
-        this.err = err;
+        super(setup);
+    }
+
+    @Override
+    boolean repostAfterHello()
+    {
+        return true;
     }
 
     /**
-     * Run this side.
+     * The extra endpoints' messages ({@link Crowd}), then the sizes and the fin.
      *
      * @throws PingpongException when a data-path call fails or the peer disagrees or does not answer.
      */
-    void run()
+    @Override
+    void afterHello(final PeerLink link, final PingpongEndpoint endpoint, final int[] sizes)
     {
-        try (PeerLink link = PeerLink.connect(provider, options, role, cleanup))
+        try (Crowd crowd = Crowd.gather(link, control, options, provider.info(), role))
         {
-            final PingpongEndpoint endpoint = link.endpoint();
-            final int[] sizes = options.sizes().within(endpoint.maxMsgSize()).sizes();
-            control = new ControlChannel(endpoint, options, role);
-            if (role == Role.CLIENT)
-            {
-                control.hello();
-            }
-            else
-            {
-                control.answerHello(true);
-            }
-            try (Crowd crowd = Crowd.gather(link, control, options, provider.info(), role))
-            {
-                run(link, endpoint, sizes);
-            }
+            runSizes(link, endpoint, sizes);
         }
     }
 
     /** The run after the hello and the extra endpoints' messages, to the end of the fin. */
-    private void run(final PeerLink link, final PingpongEndpoint endpoint, final int[] sizes)
+    private void runSizes(final PeerLink link, final PingpongEndpoint endpoint, final int[] sizes)
     {
         if (mode.oneSided())
         {
@@ -170,15 +130,7 @@ final class PingpongRun
                 out.flush();
             }
         }
-        if (role == Role.CLIENT)
-        {
-            control.send(ControlChannel.FIN, "sending fin");
-            link.awaitServerExit(control);
-        }
-        else
-        {
-            control.await(ControlChannel.FIN);
-        }
+        fin(link);
     }
 
     /** @return the round trips the client runs over all sizes, warm-up included. */

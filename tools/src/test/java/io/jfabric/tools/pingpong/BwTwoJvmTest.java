@@ -128,9 +128,15 @@ class BwTwoJvmTest
     @Test
     void shouldRefuseAServerWithAnotherWindow() throws Exception
     {
-        final PingpongOptions serverOptions = new PingpongOptions(
-            PerfTool.BW, SizeList.parse("64"), 100, Warmup.of(10), 8, "bw-mismatch", TransferMode.MSG, false, 20,
-            true, false, PingpongProvider.DEFAULT_NAME, IdleMode.BUSY, null, null, false);
+        final PingpongOptions serverOptions = new PingpongOptions.Builder()
+            .tool(PerfTool.BW)
+            .sizes(SizeList.parse("64"))
+            .iterations(100)
+            .warmup(Warmup.of(10))
+            .window(8)
+            .domain("bw-mismatch")
+            .timeoutSeconds(20)
+            .build();
         final Process server = new ProcessBuilder(PeerLauncher.command(serverOptions))
             .redirectErrorStream(true).start();
         final CommandRun run = CommandRun.run("bw", "--timeout=20", "--role", "client", "--domain", "bw-mismatch",

@@ -32,8 +32,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class PeerLauncherTest
 {
-    private static final PingpongOptions OPTIONS = new PingpongOptions(
-        SizeList.parse("64,4096"), 1000, Warmup.of(50), "pp-7", TransferMode.TAGGED, true, 12, true, false);
+    private static final PingpongOptions OPTIONS = new PingpongOptions.Builder()
+        .sizes(SizeList.parse("64,4096"))
+        .iterations(1000)
+        .warmup(Warmup.of(50))
+        .domain("pp-7")
+        .mode(TransferMode.TAGGED)
+        .verify(true)
+        .timeoutSeconds(12)
+        .build();
 
     @Test
     void shouldRunTheQuietServerWithTheSameSettingsInTheSameJvmAndClassPath()
@@ -67,8 +74,14 @@ class PeerLauncherTest
     void shouldAddTheAgronaExportWhenThisJvmWasStartedWithoutIt()
     {
         final List<String> command = PeerLauncher.command("java", List.of(), "cp", new Properties(),
-            new PingpongOptions(SizeList.parse(null), 10, Warmup.byDefault(), "pp", TransferMode.MSG, false, 30, false,
-                true));
+            new PingpongOptions.Builder()
+                .sizes(SizeList.parse(null))
+                .warmup(Warmup.byDefault())
+                .domain("pp")
+                .mode(TransferMode.MSG)
+                .registered(false)
+                .keep(true)
+                .build());
         assertEquals(PeerLauncher.AGRONA_EXPORT, command.get(1));
         assertFalse(command.contains("-S"), "the default sizes need no -S: " + command);
         assertFalse(command.contains("-W"), "the default warm-up, bounded per size, needs no -W: " + command);
@@ -82,8 +95,14 @@ class PeerLauncherTest
     void shouldGiveTheServerTheProviderAndIdleModeButNotTheClientsHgrmFile()
     {
         final List<String> command = PeerLauncher.command("java", List.of(), "cp", new Properties(),
-            new PingpongOptions(SizeList.parse("64"), 10, Warmup.of(1), "pp", TransferMode.MSG, false, 30, true, false,
-                "other", IdleMode.BACKOFF, Path.of("/tmp/rtt.hgrm"), null));
+            new PingpongOptions.Builder()
+                .sizes(SizeList.parse("64"))
+                .warmup(Warmup.of(1))
+                .domain("pp")
+                .provider("other")
+                .idle(IdleMode.BACKOFF)
+                .hgrm(Path.of("/tmp/rtt.hgrm"))
+                .build());
         assertEquals("other", command.get(command.indexOf("-p") + 1), command::toString);
         assertEquals("backoff", command.get(command.indexOf("--idle") + 1), command::toString);
         assertFalse(command.contains("--hgrm"), command::toString);
@@ -94,8 +113,17 @@ class PeerLauncherTest
     void shouldStartABwServerWithItsModeAndWindow()
     {
         final List<String> command = PeerLauncher.command("java", List.of(), "cp", new Properties(),
-            new PingpongOptions(PerfTool.BW, SizeList.parse("4k"), 100, Warmup.of(5), 16, "bw-9", TransferMode.WRITE,
-                false, 30, true, false, "shm", IdleMode.BUSY, null, null, true));
+            new PingpongOptions.Builder()
+                .tool(PerfTool.BW)
+                .sizes(SizeList.parse("4k"))
+                .iterations(100)
+                .warmup(Warmup.of(5))
+                .window(16)
+                .domain("bw-9")
+                .mode(TransferMode.WRITE)
+                .timeoutSeconds(30)
+                .progress(true)
+                .build());
         final int cp = command.indexOf("-cp");
         assertEquals(List.of("-cp", "cp", JfabricMain.class.getName(), "bw", "--role", "server", "--quiet",
             "--domain", "bw-9", "-S", "4k", "-I", "100", "-W", "5", "-o", "write", "-w", "16", "--timeout", "30"),
@@ -106,8 +134,12 @@ class PeerLauncherTest
     void shouldGiveAOneSidedPingpongServerItsModeAndNoWindow()
     {
         final List<String> command = PeerLauncher.command("java", List.of(), "cp", new Properties(),
-            new PingpongOptions(PerfTool.PINGPONG, SizeList.parse("8"), 10, Warmup.of(1), 1, "pp", TransferMode.ATOMIC,
-                false, 30, true, false, "shm", IdleMode.BUSY, null, null, false));
+            new PingpongOptions.Builder()
+                .sizes(SizeList.parse("8"))
+                .warmup(Warmup.of(1))
+                .domain("pp")
+                .mode(TransferMode.ATOMIC)
+                .build());
         assertEquals("atomic", command.get(command.indexOf("-o") + 1), command::toString);
         assertFalse(command.contains("-w"), command::toString);
         assertFalse(command.contains("--progress"), "the bar is the client's: " + command);
@@ -117,8 +149,12 @@ class PeerLauncherTest
     void shouldGiveThePingpongServerItsEndpointsButNotTheDefaultTwo()
     {
         final List<String> command = PeerLauncher.command("java", List.of(), "cp", new Properties(),
-            new PingpongOptions(PerfTool.PINGPONG, SizeList.parse("64"), 10, Warmup.of(1), 1, "pp", TransferMode.MSG,
-                false, 30, true, false, "shm", IdleMode.BUSY, null, null, false, 64));
+            new PingpongOptions.Builder()
+                .sizes(SizeList.parse("64"))
+                .warmup(Warmup.of(1))
+                .domain("pp")
+                .endpoints(64)
+                .build());
         assertEquals("64", command.get(command.indexOf("--endpoints") + 1), command::toString);
         assertFalse(PeerLauncher.command("java", List.of(), "cp", new Properties(), OPTIONS).contains("--endpoints"));
     }

@@ -128,9 +128,13 @@ class PingpongEndpointsTest
     @Test
     void shouldRefuseAServerWithOtherEndpoints() throws Exception
     {
-        final PingpongOptions serverOptions = new PingpongOptions(PerfTool.PINGPONG, SizeList.parse("64"), 10,
-            Warmup.of(1), 1, "crowd-mismatch", TransferMode.MSG, false, 20, true, false, "shm", IdleMode.BUSY, null,
-            null, false, 4);
+        final PingpongOptions serverOptions = new PingpongOptions.Builder()
+            .sizes(SizeList.parse("64"))
+            .warmup(Warmup.of(1))
+            .domain("crowd-mismatch")
+            .timeoutSeconds(20)
+            .endpoints(4)
+            .build();
         final Process server = new ProcessBuilder(PeerLauncher.command(serverOptions))
             .redirectErrorStream(true).start();
         try
@@ -275,12 +279,14 @@ class PingpongEndpointsTest
     @Test
     void shouldNotCountTheDefaultTwoInTheAgreement()
     {
-        final PingpongOptions two = new PingpongOptions(SizeList.parse("64"), 10, Warmup.of(1), "pp",
-            TransferMode.MSG, false, 20, true, false);
+        final PingpongOptions.Builder settings = new PingpongOptions.Builder()
+            .sizes(SizeList.parse("64"))
+            .warmup(Warmup.of(1))
+            .domain("pp")
+            .timeoutSeconds(20);
+        final PingpongOptions two = settings.build();
         assertEquals(PingpongOptions.DEFAULT_ENDPOINTS, two.endpoints());
         assertTrue(!two.agreement().contains("endpoints"), two::agreement);
-        assertNotEquals(two.agreement(), new PingpongOptions(PerfTool.PINGPONG, SizeList.parse("64"), 10,
-            Warmup.of(1), 1, "pp", TransferMode.MSG, false, 20, true, false, "shm", IdleMode.BUSY, null, null, false,
-            3).agreement());
+        assertNotEquals(two.agreement(), settings.endpoints(3).build().agreement());
     }
 }

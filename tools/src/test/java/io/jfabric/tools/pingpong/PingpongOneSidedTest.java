@@ -133,9 +133,15 @@ class PingpongOneSidedTest
     @Test
     void shouldRunAWriteServerAndClientInTwoRoles() throws Exception
     {
-        final PingpongOptions serverOptions = new PingpongOptions(
-            PerfTool.PINGPONG, SizeList.parse("64,4k"), 100, Warmup.of(10), 1, "rma-roles", TransferMode.WRITE,
-            true, 20, true, false, PingpongProvider.DEFAULT_NAME, IdleMode.BUSY, null, null, false);
+        final PingpongOptions serverOptions = new PingpongOptions.Builder()
+            .sizes(SizeList.parse("64,4k"))
+            .iterations(100)
+            .warmup(Warmup.of(10))
+            .domain("rma-roles")
+            .mode(TransferMode.WRITE)
+            .verify(true)
+            .timeoutSeconds(20)
+            .build();
         final List<String> command = new java.util.ArrayList<>(PeerLauncher.command(serverOptions));
         command.remove("--quiet");
         final Process server = new ProcessBuilder(command).redirectErrorStream(true).start();

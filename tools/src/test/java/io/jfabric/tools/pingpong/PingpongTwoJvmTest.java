@@ -250,8 +250,13 @@ class PingpongTwoJvmTest
     @Test
     void shouldRefuseAServerRunningOtherSettings() throws Exception
     {
-        final PingpongOptions serverOptions = new PingpongOptions(
-            SizeList.parse("64"), 100, Warmup.of(10), "mismatch", TransferMode.MSG, false, 20, true, false);
+        final PingpongOptions serverOptions = new PingpongOptions.Builder()
+            .sizes(SizeList.parse("64"))
+            .iterations(100)
+            .warmup(Warmup.of(10))
+            .domain("mismatch")
+            .timeoutSeconds(20)
+            .build();
         final Process server = new ProcessBuilder(PeerLauncher.command(serverOptions))
             .redirectErrorStream(true).start();
         final Run run = run("pingpong", "--role", "client", "--domain", "mismatch", "-S", "64", "-I", "200",
@@ -292,8 +297,11 @@ class PingpongTwoJvmTest
     @Test
     void shouldRemoveEveryFileTheServerCreatedWhenStoppedWithCtrlC() throws Exception
     {
-        final PingpongOptions options = new PingpongOptions(
-            SizeList.parse("64"), 10, Warmup.of(10), "interrupted", TransferMode.MSG, false, 30, true, false);
+        final PingpongOptions options = new PingpongOptions.Builder()
+            .sizes(SizeList.parse("64"))
+            .warmup(Warmup.of(10))
+            .domain("interrupted")
+            .build();
         final Process server = new ProcessBuilder(PeerLauncher.command(options)).redirectErrorStream(true).start();
         try
         {

@@ -44,8 +44,12 @@ class ProgressMeterTest
 
     private static PingpongOptions options(final boolean progress)
     {
-        return new PingpongOptions(PerfTool.PINGPONG, SizeList.parse("64"), 10, Warmup.of(1), 1, "pp",
-            TransferMode.MSG, false, 30, true, false, "shm", IdleMode.BUSY, null, null, progress);
+        return new PingpongOptions.Builder()
+            .sizes(SizeList.parse("64"))
+            .warmup(Warmup.of(1))
+            .domain("pp")
+            .progress(progress)
+            .build();
     }
 
     @Test
