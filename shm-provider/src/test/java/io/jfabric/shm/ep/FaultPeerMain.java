@@ -52,6 +52,10 @@ import java.util.List;
  *   <li>{@code send ADDRESS FIRST COUNT SIZE}: insert ADDRESS into its AV and send COUNT messages of SIZE bytes,
  *   whose first 8 bytes are FIRST, FIRST + 1, ... (each retried on FI_EAGAIN for up to 10 s), then print
  *   {@code result sent=N last=RC};</li>
+ *   <li>{@code claim ADDRESS VALUE}: insert ADDRESS into its AV, claim a 64-byte record in its lane (zero copy,
+ *   retried on FI_EAGAIN for up to 10 s), write VALUE into the record's first 8 bytes and leave the claim open, as
+ *   a process that crashes before it commits would; print {@code result claimed=RC}. Later sends to ADDRESS go into
+ *   the lane behind the open record;</li>
  *   <li>{@code exit}: end.</li>
  * </ul>
  * The test SIGKILLs or SIGSTOPs it whenever it wants.
@@ -156,6 +160,23 @@ public final class FaultPeerMain
                     sent++;
                 }
                 System.out.println("result sent=" + sent + " last=" + rc);
+                System.out.flush();
+            }
+            else if ("claim".equals(words[0]))
+            {
+                final long[] dest = new long[1];
+                av.insert(new String[] { words[1] }, 1, dest, 0, 0);
+                final long deadline = System.nanoTime() + 10_000_000_000L;
+                long rc;
+                while ((rc = ep.claim(dest[0], 64, 0, 0, 0)) == -Errno.FI_EAGAIN && System.nanoTime() < deadline)
+                {
+                    cq.read(entries, 1);
+                }
+                if (rc == 0)
+                {
+                    ep.messageClaim().buffer().putLong(ep.messageClaim().offset(), Long.parseLong(words[2]));
+                }
+                System.out.println("result claimed=" + rc);
                 System.out.flush();
             }
             else if ("exit".equals(words[0]))
