@@ -118,9 +118,15 @@ final class RxContext
     private int rescanCountdown;
     /** {@link Heartbeats#nowMs()} at the last rescan: one runs at least once a tick, however seldom progress is. */
     private long rescannedMs;
-    /** The first of the slots whose lanes the next rescan checks when not all are ({@link #rescan}). */
+    /**
+     * The first of the slots whose lanes the next rescan checks when not all are ({@link #rescan}): it moves past the
+     * slot that rescan asked {@code /proc} about, or past its whole window when it asked nothing.
+     */
     private int checkFrom;
-    /** The slot from which a rescan may ask {@code /proc} whether a drained lane's sender died ({@link #senderLeft}). */
+    /**
+     * While every lane is checked: the slot from which a rescan may ask {@code /proc} whether a drained lane's sender
+     * died ({@link #senderLeft}).
+     */
     private int deepFrom;
     /** The slot this rescan asked that of, or -1. */
     private int deepChecked;
@@ -418,7 +424,10 @@ final class RxContext
     /**
      * Find the lanes that have a sender, and check their health ({@link #released}): every lane's while fewer than
      * {@link ActiveLanes#TIERED_FROM} are listed, else {@link #CHECKS_PER_RESCAN} slots' per rescan, in turn, so that
-     * a rescan with many senders attached stays short (each check loads lines of the lane's own pages).
+     * a rescan with many senders attached stays short (each check loads lines of the lane's own pages). Either way
+     * one rescan asks {@code /proc} about one drained lane at most, and every drained lane gets its turn: while all
+     * are checked the turn walks the slots from {@link #deepFrom}; in turn, the next window starts right after the
+     * slot that took this rescan's turn, so the slot after it in this window is the first of the next.
      */
     private void rescan(final long nowMs)
     {
@@ -435,24 +444,32 @@ final class RxContext
             }
             final int senderInc = SlotDescriptor.senderIncarnation(owner);
             senderId[s] = ((long)s << 32) | (senderInc & 0xFFFF_FFFFL) | receiverTag;
-            if ((checkEvery || Math.floorMod(s - checkFrom, slots) < CHECKS_PER_RESCAN) && released(s, owner, senderInc))
+            if ((checkEvery || Math.floorMod(s - checkFrom, slots) < CHECKS_PER_RESCAN) &&
+                released(s, owner, senderInc, !checkEvery || s >= deepFrom))
             {
                 continue;
             }
             active[n++] = s;
         }
         polled.rebuild(active, n, nowMs);
-        deepFrom = deepChecked < 0 ? 0 : deepChecked + 1;
-        checkFrom = checkFrom + CHECKS_PER_RESCAN >= slots ? 0 : checkFrom + CHECKS_PER_RESCAN;
+        if (checkEvery)
+        {
+            deepFrom = deepChecked < 0 ? 0 : deepChecked + 1;
+        }
+        else
+        {
+            checkFrom = (deepChecked < 0 ? checkFrom + CHECKS_PER_RESCAN : deepChecked + 1) % slots;
+        }
     }
 
     /**
      * A lane's health, as a rescan checks it: positions that cannot be (cleared), a record a dead sender left
      * part-way (unblocked), a drained lane whose sender left (released).
      *
+     * @param deepTurn whether this lane may take the rescan's one {@code /proc} question ({@link #senderLeft}).
      * @return whether the lane was released (its sender left).
      */
-    private boolean released(final int s, final long owner, final int senderInc)
+    private boolean released(final int s, final long owner, final int senderInc, final boolean deepTurn)
     {
         final SpscLane lane = lanes[s];
         if (!lane.positionsSound())
@@ -466,7 +483,7 @@ final class RxContext
         {
             lane.unblock(); // what the dead sender committed after the record it left still arrives
         }
-        if (lane.producerPosition() == lane.consumerPosition() && senderLeft(s, senderInc, s >= deepFrom))
+        if (lane.producerPosition() == lane.consumerPosition() && senderLeft(s, senderInc, deepTurn))
         {
             if (delivery[s] != ReceiveMatcher.DELIVERY_NONE)
             {
@@ -483,7 +500,7 @@ final class RxContext
     /**
      * Whether the sender of a drained lane has left. Its slot header tells when it closed or was replaced; that a
      * live-looking slot's process died takes {@code /proc} (microseconds and an allocation), so one rescan asks
-     * that of one lane only, the first drained one from {@link #deepFrom}, in turn: with many senders attached the
+     * that of one lane only, the first drained one whose turn it is ({@link #rescan}): with many senders attached the
      * checks would otherwise all fall due in one rescan and stall it.
      */
     private boolean senderLeft(final int s, final int senderInc, final boolean deepTurn)
@@ -492,7 +509,7 @@ final class RxContext
         {
             return true;
         }
-        if (!deepTurn || deepChecked >= deepFrom)
+        if (!deepTurn || deepChecked >= 0)
         {
             return false;
         }
