@@ -33,6 +33,7 @@ import io.jfabric.Versions;
 import io.jfabric.shm.ChildJvm;
 import io.jfabric.shm.ShmDomain;
 import io.jfabric.shm.ShmProvider;
+import io.jfabric.shm.OpenedObjects;
 import io.jfabric.shm.ShmTestRoot;
 import io.jfabric.shm.mr.RemoteMemory;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -58,7 +59,7 @@ class AuthKeyTest
     private static final String DOMAIN = "keys";
     private static final int MESSAGES = 3;
 
-    private final List<AutoCloseable> opened = new ArrayList<>();
+    private final OpenedObjects opened = new OpenedObjects();
     private final List<ChildJvm> children = new ArrayList<>();
     private ShmTestRoot root;
     private ShmProvider provider;
@@ -77,10 +78,7 @@ class AuthKeyTest
         {
             child.kill();
         }
-        for (int i = opened.size() - 1; i >= 0; i--)
-        {
-            opened.get(i).close();
-        }
+        opened.close();
         root.close();
     }
 
@@ -136,16 +134,16 @@ class AuthKeyTest
     void shouldRefuseOneSidedAccessWithAnotherKeyThanTheRegions()
     {
         final Domain owner = domain(key("alpha"));
-        final ShareableMemory memory = keep(owner.allocShareable(4096));
+        final ShareableMemory memory = opened.keep(owner.allocShareable(4096));
         memory.buffer().put(7, (byte)42);
-        keep(owner.mrRegv(new MrIov[] {MrIov.of(memory, 0, 4096)}, Flags.FI_REMOTE_READ, 0, 11, 0, 0));
-        keep(owner.mrRegAttr(new MrAttr().iov(new MrIov[] {MrIov.of(memory, 0, 4096)}).access(Flags.FI_REMOTE_READ)
+        opened.keep(owner.mrRegv(new MrIov[] {MrIov.of(memory, 0, 4096)}, Flags.FI_REMOTE_READ, 0, 11, 0, 0));
+        opened.keep(owner.mrRegAttr(new MrAttr().iov(new MrIov[] {MrIov.of(memory, 0, 4096)}).access(Flags.FI_REMOTE_READ)
             .requestedKey(12).authKey("beta".getBytes(StandardCharsets.US_ASCII)), 0));
 
         final UnsafeBuffer dst = new UnsafeBuffer(new byte[1]);
-        final RemoteMemory alpha = keep(((ShmDomain)domain(key("alpha"))).remoteMemory());
-        final RemoteMemory beta = keep(((ShmDomain)domain(key("beta"))).remoteMemory());
-        final RemoteMemory none = keep(((ShmDomain)domain(null)).remoteMemory());
+        final RemoteMemory alpha = opened.keep(((ShmDomain)domain(key("alpha"))).remoteMemory());
+        final RemoteMemory beta = opened.keep(((ShmDomain)domain(key("beta"))).remoteMemory());
+        final RemoteMemory none = opened.keep(((ShmDomain)domain(null)).remoteMemory());
 
         assertEquals(0, alpha.read(11, 7, dst, 0, 1), "the domain's key");
         assertEquals(42, dst.getByte(0));
@@ -163,8 +161,8 @@ class AuthKeyTest
             hints.domainAttr().name(DOMAIN);
         }
         final Info info = provider.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints).get(0);
-        final Fabric fabric = keep(provider.fabric(info.fabricAttr(), 0));
-        return keep(fabric.domain(info, 0));
+        final Fabric fabric = opened.keep(provider.fabric(info.fabricAttr(), 0));
+        return opened.keep(fabric.domain(info, 0));
     }
 
     /** An AV key to insert the destination with. */
@@ -203,11 +201,11 @@ class AuthKeyTest
         {
             info.epAttr().authKey(endpointKey.getBytes(StandardCharsets.US_ASCII));
         }
-        final Fabric fabric = keep(provider.fabric(info.fabricAttr(), 0));
-        final Domain domain = keep(fabric.domain(info, 0));
-        final AddressVector av = keep(domain.avOpen(new AvAttr(), 0));
-        final CompletionQueue cq = keep(domain.cqOpen(new CqAttr(), 0));
-        final Endpoint ep = keep(domain.endpoint(info, 0));
+        final Fabric fabric = opened.keep(provider.fabric(info.fabricAttr(), 0));
+        final Domain domain = opened.keep(fabric.domain(info, 0));
+        final AddressVector av = opened.keep(domain.avOpen(new AvAttr(), 0));
+        final CompletionQueue cq = opened.keep(domain.cqOpen(new CqAttr(), 0));
+        final Endpoint ep = opened.keep(domain.endpoint(info, 0));
         ep.bind(av, 0);
         ep.bind(cq, Flags.FI_TRANSMIT | Flags.FI_RECV);
         ep.enable();
@@ -270,9 +268,4 @@ class AuthKeyTest
         return child;
     }
 
-    private <T extends AutoCloseable> T keep(final T c)
-    {
-        opened.add(c);
-        return c;
-    }
 }

@@ -35,6 +35,7 @@ import io.jfabric.Versions;
 import io.jfabric.shm.ChildJvm;
 import io.jfabric.shm.ShmDomain;
 import io.jfabric.shm.ShmProvider;
+import io.jfabric.shm.OpenedObjects;
 import io.jfabric.shm.ShmTestRoot;
 import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RegionGeometry;
@@ -70,7 +71,7 @@ class DamagedLaneTest
     private static final int SIZE = 64;
     private static final int COUNT = 5;
 
-    private final List<AutoCloseable> opened = new ArrayList<>();
+    private final OpenedObjects opened = new OpenedObjects();
     private ChildJvm sender;
     private ShmTestRoot root;
     private ShmDomain domain;
@@ -87,12 +88,12 @@ class DamagedLaneTest
         final Info hints = new Info();
         hints.domainAttr().name("damage");
         final Info info = provider.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints).get(0);
-        final Fabric fabric = keep(provider.fabric(info.fabricAttr(), 0));
-        domain = (ShmDomain)keep(fabric.domain(info, 0));
-        eq = keep(fabric.eqOpen(new EqAttr().size(16), 0));
-        final AddressVector av = keep(domain.avOpen(new AvAttr(), 0));
-        cq = keep(domain.cqOpen(new CqAttr().format(CqFormat.MSG), 0));
-        receiver = (ShmEndpoint)keep(domain.endpoint(info, 0));
+        final Fabric fabric = opened.keep(provider.fabric(info.fabricAttr(), 0));
+        domain = (ShmDomain)opened.keep(fabric.domain(info, 0));
+        eq = opened.keep(fabric.eqOpen(new EqAttr().size(16), 0));
+        final AddressVector av = opened.keep(domain.avOpen(new AvAttr(), 0));
+        cq = opened.keep(domain.cqOpen(new CqAttr().format(CqFormat.MSG), 0));
+        receiver = (ShmEndpoint)opened.keep(domain.endpoint(info, 0));
         receiver.bind(av, 0);
         receiver.bind(cq, Flags.FI_TRANSMIT | Flags.FI_RECV);
         receiver.bind(eq, 0);
@@ -107,18 +108,10 @@ class DamagedLaneTest
         {
             sender.kill();
         }
-        for (int i = opened.size() - 1; i >= 0; i--)
-        {
-            opened.get(i).close();
-        }
+        opened.close();
         root.close();
     }
 
-    private <T extends AutoCloseable> T keep(final T c)
-    {
-        opened.add(c);
-        return c;
-    }
 
     @Test
     void shouldSkipARecordWhosePayloadLengthIsBeyondItAndDeliverTheOthers() throws Exception

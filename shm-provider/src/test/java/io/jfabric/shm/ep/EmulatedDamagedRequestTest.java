@@ -29,6 +29,7 @@ import io.jfabric.Info;
 import io.jfabric.Versions;
 import io.jfabric.shm.ShmDomain;
 import io.jfabric.shm.ShmProvider;
+import io.jfabric.shm.OpenedObjects;
 import io.jfabric.shm.ShmTestRoot;
 import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RegionGeometry;
@@ -42,8 +43,6 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -61,7 +60,7 @@ class EmulatedDamagedRequestTest
     private static final long KEY = 21;
     private static final long WRITE_CONTEXT = 5;
 
-    private final List<AutoCloseable> opened = new ArrayList<>();
+    private final OpenedObjects opened = new OpenedObjects();
     private ShmTestRoot root;
     private ShmDomain domain;
     private CompletionQueue initiatorCq;
@@ -80,14 +79,14 @@ class EmulatedDamagedRequestTest
         hints.domainAttr().name("emul-damage");
         hints.caps(Flags.FI_MSG | Flags.FI_RMA);
         final Info info = provider.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints).get(0);
-        final Fabric fabric = keep(provider.fabric(info.fabricAttr(), 0));
-        domain = (ShmDomain)keep(fabric.domain(info, 0));
-        final AddressVector av = keep(domain.avOpen(new AvAttr(), 0));
+        final Fabric fabric = opened.keep(provider.fabric(info.fabricAttr(), 0));
+        domain = (ShmDomain)opened.keep(fabric.domain(info, 0));
+        final AddressVector av = opened.keep(domain.avOpen(new AvAttr(), 0));
         targetMemory = ByteBuffer.allocate(4096);
-        keep(domain.mrReg(targetMemory, Flags.FI_REMOTE_WRITE, 0, KEY, 0, 0));
-        targetCq = keep(domain.cqOpen(new CqAttr().format(CqFormat.DATA), 0));
+        opened.keep(domain.mrReg(targetMemory, Flags.FI_REMOTE_WRITE, 0, KEY, 0, 0));
+        targetCq = opened.keep(domain.cqOpen(new CqAttr().format(CqFormat.DATA), 0));
         target = endpoint(info, av, targetCq);
-        initiatorCq = keep(domain.cqOpen(new CqAttr().format(CqFormat.DATA), 0));
+        initiatorCq = opened.keep(domain.cqOpen(new CqAttr().format(CqFormat.DATA), 0));
         initiator = endpoint(info, av, initiatorCq);
         final long[] out = new long[1];
         assertEquals(1, av.insert(new String[] {new String(target.getname(), StandardCharsets.US_ASCII).trim()}, 1,
@@ -97,7 +96,7 @@ class EmulatedDamagedRequestTest
 
     private ShmEndpoint endpoint(final Info info, final AddressVector av, final CompletionQueue cq)
     {
-        final ShmEndpoint ep = (ShmEndpoint)keep(domain.endpoint(info, 0));
+        final ShmEndpoint ep = (ShmEndpoint)opened.keep(domain.endpoint(info, 0));
         ep.bind(av, 0);
         ep.bind(cq, Flags.FI_TRANSMIT | Flags.FI_RECV);
         ep.enable();
@@ -107,18 +106,10 @@ class EmulatedDamagedRequestTest
     @AfterEach
     void close() throws Exception
     {
-        for (int i = opened.size() - 1; i >= 0; i--)
-        {
-            opened.get(i).close();
-        }
+        opened.close();
         root.close();
     }
 
-    private <T extends AutoCloseable> T keep(final T c)
-    {
-        opened.add(c);
-        return c;
-    }
 
     @Test
     void shouldCompleteAnEmulatedWriteWithEioWhenTheTargetSkipsItsDamagedRequest()

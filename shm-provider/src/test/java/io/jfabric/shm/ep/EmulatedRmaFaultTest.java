@@ -34,6 +34,7 @@ import io.jfabric.Info;
 import io.jfabric.Versions;
 import io.jfabric.shm.ChildJvm;
 import io.jfabric.shm.ShmProvider;
+import io.jfabric.shm.OpenedObjects;
 import io.jfabric.shm.ShmTestRoot;
 
 import org.junit.jupiter.api.AfterEach;
@@ -43,7 +44,6 @@ import org.junit.jupiter.api.TestInfo;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -71,7 +71,7 @@ class EmulatedRmaFaultTest
     private static final String DOMAIN = "emulfault";
     private static final long RW_KEY = 7;
 
-    private final List<AutoCloseable> opened = new ArrayList<>();
+    private final OpenedObjects opened = new OpenedObjects();
     private ShmTestRoot root;
     private Domain domain;
     private Info info;
@@ -93,13 +93,13 @@ class EmulatedRmaFaultTest
         hints.domainAttr().name(DOMAIN);
         hints.caps(Flags.FI_MSG | Flags.FI_RMA | Flags.FI_ATOMIC);
         info = provider.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints).get(0);
-        final Fabric fabric = keep(provider.fabric(info.fabricAttr(), 0));
-        domain = keep(fabric.domain(info, 0));
-        av = keep(domain.avOpen(new AvAttr(), 0));
-        cq = keep(domain.cqOpen(new CqAttr().format(CqFormat.DATA), 0));
-        reads = keep(domain.cntrOpen(null, 0));
-        writes = keep(domain.cntrOpen(null, 0));
-        ep = keep(domain.endpoint(info, 0));
+        final Fabric fabric = opened.keep(provider.fabric(info.fabricAttr(), 0));
+        domain = opened.keep(fabric.domain(info, 0));
+        av = opened.keep(domain.avOpen(new AvAttr(), 0));
+        cq = opened.keep(domain.cqOpen(new CqAttr().format(CqFormat.DATA), 0));
+        reads = opened.keep(domain.cntrOpen(null, 0));
+        writes = opened.keep(domain.cntrOpen(null, 0));
+        ep = opened.keep(domain.endpoint(info, 0));
         ep.bind(av, 0);
         ep.bind(cq, Flags.FI_TRANSMIT | Flags.FI_RECV);
         ep.bind(reads, Flags.FI_READ);
@@ -122,18 +122,10 @@ class EmulatedRmaFaultTest
         {
             child.kill();
         }
-        for (int i = opened.size() - 1; i >= 0; i--)
-        {
-            opened.get(i).close();
-        }
+        opened.close();
         root.close();
     }
 
-    private <T extends AutoCloseable> T keep(final T c)
-    {
-        opened.add(c);
-        return c;
-    }
 
     /** Issue four emulated operations (contexts 1 to 4) the paused target does not serve. */
     private void issue(final Endpoint on) throws Exception

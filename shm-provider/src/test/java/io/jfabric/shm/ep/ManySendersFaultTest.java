@@ -32,6 +32,7 @@ import io.jfabric.Info;
 import io.jfabric.Versions;
 import io.jfabric.shm.ChildJvm;
 import io.jfabric.shm.ShmProvider;
+import io.jfabric.shm.OpenedObjects;
 import io.jfabric.shm.ShmTestRoot;
 import io.jfabric.shm.av.ShmAddress;
 import io.jfabric.shm.stat.DomainStat;
@@ -98,7 +99,7 @@ class ManySendersFaultTest
     /** What the killed sender writes into the record it claims and never commits: sender id 300, never expected. */
     private static final long ABANDONED = 300L << 32;
 
-    private final List<AutoCloseable> opened = new ArrayList<>();
+    private final OpenedObjects opened = new OpenedObjects();
     private final List<ChildJvm> children = new ArrayList<>();
     private final List<Endpoint> survivors = new ArrayList<>();
     private final ByteBuffer src = ByteBuffer.allocateDirect(SIZE);
@@ -123,12 +124,12 @@ class ManySendersFaultTest
         final Info hints = new Info();
         hints.domainAttr().name(DOMAIN);
         info = provider.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints).get(0);
-        final Fabric fabric = keep(provider.fabric(info.fabricAttr(), 0));
-        domain = keep(fabric.domain(info, 0));
-        av = keep(domain.avOpen(new AvAttr(), 0));
-        final CompletionQueue rxCq = keep(domain.cqOpen(new CqAttr().format(CqFormat.MSG), 0));
-        txCq = keep(domain.cqOpen(new CqAttr().format(CqFormat.MSG), 0));
-        receiver = keep(domain.endpoint(info, 0));
+        final Fabric fabric = opened.keep(provider.fabric(info.fabricAttr(), 0));
+        domain = opened.keep(fabric.domain(info, 0));
+        av = opened.keep(domain.avOpen(new AvAttr(), 0));
+        final CompletionQueue rxCq = opened.keep(domain.cqOpen(new CqAttr().format(CqFormat.MSG), 0));
+        txCq = opened.keep(domain.cqOpen(new CqAttr().format(CqFormat.MSG), 0));
+        receiver = opened.keep(domain.endpoint(info, 0));
         receiver.bind(av, 0);
         receiver.bind(rxCq, Flags.FI_TRANSMIT | Flags.FI_RECV);
         receiver.enable();
@@ -147,10 +148,7 @@ class ManySendersFaultTest
         {
             child.kill();
         }
-        for (int i = opened.size() - 1; i >= 0; i--)
-        {
-            opened.get(i).close();
-        }
+        opened.close();
         root.close();
     }
 
@@ -312,7 +310,7 @@ class ManySendersFaultTest
 
     private Endpoint sender()
     {
-        final Endpoint ep = keep(domain.endpoint(info, 0));
+        final Endpoint ep = opened.keep(domain.endpoint(info, 0));
         ep.bind(av, 0);
         ep.bind(txCq, Flags.FI_TRANSMIT | Flags.FI_RECV);
         ep.enable();
@@ -414,11 +412,6 @@ class ManySendersFaultTest
         return null;
     }
 
-    private <T extends AutoCloseable> T keep(final T c)
-    {
-        opened.add(c);
-        return c;
-    }
 
     /**
      * The receiver's side: {@link #POSTED} receives posted at once, each posted again when it completes; what arrived

@@ -35,6 +35,7 @@ import io.jfabric.ShareableMemory;
 import io.jfabric.Versions;
 import io.jfabric.shm.ChildJvm;
 import io.jfabric.shm.ShmProvider;
+import io.jfabric.shm.OpenedObjects;
 import io.jfabric.shm.ShmTestRoot;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -69,7 +70,7 @@ class PeerFaultTest
     private static final long TIMEOUT_MS = 500;
     private static final int MIB = 1 << 20;
 
-    private final List<AutoCloseable> opened = new ArrayList<>();
+    private final OpenedObjects opened = new OpenedObjects();
     private final List<ChildJvm> children = new ArrayList<>();
     private ShmTestRoot root;
     private Domain domain;
@@ -85,11 +86,11 @@ class PeerFaultTest
         final Info hints = new Info();
         hints.domainAttr().name("faults");
         final Info info = provider.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints).get(0);
-        final Fabric fabric = keep(provider.fabric(info.fabricAttr(), 0));
-        domain = keep(fabric.domain(info, 0));
-        av = keep(domain.avOpen(new AvAttr(), 0));
-        cq = keep(domain.cqOpen(new CqAttr().format(CqFormat.MSG), 0));
-        ep = keep(domain.endpoint(info, 0));
+        final Fabric fabric = opened.keep(provider.fabric(info.fabricAttr(), 0));
+        domain = opened.keep(fabric.domain(info, 0));
+        av = opened.keep(domain.avOpen(new AvAttr(), 0));
+        cq = opened.keep(domain.cqOpen(new CqAttr().format(CqFormat.MSG), 0));
+        ep = opened.keep(domain.endpoint(info, 0));
         ep.bind(av, 0);
         ep.bind(cq, Flags.FI_TRANSMIT | Flags.FI_RECV);
         ep.enable();
@@ -102,18 +103,10 @@ class PeerFaultTest
         {
             child.kill();
         }
-        for (int i = opened.size() - 1; i >= 0; i--)
-        {
-            opened.get(i).close();
-        }
+        opened.close();
         root.close();
     }
 
-    private <T extends AutoCloseable> T keep(final T c)
-    {
-        opened.add(c);
-        return c;
-    }
 
     /** How a large send travels. */
     enum Path
@@ -137,8 +130,8 @@ class PeerFaultTest
         long desc = 0;
         if (path == Path.RENDEZVOUS)
         {
-            final ShareableMemory memory = keep(domain.allocShareable(size));
-            final MemoryRegion mr = keep(domain.mrRegv(new MrIov[] { MrIov.of(memory, 0, size) }, Flags.FI_SEND, 0, 0,
+            final ShareableMemory memory = opened.keep(domain.allocShareable(size));
+            final MemoryRegion mr = opened.keep(domain.mrRegv(new MrIov[] { MrIov.of(memory, 0, size) }, Flags.FI_SEND, 0, 0,
                 0, 0));
             src = memory.buffer();
             desc = mr.desc();

@@ -33,6 +33,7 @@ import io.jfabric.Info;
 import io.jfabric.Versions;
 import io.jfabric.shm.ChildJvm;
 import io.jfabric.shm.ShmProvider;
+import io.jfabric.shm.OpenedObjects;
 import io.jfabric.shm.ShmTestRoot;
 
 import org.junit.jupiter.api.AfterEach;
@@ -99,7 +100,7 @@ class RmaFaultTest
     private static final String REFUSED_UNREACH = "REFUSED_FI_EHOSTUNREACH";
     private static final String ERR_KEYREJECTED = "ERR_FI_EKEYREJECTED";
 
-    private final List<AutoCloseable> opened = new ArrayList<>();
+    private final OpenedObjects opened = new OpenedObjects();
     private final List<ChildJvm> children = new ArrayList<>();
     private final List<Stream> streams = new ArrayList<>();
     private ShmTestRoot root;
@@ -132,10 +133,7 @@ class RmaFaultTest
         }
         finally
         {
-            for (int i = opened.size() - 1; i >= 0; i--)
-            {
-                opened.get(i).close();
-            }
+            opened.close();
             root.close();
         }
     }
@@ -495,11 +493,11 @@ class RmaFaultTest
             info.epAttr().authKey(endpointKey.getBytes(StandardCharsets.US_ASCII));
         }
         final Side s = new Side("domain key " + domainKey + (endpointKey != null ? ", ep key " + endpointKey : ""));
-        s.fabric = keep(provider.fabric(info.fabricAttr(), 0));
-        s.domain = keep(s.fabric.domain(info, 0));
-        s.av = keep(s.domain.avOpen(new AvAttr(), 0));
-        s.cq = keep(s.domain.cqOpen(new CqAttr().format(CqFormat.DATA), 0));
-        s.ep = keep(s.domain.endpoint(info, 0));
+        s.fabric = opened.keep(provider.fabric(info.fabricAttr(), 0));
+        s.domain = opened.keep(s.fabric.domain(info, 0));
+        s.av = opened.keep(s.domain.avOpen(new AvAttr(), 0));
+        s.cq = opened.keep(s.domain.cqOpen(new CqAttr().format(CqFormat.DATA), 0));
+        s.ep = opened.keep(s.domain.endpoint(info, 0));
         s.ep.bind(s.av, 0);
         s.ep.bind(s.cq, Flags.FI_TRANSMIT | Flags.FI_RECV);
         s.ep.enable();
@@ -509,11 +507,6 @@ class RmaFaultTest
         return s;
     }
 
-    private <T extends AutoCloseable> T keep(final T c)
-    {
-        opened.add(c);
-        return c;
-    }
 
     /** What a stream does, in turn. */
     enum Kind

@@ -32,6 +32,7 @@ import io.jfabric.Info;
 import io.jfabric.Versions;
 import io.jfabric.shm.ChildJvm;
 import io.jfabric.shm.ShmProvider;
+import io.jfabric.shm.OpenedObjects;
 import io.jfabric.shm.ShmTestRoot;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -69,7 +70,7 @@ class RegionTruncationTest
     private static final String DOMAIN = "truncation";
     private static final Path JAVA_25 = Path.of("/usr/lib/jvm/temurin-25-jdk-amd64/bin/java");
 
-    private final List<AutoCloseable> opened = new ArrayList<>();
+    private final OpenedObjects opened = new OpenedObjects();
     private final List<ChildJvm> children = new ArrayList<>();
     private ShmTestRoot root;
     private EventQueue eq;
@@ -86,13 +87,13 @@ class RegionTruncationTest
         final Info hints = new Info();
         hints.domainAttr().name(DOMAIN);
         final Info info = provider.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints).get(0);
-        final Fabric fabric = keep(provider.fabric(info.fabricAttr(), 0));
-        eq = keep(fabric.eqOpen(new EqAttr().size(16), 0));
-        domain = keep(fabric.domain(info, 0));
+        final Fabric fabric = opened.keep(provider.fabric(info.fabricAttr(), 0));
+        eq = opened.keep(fabric.eqOpen(new EqAttr().size(16), 0));
+        domain = opened.keep(fabric.domain(info, 0));
         domain.bind(eq, 0);
-        av = keep(domain.avOpen(new AvAttr(), 0));
-        cq = keep(domain.cqOpen(new CqAttr(), 0));
-        ep = keep(domain.endpoint(info, 0));
+        av = opened.keep(domain.avOpen(new AvAttr(), 0));
+        cq = opened.keep(domain.cqOpen(new CqAttr(), 0));
+        ep = opened.keep(domain.endpoint(info, 0));
         ep.bind(av, 0);
         ep.bind(cq, Flags.FI_TRANSMIT | Flags.FI_RECV);
         ep.enable();
@@ -105,10 +106,7 @@ class RegionTruncationTest
         {
             child.kill();
         }
-        for (int i = opened.size() - 1; i >= 0; i--)
-        {
-            opened.get(i).close(); // must not throw, even over a region that was truncated
-        }
+        opened.close(); // must not throw, even over a region that was truncated
         root.close();
     }
 
@@ -235,9 +233,4 @@ class RegionTruncationTest
         return 0;
     }
 
-    private <T extends AutoCloseable> T keep(final T c)
-    {
-        opened.add(c);
-        return c;
-    }
 }
