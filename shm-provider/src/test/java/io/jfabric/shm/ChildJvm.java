@@ -31,9 +31,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * Runs a main class of the test class path in a second, real JVM (same java binary, same class path, the Agrona
  * export flag), for tests that need another process on the same region. A daemon thread reads the child's output as
- * it comes, so a test can wait for a line while the child runs on, then kill it.
+ * it comes, so a test can wait for a line while the child runs on, then kill it; {@link #close()} kills it too, so a
+ * test may keep it with what it opened ({@code OpenedObjects}).
  */
-public final class ChildJvm
+public final class ChildJvm implements AutoCloseable
 {
     private static final String END = "\u0000end";
 
@@ -224,6 +225,17 @@ public final class ChildJvm
     {
         process.destroyForcibly();
         awaitExit();
+    }
+
+    /**
+     * {@link #kill()}: a test's tear-down ends its children as a crash would.
+     *
+     * @throws InterruptedException when interrupted.
+     */
+    @Override
+    public void close() throws InterruptedException
+    {
+        kill();
     }
 
     /**

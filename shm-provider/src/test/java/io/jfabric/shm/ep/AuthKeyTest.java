@@ -43,7 +43,6 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -60,7 +59,6 @@ class AuthKeyTest
     private static final int MESSAGES = 3;
 
     private final OpenedObjects opened = new OpenedObjects();
-    private final List<ChildJvm> children = new ArrayList<>();
     private ShmTestRoot root;
     private ShmProvider provider;
 
@@ -74,10 +72,6 @@ class AuthKeyTest
     @AfterEach
     void close() throws Exception
     {
-        for (final ChildJvm child : children)
-        {
-            child.kill();
-        }
         opened.close();
         root.close();
     }
@@ -264,7 +258,7 @@ class AuthKeyTest
     {
         final ChildJvm child = ChildJvm.start(AuthPeerMain.class, List.of("jfabric.shm.dir=" + root.dir()), DOMAIN,
             mode);
-        children.add(child);
+        opened.keep(child);
         return child;
     }
 

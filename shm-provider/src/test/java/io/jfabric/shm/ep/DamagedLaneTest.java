@@ -112,7 +112,6 @@ class DamagedLaneTest
         root.close();
     }
 
-
     @Test
     void shouldSkipARecordWhosePayloadLengthIsBeyondItAndDeliverTheOthers() throws Exception
     {

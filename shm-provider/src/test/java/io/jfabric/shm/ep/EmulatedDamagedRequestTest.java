@@ -110,7 +110,6 @@ class EmulatedDamagedRequestTest
         root.close();
     }
 
-
     @Test
     void shouldCompleteAnEmulatedWriteWithEioWhenTheTargetSkipsItsDamagedRequest()
     {

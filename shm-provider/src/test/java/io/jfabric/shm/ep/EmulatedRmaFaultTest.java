@@ -126,7 +126,6 @@ class EmulatedRmaFaultTest
         root.close();
     }
 
-
     /** Issue four emulated operations (contexts 1 to 4) the paused target does not serve. */
     private void issue(final Endpoint on) throws Exception
     {

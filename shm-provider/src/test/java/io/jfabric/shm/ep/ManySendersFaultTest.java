@@ -100,7 +100,6 @@ class ManySendersFaultTest
     private static final long ABANDONED = 300L << 32;
 
     private final OpenedObjects opened = new OpenedObjects();
-    private final List<ChildJvm> children = new ArrayList<>();
     private final List<Endpoint> survivors = new ArrayList<>();
     private final ByteBuffer src = ByteBuffer.allocateDirect(SIZE);
     private ShmTestRoot root;
@@ -144,10 +143,6 @@ class ManySendersFaultTest
     @AfterEach
     void close() throws Exception
     {
-        for (final ChildJvm child : children)
-        {
-            child.kill();
-        }
         opened.close();
         root.close();
     }
@@ -274,7 +269,7 @@ class ManySendersFaultTest
     private ChildJvm startKilled(final int killedSlot) throws Exception
     {
         final ChildJvm child = ChildJvm.start(FaultPeerMain.class, List.of("jfabric.shm.dir=" + root.dir()), DOMAIN);
-        children.add(child);
+        opened.keep(child);
         final String address = child.awaitResult(60).get("addr");
         assertEquals(killedSlot, ShmAddress.parse(address).slot(), "the child's endpoint slot: " + address);
         return child;
@@ -411,7 +406,6 @@ class ManySendersFaultTest
         }
         return null;
     }
-
 
     /**
      * The receiver's side: {@link #POSTED} receives posted at once, each posted again when it completes; what arrived

@@ -71,7 +71,6 @@ class PeerFaultTest
     private static final int MIB = 1 << 20;
 
     private final OpenedObjects opened = new OpenedObjects();
-    private final List<ChildJvm> children = new ArrayList<>();
     private ShmTestRoot root;
     private Domain domain;
     private AddressVector av;
@@ -99,14 +98,9 @@ class PeerFaultTest
     @AfterEach
     void close() throws Exception
     {
-        for (final ChildJvm child : children)
-        {
-            child.kill();
-        }
         opened.close();
         root.close();
     }
-
 
     /** How a large send travels. */
     enum Path
@@ -265,7 +259,7 @@ class PeerFaultTest
         args.addAll(List.of(slotOf));
         final ChildJvm child = ChildJvm.start(FaultPeerMain.class, List.of("jfabric.shm.dir=" + root.dir(),
             "jfabric.shm.liveness.timeout.ms=" + TIMEOUT_MS), args.toArray(new String[0]));
-        children.add(child);
+        opened.keep(child);
         return child;
     }
 

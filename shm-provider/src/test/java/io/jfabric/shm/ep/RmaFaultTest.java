@@ -507,7 +507,6 @@ class RmaFaultTest
         return s;
     }
 
-
     /** What a stream does, in turn. */
     enum Kind
     {

@@ -42,7 +42,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -71,7 +70,6 @@ class RegionTruncationTest
     private static final Path JAVA_25 = Path.of("/usr/lib/jvm/temurin-25-jdk-amd64/bin/java");
 
     private final OpenedObjects opened = new OpenedObjects();
-    private final List<ChildJvm> children = new ArrayList<>();
     private ShmTestRoot root;
     private EventQueue eq;
     private Domain domain;
@@ -102,10 +100,6 @@ class RegionTruncationTest
     @AfterEach
     void close() throws Exception
     {
-        for (final ChildJvm child : children)
-        {
-            child.kill();
-        }
         opened.close(); // must not throw, even over a region that was truncated
         root.close();
     }
@@ -184,7 +178,7 @@ class RegionTruncationTest
             List.of("jfabric.shm.dir=" + root.dir(), "jfabric.shm.max.err.data=512"), DOMAIN, role);
         command.set(0, JAVA_25.toString());
         final ChildJvm child = ChildJvm.start(command);
-        children.add(child);
+        opened.keep(child);
         return child;
     }
 
