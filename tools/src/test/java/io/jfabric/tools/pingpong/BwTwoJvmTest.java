@@ -17,10 +17,8 @@ package io.jfabric.tools.pingpong;
 
 import io.jfabric.Errno;
 import io.jfabric.tools.CommandRun;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -39,25 +37,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class BwTwoJvmTest
 {
-    private static OwnShmRoot root;
-
-    @BeforeAll
-    static void useOwnRoot()
-    {
-        root = OwnShmRoot.use("jfabric-bw-");
-    }
-
-    @AfterEach
-    void emptyRoot() throws IOException
-    {
-        root.empty();
-    }
-
-    @AfterAll
-    static void removeRoot() throws IOException
-    {
-        root.remove();
-    }
+    @RegisterExtension
+    static final OwnShmRoot ROOT = OwnShmRoot.use("jfabric-bw-");
 
     @ParameterizedTest
     @ValueSource(strings = {"msg", "tagged", "write", "read"})
@@ -149,7 +130,7 @@ class BwTwoJvmTest
         assertTrue(serverOutput.contains("give both sides the same -S, -I, -W, -c, -w and transfer mode"),
             serverOutput);
         assertEquals(Errno.FI_EINVAL, server.exitValue(), serverOutput);
-        root.assertEmpty();
+        ROOT.assertEmpty();
     }
 
     @Test
@@ -159,8 +140,8 @@ class BwTwoJvmTest
             "--timeout", "1");
         assertEquals(Errno.FI_ETIMEDOUT, run.status, run::toString);
         assertTrue(run.err.contains("bw: no server of domain 'alone' published its address in " +
-            root.path().resolve("alone.bw-server")), run::toString);
-        root.assertEmpty();
+            ROOT.path().resolve("alone.bw-server")), run::toString);
+        ROOT.assertEmpty();
     }
 
     /** Run {@code bw --self} with {@code args}, which must succeed and leave no file in the root. */
@@ -173,7 +154,7 @@ class BwTwoJvmTest
         System.arraycopy(args, 0, command, 3, args.length);
         final CommandRun run = CommandRun.run(command);
         assertEquals(0, run.status, run::toString);
-        root.assertEmpty();
+        ROOT.assertEmpty();
         return run;
     }
 }

@@ -15,6 +15,10 @@
  */
 package io.jfabric.tools.pingpong;
 
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,9 +33,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * A root directory of a test class's own for the shm provider ({@code jfabric.shm.dir}, which a server JVM started
  * with {@code --self} inherits), with a small region (4 endpoint slots unless asked for more). The shm provider reads
  * its settings once per JVM, on first use, so a class sets its root once, before any use, and the tools' tests run
- * each class in a JVM of its own (surefire {@code reuseForks=false}). The test thread only.
+ * each class in a JVM of its own (surefire {@code reuseForks=false}). A class registers it as an extension in a
+ * static field ({@code @RegisterExtension static final OwnShmRoot ROOT = OwnShmRoot.use(...)}), which sets the root
+ * when the class is initialized, before any test; it then empties the root after each test and removes it, and the
+ * settings, after the class. The test thread only.
  */
-final class OwnShmRoot
+final class OwnShmRoot implements AfterEachCallback, AfterAllCallback
 {
     private static final String ROOT_PROPERTY = "jfabric.shm.dir";
     private static final String EP_COUNT_PROPERTY = "jfabric.shm.ep.count";
@@ -85,14 +92,16 @@ final class OwnShmRoot
         }
     }
 
-    /** Remove whatever a test left, so the next starts clean. */
-    void empty() throws IOException
+    /** After each test: remove whatever it left, so the next starts clean. */
+    @Override
+    public void afterEach(final ExtensionContext context) throws IOException
     {
         delete(false);
     }
 
-    /** Remove the root and the settings. */
-    void remove() throws IOException
+    /** After the class: remove the root and the settings. */
+    @Override
+    public void afterAll(final ExtensionContext context) throws IOException
     {
         System.clearProperty(ROOT_PROPERTY);
         System.clearProperty(EP_COUNT_PROPERTY);

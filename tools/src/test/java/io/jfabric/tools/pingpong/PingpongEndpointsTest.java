@@ -23,10 +23,8 @@ import io.jfabric.shm.stat.RingStat;
 import io.jfabric.shm.stat.SlotStat;
 import io.jfabric.tools.CommandRun;
 import io.jfabric.tools.JfabricMain;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -51,25 +49,8 @@ class PingpongEndpointsTest
     /** The domain's ep_cnt in this class: its region's endpoint slots. */
     private static final int EP_COUNT = 8;
 
-    private static OwnShmRoot root;
-
-    @BeforeAll
-    static void useOwnRoot()
-    {
-        root = OwnShmRoot.use("jfabric-endpoints-", EP_COUNT);
-    }
-
-    @AfterEach
-    void emptyRoot() throws IOException
-    {
-        root.empty();
-    }
-
-    @AfterAll
-    static void removeRoot() throws IOException
-    {
-        root.remove();
-    }
+    @RegisterExtension
+    static final OwnShmRoot ROOT = OwnShmRoot.use("jfabric-endpoints-", EP_COUNT);
 
     @Test
     void shouldPingpongWithAsManyEndpointsAsTheDomainTakesAndSaySo() throws IOException
@@ -87,7 +68,7 @@ class PingpongEndpointsTest
         assertTrue(lines.get(3).matches("64 +1k +=1k +.*"), run::toString);
         assertTrue(lines.get(4).matches("rtt_ns p50=\\d+ p90=\\d+ p99=\\d+ p99\\.9=\\d+ max=\\d+ rounds=1000"),
             run::toString);
-        root.assertEmpty();
+        ROOT.assertEmpty();
     }
 
     @Test
@@ -98,7 +79,7 @@ class PingpongEndpointsTest
         assertEquals(0, run.status, run::toString);
         assertEquals(2, run.out.lines().filter(line -> line.startsWith("rtt_ns") && line.endsWith("rounds=100"))
             .count(), run::toString);
-        root.assertEmpty();
+        ROOT.assertEmpty();
     }
 
     @Test
@@ -110,7 +91,7 @@ class PingpongEndpointsTest
         assertTrue(run.err.contains("--endpoints 9 is more than the domain takes: its ep_cnt is 8 (for the shm " +
             "provider, raise it with -Djfabric.shm.ep.count=9 or JFABRIC_SHM_EP_COUNT=9)"), run::toString);
         assertEquals("", run.out, "nothing ran");
-        root.assertEmpty();
+        ROOT.assertEmpty();
     }
 
     @Test
@@ -160,11 +141,11 @@ class PingpongEndpointsTest
     void shouldKeepEveryExtraEndpointConnectedToBothMeasuredEndpointsAndIdleDuringTheMeasurement() throws Exception
     {
         final String domain = "crowd-live";
-        final Path region = RegionFile.regionPath(root.path(), domain);
+        final Path region = RegionFile.regionPath(ROOT.path(), domain);
         final Process client = new ProcessBuilder(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(),
             PeerLauncher.AGRONA_EXPORT, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-            "-Djfabric.shm.dir=" + root.path(), "-Djfabric.shm.ep.count=" + EP_COUNT,
+            "-Djfabric.shm.dir=" + ROOT.path(), "-Djfabric.shm.ep.count=" + EP_COUNT,
             "-cp", System.getProperty("java.class.path"), JfabricMain.class.getName(),
             "pingpong", "--self", "--domain", domain, "--endpoints", Integer.toString(EP_COUNT), "--idle", "backoff",
             "-S", "64", "-I", "2000000000", "-W", "1", "--timeout", "60")

@@ -16,10 +16,8 @@
 package io.jfabric.tools.pingpong;
 
 import io.jfabric.tools.CommandRun;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -37,25 +35,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class PingpongOneSidedTest
 {
-    private static OwnShmRoot root;
-
-    @BeforeAll
-    static void useOwnRoot()
-    {
-        root = OwnShmRoot.use("jfabric-pingpong-rma-");
-    }
-
-    @AfterEach
-    void emptyRoot() throws IOException
-    {
-        root.empty();
-    }
-
-    @AfterAll
-    static void removeRoot() throws IOException
-    {
-        root.remove();
-    }
+    @RegisterExtension
+    static final OwnShmRoot ROOT = OwnShmRoot.use("jfabric-pingpong-rma-");
 
     @Test
     void shouldPingpongWritesOfEverySizeSkippingZeroAndSaySo() throws IOException
@@ -153,7 +134,7 @@ class PingpongOneSidedTest
         assertEquals(0, server.exitValue(), serverOutput);
         assertEquals(2, serverOutput.lines().filter(line -> line.contains("=100 ")).count(),
             "the server of a write ping-pong times its echoes too: " + serverOutput);
-        root.assertEmpty();
+        ROOT.assertEmpty();
     }
 
     /** Run {@code pingpong --self} with {@code args}, which must succeed and leave no file in the root. */
@@ -166,7 +147,7 @@ class PingpongOneSidedTest
         System.arraycopy(args, 0, command, 3, args.length);
         final CommandRun run = CommandRun.run(command);
         assertEquals(0, run.status, run::toString);
-        root.assertEmpty();
+        ROOT.assertEmpty();
         return run;
     }
 }

@@ -16,10 +16,8 @@
 package io.jfabric.tools.pingpong;
 
 import io.jfabric.tools.CommandRun;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.util.List;
@@ -34,25 +32,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ProgressTwoJvmTest
 {
-    private static OwnShmRoot root;
-
-    @BeforeAll
-    static void useOwnRoot()
-    {
-        root = OwnShmRoot.use("jfabric-progress-");
-    }
-
-    @AfterEach
-    void emptyRoot() throws IOException
-    {
-        root.empty();
-    }
-
-    @AfterAll
-    static void removeRoot() throws IOException
-    {
-        root.remove();
-    }
+    @RegisterExtension
+    static final OwnShmRoot ROOT = OwnShmRoot.use("jfabric-progress-");
 
     @Test
     void shouldPrintNoBarForARunShorterThanTheDelay() throws IOException
@@ -60,7 +41,7 @@ class ProgressTwoJvmTest
         final CommandRun run = CommandRun.run("bw", "--self", "--progress", "-S", "64", "-I", "100", "-W", "10");
         assertEquals(0, run.status, run::toString);
         assertEquals("", run.err, run::toString);
-        root.assertEmpty();
+        ROOT.assertEmpty();
     }
 
     @Test
@@ -82,7 +63,7 @@ class ProgressTwoJvmTest
         assertEquals(4, lines.size(), run::toString);
         assertTrue(lines.get(2).startsWith("64      20k     =20k "), run::toString);
         assertTrue(lines.get(3).endsWith("rounds=20000"), run::toString);
-        root.assertEmpty();
+        ROOT.assertEmpty();
     }
 
     private static int count(final String bar)
