@@ -238,7 +238,7 @@ public final class ReceiveMatcher
     }
 
     /** @return payload bytes the unexpected store's arena has allocated so far (it grows as first needed). */
-    public long unexpectedArenaBytes()
+    long unexpectedArenaBytes()
     {
         return unexpected.arenaAllocatedBytes();
     }
