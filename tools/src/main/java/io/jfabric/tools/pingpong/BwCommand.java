@@ -48,8 +48,6 @@ public final class BwCommand implements Callable<Integer>
 {
     /** The modes bw runs, for messages and help. */
     static final String MODES = "msg|tagged|write|read";
-    /** fabtests' default iterations of a bandwidth test. */
-    static final int DEFAULT_ITERATIONS = 1000;
     /** The largest {@code -w}. */
     static final int MAX_WINDOW = 1 << 16;
 
@@ -69,8 +67,10 @@ public final class BwCommand implements Callable<Integer>
     private String sizes;
 
     @Option(names = "-I", paramLabel = "number",
-        description = "measured transfers per size (default: ${DEFAULT-VALUE}, as fabtests)")
-    private int iterations = DEFAULT_ITERATIONS;
+        description = "measured transfers per size (default: " + Iterations.BW_MOST + ", or as many as carry " +
+            "1 GiB if fewer, at least " + Iterations.FEWEST_FOR_P999 + ": a timed pass long enough to time; " +
+            "fabtests' default is 1000)")
+    private Integer iterations;
 
     @Option(names = "-W", paramLabel = "number",
         description = "unmeasured warm-up transfers before each size's measured ones (default: " +
@@ -106,10 +106,6 @@ public final class BwCommand implements Callable<Integer>
      */
     private PingpongOptions options(final long maxMsgSize)
     {
-        if (iterations < 1)
-        {
-            throw new ParameterException(spec.commandLine(), "-I must be at least 1, was " + iterations);
-        }
         if (window < 1 || window > MAX_WINDOW)
         {
             throw new ParameterException(spec.commandLine(),
@@ -120,8 +116,10 @@ public final class BwCommand implements Callable<Integer>
         final String provider = peer.provider();
         final SizeList sizeList = peer.parsed(() -> SizeList.parse(sizes, maxMsgSize, SizeList.BW_DEFAULT_SIZES));
         final Warmup warmupRule = peer.parsed(() -> warmup == null ? Warmup.byDefault() : Warmup.of(warmup));
+        final Iterations measured = peer.parsed(
+            () -> iterations == null ? Iterations.byDefault(PerfTool.BW) : Iterations.of(iterations));
         return peer.settings(PerfTool.BW)
-            .iterations(iterations)
+            .iterations(measured)
             .window(window)
             .timeoutSeconds(timeoutSeconds)
             .mode(mode)

@@ -109,7 +109,7 @@ final class BwRun extends PerfRun
         long total = 0;
         for (final int size : sizes)
         {
-            total += options.warmup().roundTrips(size) + (long)options.iterations();
+            total += options.warmup().roundTrips(size) + (long)options.iterations().count(size);
         }
         return total;
     }
@@ -122,7 +122,7 @@ final class BwRun extends PerfRun
     {
         final boolean client = role == Role.CLIENT;
         final int warmup = options.warmup().roundTrips(size);
-        final int iterations = options.iterations();
+        final int iterations = options.iterations().count(size);
         final long transfers = (long)warmup + iterations;
         slot = 0;
         slotsUsed = 0;
@@ -189,6 +189,12 @@ final class BwRun extends PerfRun
         if (!quiet)
         {
             meter.print(out, PerfFormat.bwRow(size, iterations, end - start));
+            final String warning = client ? Iterations.shortPassWarning(size, end - start) : null;
+            if (warning != null)
+            {
+                err.print(warning);
+                err.flush();
+            }
         }
     }
 
@@ -375,6 +381,7 @@ final class BwRun extends PerfRun
             return;
         }
         out.print(options.warmup().headerLine("transfers", ""));
+        out.print(options.iterations().headerLine("transfers", ""));
         switch (mode)
         {
             case WRITE:

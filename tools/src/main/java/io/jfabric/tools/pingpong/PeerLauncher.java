@@ -124,8 +124,11 @@ final class PeerLauncher
             command.add("-S");
             command.add(options.sizes().spec());
         }
-        command.add("-I");
-        command.add(Integer.toString(options.iterations()));
+        if (options.iterations().option() != null)
+        {
+            command.add("-I");
+            command.add(Integer.toString(options.iterations().option()));
+        }
         if (options.warmup().option() != null)
         {
             command.add("-W");

@@ -66,8 +66,10 @@ public final class PingpongCommand implements Callable<Integer>
     private String sizes;
 
     @Option(names = "-I", paramLabel = "number",
-        description = "measured iterations per size (default: ${DEFAULT-VALUE}, as fi_pingpong)")
-    private int iterations = PingpongOptions.DEFAULT_ITERATIONS;
+        description = "measured round trips per size (default: " + Iterations.PINGPONG_MOST + ", or as many as " +
+            "carry 1 GiB each way if fewer, at least " + Iterations.FEWEST_FOR_P999 + ": enough for the p99.9 " +
+            "printed; fi_pingpong's default is 10)")
+    private Integer iterations;
 
     @Option(names = "-W", paramLabel = "number",
         description = "unmeasured warm-up round trips before each size's measured ones (default: " +
@@ -133,10 +135,6 @@ public final class PingpongCommand implements Callable<Integer>
      */
     private PingpongOptions options(final long maxMsgSize, final long maxEndpoints, final Role side)
     {
-        if (iterations < 1)
-        {
-            throw new ParameterException(spec.commandLine(), "-I must be at least 1, was " + iterations);
-        }
         checkEndpoints(maxEndpoints);
         final int timeoutSeconds = peer.timeoutSeconds();
         final TransferMode mode = mode();
@@ -152,8 +150,10 @@ public final class PingpongCommand implements Callable<Integer>
         final SizeList sizeList = peer.parsed(
             () -> SizeList.parse(mode == TransferMode.ATOMIC ? PingpongRun.ATOMIC_SIZE_SPEC : sizes, maxMsgSize));
         final Warmup warmupRule = peer.parsed(() -> warmup == null ? Warmup.byDefault() : Warmup.of(warmup));
+        final Iterations measured = peer.parsed(
+            () -> iterations == null ? Iterations.byDefault(PerfTool.PINGPONG) : Iterations.of(iterations));
         return peer.settings(PerfTool.PINGPONG)
-            .iterations(iterations)
+            .iterations(measured)
             .endpoints(endpoints)
             .timeoutSeconds(timeoutSeconds)
             .mode(mode)

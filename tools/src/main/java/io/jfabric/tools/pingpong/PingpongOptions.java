@@ -28,8 +28,6 @@ import java.util.Objects;
  */
 public final class PingpongOptions
 {
-    /** fi_pingpong's default iterations ({@code -I}). */
-    public static final int DEFAULT_ITERATIONS = 10;
     /** Default seconds to wait for the peer (its address, or a completion) before giving up. */
     public static final int DEFAULT_TIMEOUT_SECONDS = 30;
 
@@ -41,7 +39,7 @@ public final class PingpongOptions
 
     private final PerfTool tool;
     private final SizeList sizes;
-    private final int iterations;
+    private final Iterations iterations;
     private final Warmup warmup;
     private final String domain;
     private final TransferMode mode;
@@ -66,7 +64,7 @@ public final class PingpongOptions
         }
         this.tool = builder.tool;
         this.sizes = Objects.requireNonNull(builder.sizes, "sizes");
-        this.iterations = builder.iterations;
+        this.iterations = builder.iterations == null ? Iterations.byDefault(builder.tool) : builder.iterations;
         this.warmup = builder.warmup;
         this.domain = Objects.requireNonNull(builder.domain, "domain");
         this.mode = builder.mode;
@@ -119,8 +117,8 @@ public final class PingpongOptions
         return sizes;
     }
 
-    /** @return measured iterations per size. */
-    public int iterations()
+    /** @return the measured iterations of each size. */
+    public Iterations iterations()
     {
         return iterations;
     }
@@ -200,7 +198,7 @@ public final class PingpongOptions
      */
     public String agreement()
     {
-        return "jfabric-" + tool.cliName() + "/1 " + sizes.digest() + " I=" + iterations + " " +
+        return "jfabric-" + tool.cliName() + "/1 " + sizes.digest() + " " + iterations.agreement() + " " +
             warmup.agreement() + " mode=" + mode.cliName() + " verify=" + verify +
             (tool == PerfTool.BW ? " w=" + window : "") +
             (endpoints != DEFAULT_ENDPOINTS ? " endpoints=" + endpoints : "");
@@ -214,7 +212,7 @@ public final class PingpongOptions
     {
         private PerfTool tool = PerfTool.PINGPONG;
         private SizeList sizes;
-        private int iterations = DEFAULT_ITERATIONS;
+        private Iterations iterations;
         private Warmup warmup = Warmup.byDefault();
         private int window = 1;
         private String domain;
@@ -258,10 +256,10 @@ public final class PingpongOptions
         }
 
         /**
-         * @param iterations measured iterations per size (default {@value PingpongOptions#DEFAULT_ITERATIONS}).
+         * @param iterations measured iterations per size (default {@link Iterations#byDefault} of the tool).
          * @return this.
          */
-        public Builder iterations(final int iterations)
+        public Builder iterations(final Iterations iterations)
         {
             this.iterations = iterations;
             return this;

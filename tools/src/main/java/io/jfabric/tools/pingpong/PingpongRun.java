@@ -141,7 +141,7 @@ final class PingpongRun extends PerfRun
         {
             if (mode != TransferMode.WRITE || size > 0)
             {
-                total += options.warmup().roundTrips(size) + 2L * options.iterations();
+                total += options.warmup().roundTrips(size) + 2L * options.iterations().count(size);
             }
         }
         return total;
@@ -168,7 +168,7 @@ final class PingpongRun extends PerfRun
             }
         }
         meter.stage("size " + PerfFormat.sizeStr(size));
-        final int iterations = options.iterations();
+        final int iterations = options.iterations().count(size);
         int next = warmUp(endpoint, size);
         final long start = System.nanoTime();
         next = client ? roundTrips(endpoint, size, next, iterations) : echoes(endpoint, size, next, iterations);
@@ -197,6 +197,12 @@ final class PingpongRun extends PerfRun
         {
             meter.print(out, PerfFormat.row(size, iterations, iterations, end - start, xfersPerIteration()) +
                 (client ? PerfFormat.rttLine(rtt) : ""));
+            final String warning = client ? options.iterations().percentileWarning(size) : null;
+            if (warning != null)
+            {
+                err.print(warning);
+                err.flush();
+            }
         }
         if (client && options.plot() != null)
         {
@@ -402,6 +408,7 @@ final class PingpongRun extends PerfRun
             return;
         }
         out.print(options.warmup().headerLine());
+        out.print(options.iterations().headerLine("round trips", " each way"));
         final int extra = Crowd.extraEndpoints(options);
         if (extra > 0)
         {
@@ -448,7 +455,7 @@ final class PingpongRun extends PerfRun
         {
             throw new PingpongException((int)-rc, "pingpong " + role.cliName() + ": " + endpoint.failure() +
                 " (size " + size + ", round trip " + (iteration + 1) + " of " +
-                (options.warmup().roundTrips(size) + 2 * options.iterations()) +
+                (options.warmup().roundTrips(size) + 2L * options.iterations().count(size)) +
                 ": warm-up, measured, then timed one by one)");
         }
     }

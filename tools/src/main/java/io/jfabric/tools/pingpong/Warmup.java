@@ -33,15 +33,14 @@ public final class Warmup
     /** Without {@code -W}, the fewest warm-up round trips of a size: fabtests' default. */
     public static final int LEAST_DEFAULT = 10;
 
-    private static final Warmup DEFAULT = new Warmup(DEFAULT_ROUND_TRIPS, true);
+    private static final Warmup DEFAULT =
+        new Warmup(SizeScaledCount.byDefault(DEFAULT_ROUND_TRIPS, DEFAULT_BYTES, LEAST_DEFAULT));
 
-    private final int roundTrips;
-    private final boolean byDefault;
+    private final SizeScaledCount rule;
 
-    private Warmup(final int roundTrips, final boolean byDefault)
+    private Warmup(final SizeScaledCount rule)
     {
-        this.roundTrips = roundTrips;
-        this.byDefault = byDefault;
+        this.rule = rule;
     }
 
     /** @return the warm-up without {@code -W}. */
@@ -61,7 +60,7 @@ public final class Warmup
         {
             throw new IllegalArgumentException("-W must not be negative, was " + roundTrips);
         }
-        return new Warmup(roundTrips, false);
+        return new Warmup(SizeScaledCount.given(roundTrips));
     }
 
     /**
@@ -70,23 +69,19 @@ public final class Warmup
      */
     public int roundTrips(final int size)
     {
-        if (!byDefault || size == 0)
-        {
-            return roundTrips;
-        }
-        return (int)Math.min(roundTrips, Math.max(LEAST_DEFAULT, DEFAULT_BYTES / size));
+        return rule.count(size);
     }
 
     /** @return the {@code -W} value that gives this warm-up, or null for the default. */
     public Integer option()
     {
-        return byDefault ? null : roundTrips;
+        return rule.isDefault() ? null : rule.most();
     }
 
     /** @return the warm-up as the client's hello carries it, to be compared with the server's. */
     String agreement()
     {
-        return byDefault ? "W=" + roundTrips + "/" + DEFAULT_BYTES + "B" : "W=" + roundTrips;
+        return rule.agreement("W");
     }
 
     /**
@@ -105,14 +100,12 @@ public final class Warmup
      */
     String headerLine(final String unit, final String way)
     {
-        if (roundTrips == 0)
+        if (rule.most() == 0)
         {
             return "# no warm-up (-W 0): every " + (unit.endsWith("s") ? unit.substring(0, unit.length() - 1) : unit) +
                 " is counted\n";
         }
-        final String fewer = byDefault ? ", or as many as carry " + PerfFormat.sizeStr(DEFAULT_BYTES) + way +
-            " if fewer" : "";
-        return "# warm-up, not counted: the first " + roundTrips + " " + unit + " of each size" + fewer + " (-W)\n";
+        return "# warm-up, not counted: the first " + rule.describe(unit, way) + " (-W)\n";
     }
 
     @Override

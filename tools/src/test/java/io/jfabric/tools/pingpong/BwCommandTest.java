@@ -71,7 +71,7 @@ class BwCommandTest
         assertEquals(0, run.status, run::toString);
         for (final String option : new String[]{"-o=msg|tagged|write|read", "-S", "-I", "-W", "-w", "-p", "-c",
             "--self", "--role", "--domain", "--unregistered", "--idle", "--keep", "--timeout", "--progress",
-            "64,4k,64k,1m", "(default: 64, as fabtests)", "(default: 1000, as"})
+            "64,4k,64k,1m", "(default: 64, as fabtests)", "(default: 1000000,"})
         {
             assertTrue(run.out.contains(option), option + " in " + run.out);
         }

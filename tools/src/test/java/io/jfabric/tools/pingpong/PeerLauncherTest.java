@@ -34,7 +34,7 @@ class PeerLauncherTest
 {
     private static final PingpongOptions OPTIONS = new PingpongOptions.Builder()
         .sizes(SizeList.parse("64,4096"))
-        .iterations(1000)
+        .iterations(Iterations.of(1000))
         .warmup(Warmup.of(50))
         .domain("pp-7")
         .mode(TransferMode.TAGGED)
@@ -116,7 +116,7 @@ class PeerLauncherTest
             new PingpongOptions.Builder()
                 .tool(PerfTool.BW)
                 .sizes(SizeList.parse("4k"))
-                .iterations(100)
+                .iterations(Iterations.of(100))
                 .warmup(Warmup.of(5))
                 .window(16)
                 .domain("bw-9")

@@ -61,12 +61,14 @@ class PingpongEndpointsTest
         final List<String> lines = run.out.lines().toList();
         assertEquals(List.of(
             "# warm-up, not counted: the first 100 round trips of each size (-W)",
+            "# measured: 1000 round trips of each size (-I)",
             "# endpoints: 8 attached to the domain: the 2 measured and 6 idle ones the server opened, each of which " +
                 "sent to both measured endpoints first (--endpoints)",
-            PerfFormat.header().trim()), List.of(lines.get(0), lines.get(1), lines.get(2).trim()), run::toString);
-        assertEquals(5, lines.size(), run::toString);
-        assertTrue(lines.get(3).matches("64 +1k +=1k +.*"), run::toString);
-        assertTrue(lines.get(4).matches("rtt_ns p50=\\d+ p90=\\d+ p99=\\d+ p99\\.9=\\d+ max=\\d+ rounds=1000"),
+            PerfFormat.header().trim()), List.of(lines.get(0), lines.get(1), lines.get(2), lines.get(3).trim()),
+            run::toString);
+        assertEquals(6, lines.size(), run::toString);
+        assertTrue(lines.get(4).matches("64 +1k +=1k +.*"), run::toString);
+        assertTrue(lines.get(5).matches("rtt_ns p50=\\d+ p90=\\d+ p99=\\d+ p99\\.9=\\d+ max=\\d+ rounds=1000"),
             run::toString);
         ROOT.assertEmpty();
     }

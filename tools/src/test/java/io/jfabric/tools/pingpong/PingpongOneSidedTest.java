@@ -45,21 +45,22 @@ class PingpongOneSidedTest
             "-c");
         final List<String> lines = run.out.lines().toList();
         assertEquals("# warm-up, not counted: the first 20 round trips of each size (-W)", lines.get(0), run::toString);
-        assertTrue(lines.get(1).startsWith("# write: the client fi_writes each size into the server's registered " +
+        assertEquals("# measured: 200 round trips of each size (-I)", lines.get(1), run::toString);
+        assertTrue(lines.get(2).startsWith("# write: the client fi_writes each size into the server's registered " +
             "memory"), run::toString);
         assertEquals("# write: size 0 skipped: a write ping-pong carries its sequence number in the message",
-            lines.get(2), run::toString);
-        assertEquals(PerfFormat.header().trim(), lines.get(3).trim(), run::toString);
+            lines.get(3), run::toString);
+        assertEquals(PerfFormat.header().trim(), lines.get(4).trim(), run::toString);
         final String[] sizes = {"1", "7", "8", "12", "64", "4k", "68k"};
-        assertEquals(4 + 2 * sizes.length, lines.size(), run::toString);
+        assertEquals(5 + 2 * sizes.length, lines.size(), run::toString);
         for (int i = 0; i < sizes.length; i++)
         {
-            final String[] row = lines.get(4 + 2 * i).trim().split(" +");
+            final String[] row = lines.get(5 + 2 * i).trim().split(" +");
             assertEquals(sizes[i], row[0], run::toString);
             assertEquals("200", row[1], run::toString);
             assertEquals("=200", row[2], run::toString);
             assertTrue(Double.parseDouble(row[6]) > 0, run::toString);
-            assertTrue(lines.get(5 + 2 * i).matches(
+            assertTrue(lines.get(6 + 2 * i).matches(
                 "rtt_ns p50=\\d+ p90=\\d+ p99=\\d+ p99\\.9=\\d+ max=\\d+ rounds=200"), run::toString);
         }
         // 2 writes per round trip: total = 200 x 12 x 2 bytes.
@@ -83,12 +84,12 @@ class PingpongOneSidedTest
     {
         final CommandRun run = runCleanly("-o", "atomic", "-S", "64,4k", "-I", "500", "-W", "50");
         final List<String> lines = run.out.lines().toList();
-        assertTrue(lines.get(1).startsWith("# atomic: one fi_fetch_atomic FI_UINT64 FI_SUM on the server's " +
+        assertTrue(lines.get(2).startsWith("# atomic: one fi_fetch_atomic FI_UINT64 FI_SUM on the server's " +
             "registered word per iteration, 8 bytes whatever -S says"), run::toString);
-        assertEquals(PerfFormat.header().trim(), lines.get(2).trim(), run::toString);
-        assertEquals(5, lines.size(), "one size, 8 bytes: " + run);
-        assertTrue(lines.get(3).startsWith("8       500     =500     3.9k "), run::toString);
-        assertTrue(lines.get(4).endsWith("rounds=500"), run::toString);
+        assertEquals(PerfFormat.header().trim(), lines.get(3).trim(), run::toString);
+        assertEquals(6, lines.size(), "one size, 8 bytes: " + run);
+        assertTrue(lines.get(4).startsWith("8       500     =500     3.9k "), run::toString);
+        assertTrue(lines.get(5).endsWith("rounds=500"), run::toString);
     }
 
     @Test
@@ -116,7 +117,7 @@ class PingpongOneSidedTest
     {
         final PingpongOptions serverOptions = new PingpongOptions.Builder()
             .sizes(SizeList.parse("64,4k"))
-            .iterations(100)
+            .iterations(Iterations.of(100))
             .warmup(Warmup.of(10))
             .domain("rma-roles")
             .mode(TransferMode.WRITE)

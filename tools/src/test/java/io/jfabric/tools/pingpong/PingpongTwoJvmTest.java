@@ -96,17 +96,18 @@ class PingpongTwoJvmTest
         final Run run = runCleanly("--domain", "pp", "-S", "0,64,4096,70000", "-I", "200", "-W", "20", "-c");
         final List<String> lines = run.out.lines().toList();
         assertEquals("# warm-up, not counted: the first 20 round trips of each size (-W)", lines.get(0), run::toString);
-        assertEquals(PerfFormat.header().trim(), lines.get(1).trim(), run::toString);
-        assertEquals(2 + 4 * 2, lines.size(), run::toString);
+        assertEquals("# measured: 200 round trips of each size (-I)", lines.get(1), run::toString);
+        assertEquals(PerfFormat.header().trim(), lines.get(2).trim(), run::toString);
+        assertEquals(3 + 4 * 2, lines.size(), run::toString);
         final String[] sizes = {"0", "64", "4k", "68k"};
         for (int i = 0; i < sizes.length; i++)
         {
-            final String[] row = lines.get(2 + 2 * i).trim().split(" +");
+            final String[] row = lines.get(3 + 2 * i).trim().split(" +");
             assertEquals(sizes[i], row[0], run::toString);
             assertEquals("200", row[1], run::toString);
             assertEquals("=200", row[2], run::toString);
             assertTrue(Double.parseDouble(row[6]) > 0, run::toString);
-            final String rtt = lines.get(3 + 2 * i);
+            final String rtt = lines.get(4 + 2 * i);
             assertTrue(rtt.matches("rtt_ns p50=\\d+ p90=\\d+ p99=\\d+ p99\\.9=\\d+ max=\\d+ rounds=200"), rtt);
         }
     }
@@ -116,9 +117,30 @@ class PingpongTwoJvmTest
     {
         final Run run = runCleanly("-S", "1m", "-I", "10"); // 1024 warm-up round trips: 1 GiB each way
         assertTrue(run.out.startsWith("# warm-up, not counted: the first " + Warmup.DEFAULT_ROUND_TRIPS +
-            " round trips of each size, or as many as carry 1g each way if fewer (-W)\n" + PerfFormat.header()),
-            run::toString);
+            " round trips of each size, or as many as carry 1g each way if fewer (-W)\n" +
+            "# measured: 10 round trips of each size (-I)\n" + PerfFormat.header()), run::toString);
         assertTrue(run.out.contains("\n1m      10      =10 "), run::toString);
+    }
+
+    @Test
+    void shouldMeasureEnoughRoundTripsForTheP999ByDefault() throws IOException
+    {
+        final Run run = runCleanly("-S", "64,1m", "-W", "10");
+        assertTrue(run.out.startsWith("# warm-up, not counted: the first 10 round trips of each size (-W)\n" +
+            "# measured: " + Iterations.PINGPONG_MOST + " round trips of each size, or as many as carry 1g each way " +
+            "if fewer, at least " + Iterations.FEWEST_FOR_P999 + " (-I)\n"), run::toString);
+        assertTrue(run.out.contains("rounds=" + Iterations.PINGPONG_MOST + "\n"), run::toString);
+        assertTrue(run.out.contains("rounds=1024\n"), "1 GiB each way at 1 MiB: " + run);
+        assertFalse(run.err.contains("# warning"), run::toString);
+    }
+
+    @Test
+    void shouldWarnOnStderrWhenTooFewRoundTripsForTheP999() throws IOException
+    {
+        final Run run = runCleanly("-S", "64", "-I", "200", "-W", "10");
+        assertTrue(run.err.contains("# warning: size 64: 200 timed round trips are too few for the percentiles " +
+            "printed (p99 needs 100, p99.9 1000): their tail is the slowest few; raise -I\n"), run::toString);
+        assertFalse(run.out.contains("warning"), "stdout stays fi_pingpong's table: " + run);
     }
 
     @Test
@@ -218,7 +240,7 @@ class PingpongTwoJvmTest
         final Path hgrm = dir.resolve("rtt.hgrm");
         final Run run = runCleanly("-S", "64,4096", "-I", "300", "-W", "10", "--hgrm", hgrm.toString());
         final List<String> lines = run.out.lines().toList();
-        assertEquals(2 + 2 * 3, lines.size(), run::toString);
+        assertEquals(3 + 2 * 3, lines.size(), run::toString);
         for (final int size : new int[]{64, 4096})
         {
             final Path file = dir.resolve("rtt-" + size + ".hgrm");
@@ -252,7 +274,7 @@ class PingpongTwoJvmTest
     {
         final PingpongOptions serverOptions = new PingpongOptions.Builder()
             .sizes(SizeList.parse("64"))
-            .iterations(100)
+            .iterations(Iterations.of(100))
             .warmup(Warmup.of(10))
             .domain("mismatch")
             .timeoutSeconds(20)

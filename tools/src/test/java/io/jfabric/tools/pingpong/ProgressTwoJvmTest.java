@@ -58,11 +58,12 @@ class ProgressTwoJvmTest
         assertTrue(bars.stream().mapToInt(ProgressTwoJvmTest::count).anyMatch(count -> count > 20000 && count < 40000),
             "the bar moves during the pass timed round trip by round trip: " + run);
         final List<String> lines = run.out.lines().toList();
-        assertEquals(List.of("# no warm-up (-W 0): every round trip is counted", PerfFormat.header().trim()),
-            List.of(lines.get(0), lines.get(1).trim()), run::toString);
-        assertEquals(4, lines.size(), run::toString);
-        assertTrue(lines.get(2).startsWith("64      20k     =20k "), run::toString);
-        assertTrue(lines.get(3).endsWith("rounds=20000"), run::toString);
+        assertEquals(List.of("# no warm-up (-W 0): every round trip is counted",
+            "# measured: 20000 round trips of each size (-I)", PerfFormat.header().trim()),
+            List.of(lines.get(0), lines.get(1), lines.get(2).trim()), run::toString);
+        assertEquals(5, lines.size(), run::toString);
+        assertTrue(lines.get(3).startsWith("64      20k     =20k "), run::toString);
+        assertTrue(lines.get(4).endsWith("rounds=20000"), run::toString);
         ROOT.assertEmpty();
     }
 
