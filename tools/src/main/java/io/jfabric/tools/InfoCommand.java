@@ -33,7 +33,11 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
@@ -146,6 +150,10 @@ final class InfoCommand implements Callable<Integer>
                     printShort(out, info);
                 }
             }
+            if (!verbose)
+            {
+                noteLookAlikes(err, infos);
+            }
             return 0;
         }
         finally
@@ -206,6 +214,48 @@ final class InfoCommand implements Callable<Integer>
         final boolean hasEp = info.epAttr() != null;
         out.print("    type: " + (hasEp ? ToStr.toStr(info.epAttr().type(), FiType.EP_TYPE) : none) + "\n");
         out.print("    protocol: " + (hasEp ? ToStr.toStr(info.epAttr().protocol(), FiType.PROTOCOL) : none) + "\n");
+    }
+
+    /**
+     * Entries the short form prints alike (shm offers the same endpoint with manual and with automatic progress): on
+     * stderr, so that stdout stays fi_info's, the fields of {@code -v} that tell them apart.
+     */
+    private static void noteLookAlikes(final PrintWriter err, final List<Info> infos)
+    {
+        final Map<String, List<Integer>> byBlock = new LinkedHashMap<>();
+        for (int i = 0; i < infos.size(); i++)
+        {
+            final StringWriter block = new StringWriter();
+            printShort(new PrintWriter(block), infos.get(i));
+            byBlock.computeIfAbsent(block.toString(), key -> new ArrayList<>()).add(i);
+        }
+        for (final List<Integer> alike : byBlock.values())
+        {
+            if (alike.size() < 2)
+            {
+                continue;
+            }
+            final List<List<String>> fields = new ArrayList<>();
+            for (final int i : alike)
+            {
+                fields.add(ToStr.toStr(infos.get(i)).lines().map(String::trim).toList());
+            }
+            final StringBuilder note = new StringBuilder("# entries");
+            for (final int i : alike)
+            {
+                note.append(' ').append(i + 1);
+            }
+            note.append(" print alike; -v shows every field. They differ in:");
+            for (int k = 0; k < alike.size(); k++)
+            {
+                final List<String> own = new ArrayList<>(fields.get(k));
+                final List<List<String>> others = new ArrayList<>(fields);
+                others.remove(k);
+                own.removeIf(line -> others.stream().allMatch(other -> other.contains(line)));
+                note.append("\n#   entry ").append(alike.get(k) + 1).append(": ").append(String.join("; ", own));
+            }
+            err.print(note.append('\n'));
+        }
     }
 
     private static String version(final int version)

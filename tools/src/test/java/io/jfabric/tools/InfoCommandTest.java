@@ -71,6 +71,18 @@ class InfoCommandTest
     }
 
     @Test
+    void shouldSayOnStderrWhichFieldsTellApartEntriesThatPrintAlike()
+    {
+        final CommandRun run = CommandRun.run("info", "-p", "shm");
+        assertEquals(0, run.status, run::toString);
+        final String block = "provider: shm\n    fabric: shm\n    domain: shm\n    version: 0.1\n" +
+            "    type: FI_EP_RDM\n    protocol: FI_PROTO_SHM\n";
+        assertEquals(block + block, run.out, "stdout stays fi_info's short form");
+        assertEquals("# entries 1 2 print alike; -v shows every field. They differ in:\n" +
+            "#   entry 1: data_progress: FI_PROGRESS_MANUAL\n#   entry 2: data_progress: FI_PROGRESS_AUTO\n", run.err);
+    }
+
+    @Test
     void shouldPrintThreeDashesAndTostrOfEachInfoWhenVerbose()
     {
         final CommandRun run = CommandRun.run("info", "-v", "--provider", ToolsTestProvider.NAME);

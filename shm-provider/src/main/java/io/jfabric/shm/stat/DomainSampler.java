@@ -56,7 +56,6 @@ final class DomainSampler
 
     DomainStat sample()
     {
-        final long now = System.currentTimeMillis();
         final RegionHeader header = image.header();
         final RegionUsers users = new RegionUsers(region);
         final List<RegionUser> userList = new ArrayList<>();
@@ -77,6 +76,8 @@ final class DomainSampler
                 slots.add(stat);
             }
         }
+        // Read after every heartbeat word: a heartbeat stored while the slots were read is not in the future.
+        final long now = System.currentTimeMillis();
         return new DomainStat(image.file().path(), image.file().inode(), image.file().length(),
             image.file().isStillLinked(), now, header.layoutVersion(), header.domainName(), geometry,
             header.creatorPid(), header.creatorStartTime(), header.creationTime(), header.regionNonce(),

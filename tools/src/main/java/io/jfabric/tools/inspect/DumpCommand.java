@@ -15,27 +15,33 @@
  */
 package io.jfabric.tools.inspect;
 
+import io.jfabric.Errno;
 import io.jfabric.FabricException;
 import io.jfabric.shm.cleanup.RootEntries;
 import io.jfabric.shm.cleanup.RootEntry;
+import io.jfabric.shm.core.ShmConfig;
+import io.jfabric.shm.region.RegionFile;
 import io.jfabric.shm.stat.InspectedFile;
 import io.jfabric.tools.cli.VersionProvider;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /**
- * {@code jfabric dump FILE}: decodes any file of the shm provider through its layout descriptor: a domain region
+ * {@code jfabric dump FILE|DOMAIN}: decodes any file of the shm provider through its layout descriptor: a domain region
  * ({@link RegionDump}), a named address vector ({@link AvDump}) or a shareable memory segment ({@link SegmentDump}),
- * told apart by magic number (or, when that is damaged, by name). It prints the file's header fields as stored, who
+ * told apart by magic number (or, when that is damaged, by name). A domain name, as {@code jfabric stat} takes it,
+ * stands for its region file under the shm root. It prints the file's header fields as stored, who
  * uses the file as {@code jfabric clean} judges it, then checks the header as the provider's readers do and, for a
  * valid file, prints its tables. The file is read with {@code read(2)} and a read-only mapping: nothing is written.
  * <p>
@@ -55,8 +61,15 @@ public final class DumpCommand implements Callable<Integer>
     @Spec
     private CommandSpec spec;
 
-    @Parameters(paramLabel = "FILE", description = "the file, such as /dev/shm/jfabric-$USER/orders.domain")
-    private Path file;
+    @Parameters(paramLabel = "FILE|DOMAIN",
+        description = "the file, such as /dev/shm/jfabric-$USER/orders.domain, or a domain name (orders), which " +
+            "stands for its region file under the shm root, as jfabric stat takes it")
+    private String target;
+
+    @Option(names = {"-d", "--dir"}, paramLabel = "DIR",
+        description = "the shm root a domain name is looked up in (default: jfabric.shm.dir, JFABRIC_SHM_DIR, else " +
+            "/dev/shm/jfabric-$USER)")
+    private Path dir;
 
     /**
      * Not for use: picocli instantiates the command.
@@ -72,6 +85,7 @@ public final class DumpCommand implements Callable<Integer>
         final PrintWriter err = spec.commandLine().getErr();
         try
         {
+            final Path file = resolve();
             final FileKind kind = FileKind.of(file);
             final FileDump dump = kind.dump();
             try (InspectedFile inspected = InspectedFile.open(file, kind.what()))
@@ -99,6 +113,38 @@ public final class DumpCommand implements Callable<Integer>
             out.flush();
             err.flush();
         }
+    }
+
+    /**
+     * @return the argument as a path when it names a file or has a directory part, else the region file of the domain
+     * it names.
+     * @throws FabricException {@link Errno#FI_ENOENT} when it is neither, naming both places looked at.
+     */
+    private Path resolve()
+    {
+        final Path given = Path.of(target);
+        if (target.contains("/") || target.endsWith(RegionFile.FILE_SUFFIX) || Files.exists(given))
+        {
+            return given;
+        }
+        final Path root = null == dir ? ShmConfig.load().rootDir() : dir.toAbsolutePath().normalize();
+        try
+        {
+            RegionFile.validateDomainName(target);
+        }
+        catch (final FabricException ex)
+        {
+            throw new FabricException(Errno.FI_ENOENT, "no file " + given.toAbsolutePath() + ", and '" + target +
+                "' is not a domain name either: " + ex.getMessage(), ex);
+        }
+        final Path region = RegionFile.regionPath(root, target);
+        if (!Files.exists(region))
+        {
+            throw new FabricException(Errno.FI_ENOENT, "no file " + given.toAbsolutePath() + ", and no domain '" +
+                target + "' under " + root + " (no " + region + "): give a file's path, or the name of a domain " +
+                "that is open or was kept, as jfabric stat lists them");
+        }
+        return region;
     }
 
     private static String verdict(final RootEntry entry)

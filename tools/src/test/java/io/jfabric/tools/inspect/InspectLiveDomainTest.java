@@ -18,6 +18,7 @@ package io.jfabric.tools.inspect;
 import io.jfabric.AddressVector;
 import io.jfabric.AvAttr;
 import io.jfabric.Domain;
+import io.jfabric.Errno;
 import io.jfabric.Fabric;
 import io.jfabric.Info;
 import io.jfabric.ShareableMemory;
@@ -158,6 +159,27 @@ class InspectLiveDomainTest
         assertTrue(out.contains("  slot 0     ACTIVE") && out.contains("  slot 1     ACTIVE"), out);
         assertTrue(out.matches("(?s).*\nkey table \\(offset \\d+\\): [1-9]\\d* of 64 entries in use\n  \\[\\d+] " +
             "published gen.*"), out);
+    }
+
+    @Test
+    void dumpShouldTakeADomainNameAsStatDoes() throws Exception
+    {
+        final CommandRun byName = CommandRun.run("dump", "--dir", live.root().toString(), "live");
+        final CommandRun byFile = CommandRun.run("dump", live.regionFile().toString());
+
+        assertEquals(0, byName.status, byName::toString);
+        assertTrue(byName.out.startsWith(live.regionFile().toRealPath() + ": domain region, "), byName::toString);
+        assertEquals(byFile.out.lines().limit(4).toList(), byName.out.lines().limit(4).toList());
+    }
+
+    @Test
+    void dumpShouldSayWhatItLookedForWhenANameIsNeitherAFileNorADomain()
+    {
+        final CommandRun run = CommandRun.run("dump", "--dir", live.root().toString(), "nosuch");
+
+        assertEquals(Errno.FI_ENOENT, run.status, run::toString);
+        assertTrue(run.err.contains("and no domain 'nosuch' under " + live.root() + " (no " +
+            live.root().resolve("nosuch.domain") + "): give a file's path, or the name of a domain"), run::toString);
     }
 
     @Test
