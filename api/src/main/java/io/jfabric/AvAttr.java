@@ -32,6 +32,13 @@ public final class AvAttr
     private long mapAddr;
     private long flags;
 
+    /**
+     * Attributes with every field at its default, as a zeroed {@code struct fi_av_attr}.
+     */
+    public AvAttr()
+    {
+    }
+
     /** @return the AV type ({@code type}); UNSPEC lets the provider choose. */
     public AvType type()
     {

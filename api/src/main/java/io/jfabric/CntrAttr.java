@@ -32,6 +32,13 @@ public final class CntrAttr
     private WaitObj waitObj = WaitObj.NONE;
     private long flags;
 
+    /**
+     * Attributes with every field at its default, as a zeroed {@code struct fi_cntr_attr}.
+     */
+    public CntrAttr()
+    {
+    }
+
     /** @return the events counted. */
     public int events()
     {

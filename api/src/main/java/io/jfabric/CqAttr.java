@@ -34,6 +34,13 @@ public final class CqAttr
     private int waitCond = FI_CQ_COND_NONE;
     private long condThreshold;
 
+    /**
+     * Attributes with every field at its default, as a zeroed {@code struct fi_cq_attr}.
+     */
+    public CqAttr()
+    {
+    }
+
     /** @return entries the queue holds; 0 lets the provider choose. */
     public long size()
     {

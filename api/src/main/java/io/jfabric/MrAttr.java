@@ -35,6 +35,13 @@ public final class MrAttr
     private byte[] authKey;
     private int iface;
 
+    /**
+     * Attributes with every field at its default, as a zeroed {@code struct fi_mr_attr}.
+     */
+    public MrAttr()
+    {
+    }
+
     /** @return the iov entries (the array itself). */
     public MrIov[] iov()
     {

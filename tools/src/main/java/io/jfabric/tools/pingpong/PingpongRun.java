@@ -93,6 +93,7 @@ final class PingpongRun extends PerfRun
      * @throws PingpongException when a data-path call fails or the peer disagrees or does not answer.
      */
     @Override
+    @SuppressWarnings("try") // the crowd stays open, unnamed, for the whole run
     void afterHello(final PeerLink link, final PingpongEndpoint endpoint, final int[] sizes)
     {
         try (Crowd crowd = Crowd.gather(link, control, options, provider.info(), role))
