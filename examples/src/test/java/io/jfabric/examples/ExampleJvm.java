@@ -16,6 +16,7 @@
 package io.jfabric.examples;
 
 import java.io.BufferedReader;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -60,6 +61,24 @@ final class ExampleJvm implements AutoCloseable
     static ExampleJvm start(final String name, final Class<?> mainClass, final Path root, final String... args)
         throws IOException
     {
+        return start(name, mainClass.getName(), null, root, args);
+    }
+
+    /**
+     * Start a program that is not on this JVM's class path.
+     *
+     * @param name      what to call it in messages.
+     * @param mainClass the class whose main runs.
+     * @param classes   a directory or jar to put before this JVM's class path, or null.
+     * @param root      the shm root directory.
+     * @param args      the program's arguments.
+     * @return the started process.
+     * @throws IOException when it cannot start.
+     */
+    static ExampleJvm start(
+        final String name, final String mainClass, final Path classes, final Path root, final String... args)
+        throws IOException
+    {
         final List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command()
             .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
@@ -71,8 +90,9 @@ final class ExampleJvm implements AutoCloseable
         command.add("-XX:+UseSerialGC");
         command.add("-Djfabric.shm.dir=" + root);
         command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(mainClass.getName());
+        command.add((null == classes ? "" : classes + File.pathSeparator) +
+            System.getProperty("java.class.path"));
+        command.add(mainClass);
         command.addAll(List.of(args));
         return new ExampleJvm(name, new ProcessBuilder(command).redirectErrorStream(true).start());
     }
