@@ -11,7 +11,7 @@
 #     and the provider comes in by service binding (no --add-modules); each JVM says how it loaded the provider;
 #   - it/monitor, a named module that requires io.jfabric.shm, compiled with javac against the installed jars, reads
 #     the second round's live domain with DomainStat.read on the module path.
-# Never writes to ~/.m2: the private repository is a copy of it (jars hard-linked, every other file copied) with
+# Never writes to ~/.m2: the private repository is a copy of it (it/private-repo.sh: jars hard-linked, the rest copied) with
 # io/jfabric removed, and the script fails if a hard-linked file was written. Exit 0 when every check passed.
 #
 #   it/run-consumer.sh            offline (mvn -o): every plugin must already be in ~/.m2/repository
@@ -20,6 +20,7 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+source "$root/it/private-repo.sh"
 offline=-o
 keep=0
 for arg in "$@"; do
@@ -29,7 +30,6 @@ for arg in "$@"; do
         *) echo "usage: $0 [--online] [--keep]" >&2; exit 2 ;;
     esac
 done
-seed=${JFABRIC_IT_SEED_REPO:-$HOME/.m2/repository}
 flag_cp='--add-exports java.base/jdk.internal.misc=ALL-UNNAMED'   # Agrona on the class path
 flag_mp='--add-exports java.base/jdk.internal.misc=org.agrona'    # Agrona on the module path
 start=$SECONDS
@@ -54,16 +54,8 @@ version=$(sed -n '/<artifactId>jfabric-parent<\/artifactId>/,/<version>/s:.*<ver
     "$root/pom.xml" | head -n 1)
 [[ -n $version ]] || { echo "no version in $root/pom.xml" >&2; exit 1; }
 
-step "private repository $tmp/repo (from $seed), jfabric $version"
-mkdir -p "$tmp/repo"
-if [[ -d $seed ]]; then
-    # Only jars are hard-linked: Maven never rewrites a jar it did not download or install, and neither happens to
-    # an existing one here. Everything else (poms, _remote.repositories, metadata, checksums) is a real copy.
-    (cd "$seed" && find . -type f -name '*.jar' -print0 | xargs -0 -r cp -l --parents -t "$tmp/repo")
-    (cd "$seed" && find . -type f ! -name '*.jar' -print0 | xargs -0 -r cp -p --parents -t "$tmp/repo")
-    rm -rf "$tmp/repo/io/jfabric"   # whatever an earlier build left there must not satisfy the consumer
-fi
-touch "$tmp/stamp"
+step "private repository $tmp/repo (from ${JFABRIC_IT_SEED_REPO:-$HOME/.m2/repository}), jfabric $version"
+seed_private_repo "$tmp/repo"
 
 mvn_private=(mvn -B -q $offline "-Dmaven.repo.local=$tmp/repo")
 
@@ -90,8 +82,7 @@ for a in jfabric-api jfabric-shm-provider; do   # the consumer got the jars just
         echo "$lib/$a-$version.jar differs from the reactor's" >&2; exit 1; }
 done
 
-written=$(find "$tmp/repo" -type f -links +1 -newer "$tmp/stamp" | head -n 5)
-[[ -z $written ]] || { echo "Maven wrote through a hard link into $seed:" >&2; echo "$written" >&2; exit 1; }
+check_private_repo "$tmp/repo"
 
 passed=0
 provider_jar=$lib/jfabric-shm-provider-$version.jar
