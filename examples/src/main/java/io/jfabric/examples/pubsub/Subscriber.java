@@ -238,7 +238,9 @@ public final class Subscriber
             if (!publisherAbsentSaid)
             {
                 System.out.println("subscriber: no publisher at " + publisherAddress +
-                    " (FI_EHOSTUNREACH); trying again every " + PubSub.SUBSCRIBE_INTERVAL_MS + " ms");
+                    " (FI_EHOSTUNREACH); trying again every " + PubSub.SUBSCRIBE_INTERVAL_MS + " ms; a publisher " +
+                    "is seen only with the same --domain (the address's last part) and shm root (jfabric.shm.dir " +
+                    "or JFABRIC_SHM_DIR) as this subscriber");
                 publisherAbsentSaid = true;
             }
             publisherReached = false;

@@ -271,7 +271,9 @@ public final class Client
                 // Nobody holds the server's address: not started yet (or restarting). Nothing was sent; wait.
                 if (!waitingSaid)
                 {
-                    System.out.println("client: no server at its address yet (FI_EHOSTUNREACH); waiting");
+                    System.out.println("client: no server at its address yet (FI_EHOSTUNREACH); waiting; a " +
+                        "server is seen only with the same --domain and shm root (jfabric.shm.dir or " +
+                        "JFABRIC_SHM_DIR) as this client");
                     waitingSaid = true;
                 }
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
