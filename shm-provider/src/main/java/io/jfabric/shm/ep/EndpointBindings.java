@@ -70,6 +70,22 @@ final class EndpointBindings
     }
 
     /**
+     * fi_enable: an endpoint opened with FI_SHARED_CONTEXT must have bound that shared context.
+     *
+     * @param owner the endpoint, as its messages name it.
+     */
+    void requireSharedContexts(final String owner)
+    {
+        final boolean noStx = txShared && stx == null;
+        if (noStx || rxShared && srx == null)
+        {
+            throw new FabricException(Errno.FI_EINVAL, "fi_enable: the " + owner + " was opened with " +
+                (noStx ? "tx_ctx_cnt" : "rx_ctx_cnt") + " FI_SHARED_CONTEXT but no " +
+                (noStx ? "fi_stx_context" : "fi_srx_context") + " is bound to it (fi_ep_bind it)");
+        }
+    }
+
+    /**
      * fi_ep_bind of an open, not yet enabled endpoint.
      *
      * @param fid   the object.
@@ -265,18 +281,6 @@ final class EndpointBindings
     ShmCounter[] counters()
     {
         return new ShmCounter[] {sendCntr, recvCntr, readCntr, writeCntr, remoteReadCntr, remoteWriteCntr};
-    }
-
-    /** @return whether the endpoint was opened with tx_ctx_cnt FI_SHARED_CONTEXT. */
-    boolean txShared()
-    {
-        return txShared;
-    }
-
-    /** @return whether the endpoint was opened with rx_ctx_cnt FI_SHARED_CONTEXT. */
-    boolean rxShared()
-    {
-        return rxShared;
     }
 
     /**

@@ -305,19 +305,6 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
         bindings.bind(fid, flags);
     }
 
-    /**
-     * An endpoint opened with FI_SHARED_CONTEXT must have bound that shared context before it is enabled.
-     */
-    private static void requireSharedContexts(final EndpointBindings b)
-    {
-        if (b.txShared() && b.stx == null || b.rxShared() && b.srx == null)
-        {
-            throw new FabricException(Errno.FI_EINVAL, "fi_enable: the endpoint was opened with " +
-                (b.txShared() && b.stx == null ? "tx_ctx_cnt" : "rx_ctx_cnt") + " FI_SHARED_CONTEXT but no " +
-                (b.txShared() && b.stx == null ? "fi_stx_context" : "fi_srx_context") + " is bound (fi_ep_bind it)");
-        }
-    }
-
     @Override
     public synchronized void enable()
     {
@@ -337,7 +324,7 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
         {
             throw new FabricException(Errno.FI_ENOAV, "fi_enable: no address vector is bound (fi_ep_bind an AV)");
         }
-        requireSharedContexts(b);
+        b.requireSharedContexts(describe());
         final RxContext sharedRx = b.srx == null ? null : b.srx.sharedReceive(av);
         final long caps = info.caps();
         final boolean sends = (caps & Flags.FI_SEND) != 0 || (caps & (Flags.FI_SEND | Flags.FI_RECV)) == 0;
@@ -632,7 +619,9 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
     @Override
     protected String describe()
     {
-        return "endpoint (slot " + slot + ")";
+        final FidClass c = fidClass();
+        return (c == FidClass.SRX_CTX ? "shared receive context" : c == FidClass.TX_CTX ? "transmit context" :
+            c == FidClass.RX_CTX ? "receive context" : "endpoint") + " (slot " + slot + ")";
     }
 
     @Override
