@@ -350,10 +350,10 @@ final class ShmInfoMatcher
             .epCnt(config.epCount())
             .txCtxCnt(config.epCount())
             .rxCtxCnt(config.epCount())
-            .maxEpTxCtx(ShmCapabilities.MAX_EP_CONTEXTS)
-            .maxEpRxCtx(ShmCapabilities.MAX_EP_CONTEXTS)
+            .maxEpTxCtx(ShmCapabilities.maxEpContexts(config.epCount()))
+            .maxEpRxCtx(ShmCapabilities.maxEpContexts(config.epCount()))
             .maxEpStxCtx(config.epCount())
-            .maxEpSrxCtx(config.epCount())
+            .maxEpSrxCtx(ShmCapabilities.maxEpSrxContexts(config.epCount()))
             .cntrCnt(config.counterCount())
             .mrIovLimit(config.mrIovLimit())
             .caps(hd.caps() != 0 ? hd.caps() | Flags.FI_LOCAL_COMM : ShmCapabilities.DOMAIN_CAPS)
@@ -485,11 +485,11 @@ final class ShmInfoMatcher
         above("ep_attr.max_msg_size", ep.maxMsgSize(), config.maxMsgSize());
         if (ep.txCtxCnt() != Addresses.FI_SHARED_CONTEXT)
         {
-            above("ep_attr.tx_ctx_cnt", ep.txCtxCnt(), ShmCapabilities.MAX_EP_CONTEXTS);
+            above("ep_attr.tx_ctx_cnt", ep.txCtxCnt(), ShmCapabilities.maxEpContexts(config.epCount()));
         }
         if (ep.rxCtxCnt() != Addresses.FI_SHARED_CONTEXT)
         {
-            above("ep_attr.rx_ctx_cnt", ep.rxCtxCnt(), ShmCapabilities.MAX_EP_CONTEXTS);
+            above("ep_attr.rx_ctx_cnt", ep.rxCtxCnt(), ShmCapabilities.maxEpContexts(config.epCount()));
         }
         above("ep_attr.max_order_raw_size", ep.maxOrderRawSize(), 0);
         above("ep_attr.max_order_war_size", ep.maxOrderWarSize(), 0);
@@ -555,10 +555,10 @@ final class ShmInfoMatcher
         above("domain_attr.ep_cnt", d.epCnt(), config.epCount());
         above("domain_attr.tx_ctx_cnt", d.txCtxCnt(), config.epCount());
         above("domain_attr.rx_ctx_cnt", d.rxCtxCnt(), config.epCount());
-        above("domain_attr.max_ep_tx_ctx", d.maxEpTxCtx(), ShmCapabilities.MAX_EP_CONTEXTS);
-        above("domain_attr.max_ep_rx_ctx", d.maxEpRxCtx(), ShmCapabilities.MAX_EP_CONTEXTS);
+        above("domain_attr.max_ep_tx_ctx", d.maxEpTxCtx(), ShmCapabilities.maxEpContexts(config.epCount()));
+        above("domain_attr.max_ep_rx_ctx", d.maxEpRxCtx(), ShmCapabilities.maxEpContexts(config.epCount()));
         above("domain_attr.max_ep_stx_ctx", d.maxEpStxCtx(), config.epCount());
-        above("domain_attr.max_ep_srx_ctx", d.maxEpSrxCtx(), config.epCount());
+        above("domain_attr.max_ep_srx_ctx", d.maxEpSrxCtx(), ShmCapabilities.maxEpSrxContexts(config.epCount()));
         above("domain_attr.cntr_cnt", d.cntrCnt(), config.counterCount());
         above("domain_attr.mr_iov_limit", d.mrIovLimit(), config.mrIovLimit());
         if (d.authKeySize() != DomainAttr.FI_AV_AUTH_KEY) // Keys from the AV (fi_av_insert_auth_key) are supported.

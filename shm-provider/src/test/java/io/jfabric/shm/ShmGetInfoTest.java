@@ -834,13 +834,13 @@ class ShmGetInfoTest
                 i -> i.domainAttr().txCtxCnt()),
             new Limit("domain_attr.rx_ctx_cnt", 7, (i, v) -> i.domainAttr().rxCtxCnt(v),
                 i -> i.domainAttr().rxCtxCnt()),
-            new Limit("domain_attr.max_ep_srx_ctx", 7, (i, v) -> i.domainAttr().maxEpSrxCtx(v),
+            new Limit("domain_attr.max_ep_srx_ctx", 6, (i, v) -> i.domainAttr().maxEpSrxCtx(v),
                 i -> i.domainAttr().maxEpSrxCtx()),
             new Limit("domain_attr.max_ep_stx_ctx", 7, (i, v) -> i.domainAttr().maxEpStxCtx(v),
                 i -> i.domainAttr().maxEpStxCtx()),
-            new Limit("domain_attr.max_ep_tx_ctx", 16, (i, v) -> i.domainAttr().maxEpTxCtx(v),
+            new Limit("domain_attr.max_ep_tx_ctx", 3, (i, v) -> i.domainAttr().maxEpTxCtx(v),
                 i -> i.domainAttr().maxEpTxCtx()),
-            new Limit("domain_attr.max_ep_rx_ctx", 16, (i, v) -> i.domainAttr().maxEpRxCtx(v),
+            new Limit("domain_attr.max_ep_rx_ctx", 3, (i, v) -> i.domainAttr().maxEpRxCtx(v),
                 i -> i.domainAttr().maxEpRxCtx()),
             new Limit("domain_attr.cntr_cnt", 9, (i, v) -> i.domainAttr().cntrCnt(v), i -> i.domainAttr().cntrCnt()),
             new Limit("domain_attr.mr_cnt", 33, (i, v) -> i.domainAttr().mrCnt(v), i -> i.domainAttr().mrCnt()),
@@ -933,10 +933,14 @@ class ShmGetInfoTest
         void shouldReportTheDefaultLimitsOfTheDefaultConfiguration()
         {
             final Info info = getInfo(null).get(0);
-            assertEquals(16, info.domainAttr().epCnt());
-            assertEquals(16, info.domainAttr().cqCnt());
-            assertEquals(16, info.domainAttr().txCtxCnt());
-            assertEquals(16, info.domainAttr().rxCtxCnt());
+            assertEquals(24, info.domainAttr().epCnt());
+            assertEquals(24, info.domainAttr().cqCnt());
+            assertEquals(24, info.domainAttr().txCtxCnt());
+            assertEquals(24, info.domainAttr().rxCtxCnt());
+            assertEquals(11, info.domainAttr().maxEpTxCtx(), "(24 slots - 1 address slot) / 2");
+            assertEquals(11, info.domainAttr().maxEpRxCtx());
+            assertEquals(23, info.domainAttr().maxEpSrxCtx(), "24 slots - 1 for the shared receive context");
+            assertEquals(24, info.domainAttr().maxEpStxCtx());
             assertEquals(128, info.domainAttr().cntrCnt());
             assertEquals(4096, info.domainAttr().mrCnt());
             assertEquals(8, info.domainAttr().mrIovLimit());

@@ -34,7 +34,11 @@ public final class ShmCapabilities
     /** Primary capabilities offered. FI_NAMED_RX_CTX: fi_rx_addr selects a scalable endpoint's receive context. */
     public static final long PRIMARY = FI_MSG | FI_TAGGED | FI_RMA | FI_ATOMIC | FI_DIRECTED_RECV | FI_NAMED_RX_CTX;
 
-    /** The most transmit or receive contexts of one scalable endpoint (domain_attr.max_ep_tx_ctx, max_ep_rx_ctx). */
+    /**
+     * The most transmit or receive contexts of one scalable endpoint the region layout can name (its address slot
+     * has 16 receive context entries); a domain reports fewer when its slots cannot hold them, see
+     * {@link #maxEpContexts}.
+     */
     public static final int MAX_EP_CONTEXTS = 16;
 
     /** Primary modifiers offered. */
@@ -127,5 +131,34 @@ public final class ShmCapabilities
 
     private ShmCapabilities()
     {
+    }
+
+    /**
+     * domain_attr.max_ep_tx_ctx and max_ep_rx_ctx of a domain with {@code slots} endpoint slots. A scalable endpoint
+     * holds one slot for its address and one per context (each context has its own lanes: a transmit context is
+     * the single producer of its lanes into every receiver, a receive context drains lanes from every sender), so
+     * the largest one, both counts at this value, fits a domain with no other endpoint: 1 + 2 x max &lt;= slots. At
+     * least 1: a plain endpoint's one context of each kind (in a domain of fewer than 3 slots a scalable endpoint
+     * does not fit at all).
+     *
+     * @param slots the region's endpoint slots (ep_cnt).
+     * @return the most contexts of each kind, 1 to {@link #MAX_EP_CONTEXTS}.
+     */
+    public static int maxEpContexts(final int slots)
+    {
+        return Math.max(1, Math.min(MAX_EP_CONTEXTS, (slots - 1) / 2));
+    }
+
+    /**
+     * domain_attr.max_ep_srx_ctx of a domain with {@code slots} endpoint slots: a shared receive context holds a slot
+     * of its own (its receive side), so that many endpoints and the context fit a domain with no other endpoint. A
+     * shared transmit context holds none (max_ep_stx_ctx is ep_cnt).
+     *
+     * @param slots the region's endpoint slots (ep_cnt).
+     * @return the most endpoints one shared receive context serves.
+     */
+    public static int maxEpSrxContexts(final int slots)
+    {
+        return Math.max(0, slots - 1);
     }
 }
