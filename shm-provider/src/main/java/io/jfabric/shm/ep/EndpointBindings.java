@@ -53,6 +53,7 @@ final class EndpointBindings
     ShmEventQueue eq;
     ShmSharedTxContext stx;
     ShmEndpoint srx;
+    private EndpointKeys keys;
 
     /**
      * @param domain   the endpoint's domain.
@@ -67,6 +68,23 @@ final class EndpointBindings
         this.domain = domain;
         this.txShared = txShared;
         this.rxShared = rxShared;
+    }
+
+    /**
+     * fi_enable: the endpoint's authorization keys, held until {@link #releaseAll} (an earlier enable that failed
+     * after deciding them gives its holds back first).
+     *
+     * @param decided the keys.
+     * @return them.
+     */
+    EndpointKeys holdKeys(final EndpointKeys decided)
+    {
+        if (keys != null)
+        {
+            keys.release();
+        }
+        keys = decided;
+        return decided;
     }
 
     /**
@@ -291,6 +309,10 @@ final class EndpointBindings
      */
     void releaseAll(final ShmEndpoint endpoint)
     {
+        if (keys != null)
+        {
+            keys.release(); // before the AV goes
+        }
         if (txCq != null)
         {
             txCq.detach(endpoint);

@@ -18,7 +18,6 @@ package io.jfabric.shm.ep;
 import io.jfabric.Addresses;
 import io.jfabric.AtomicDatatype;
 import io.jfabric.AtomicOp;
-import io.jfabric.DomainAttr;
 import io.jfabric.Endpoint;
 import io.jfabric.EpType;
 import io.jfabric.Errno;
@@ -32,7 +31,6 @@ import io.jfabric.MessageClaim;
 import io.jfabric.Msg;
 import io.jfabric.RmaIoc;
 import io.jfabric.RmaIov;
-import io.jfabric.shm.av.AuthKeyDigest;
 import io.jfabric.shm.av.ShmAddress;
 import io.jfabric.shm.av.ShmAddressVector;
 import io.jfabric.shm.cntr.ShmCounter;
@@ -341,23 +339,12 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
         }
         final long txSize = info.txAttr() != null && info.txAttr().size() > 0 ? info.txAttr().size() : 1024;
         final long rxSize = info.rxAttr() != null && info.rxAttr().size() > 0 ? info.rxAttr().size() : 1024;
-        final DomainAttr domainAttr = shmDomain.attr();
-        final boolean authKeysFromAv = domainAttr.authKeySize() == DomainAttr.FI_AV_AUTH_KEY;
-        final long authDigest = authKeysFromAv ? 0 : AuthKeyDigest.of(
-            info.epAttr() != null && info.epAttr().authKey() != null ? info.epAttr().authKey() :
-            domainAttr.authKey());
-        final long[] accepted = authKeysFromAv ? av.authKeyDigests() :
-            authDigest == 0 ? new long[0] : new long[] {authDigest};
-        if (accepted.length > SlotDescriptor.MAX_AUTH_DIGESTS)
-        {
-            throw new FabricException(Errno.FI_EINVAL, "fi_enable: the bound AV holds " + accepted.length +
-                " authorization keys; an shm endpoint accepts at most " + SlotDescriptor.MAX_AUTH_DIGESTS);
-        }
+        final EndpointKeys keys = b.holdKeys(EndpointKeys.enable(shmDomain.attr(), info, av));
         for (int stat = SlotDescriptor.STAT_INLINE_OFFSET; stat <= SlotDescriptor.STAT_DAMAGED_OFFSET; stat += 8)
         {
             region.putLongOrdered(SlotDescriptor.statOffset(geometry, slot, stat), 0);
         }
-        AuthKeys.publish(region, geometry, slot, accepted);
+        AuthKeys.publish(region, geometry, slot, keys.accepted());
         if (!BROKEN_REMOTE_COUNTERS_LATE)
         {
             slots.publishRemoteCounters(slot, EndpointBindings.plusOne(b.remoteReadCntr),
@@ -378,7 +365,7 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
         tx = new TxContext(region, geometry, fromAddressSlot ? parent.slot() : slot,
             fromAddressSlot ? parent.incarnation() : incarnation, av, registrar, b.txCq, b.selectiveTx, b.sendCntr,
             config.rendezvousMin(), config.livenessTimeoutMs(), config.checksum(), (int)Math.min(txSize, 1 << 16), iovLimit(), guards.sendGuard(),
-            guards.progressGuard(), claim, authDigest, authKeysFromAv,
+            guards.progressGuard(), claim, keys.digest(), keys.fromAv(),
             new RmaInitiator(registrar.endpointRemoteMemory(), b.txCq, b.readCntr, b.writeCntr));
         rx = new RxContext(region, geometry, slot, incarnation, av, b.rxCq, b.selectiveRx, b.recvCntr,
             registrar.endpointRemoteMemory(), (int)Math.min(rxSize, 1 << 20), config.unexpectedCount(),
