@@ -121,7 +121,7 @@ final class ShmInfoMatcher
             return List.of(info);
         }
         checkNode(node, service);
-        final Info h = hints != null ? hints : new Info();
+        final Info h = withoutIgnoredKeys(version, hints != null ? hints : new Info());
         checkFabric(h.fabricAttr());
         checkTopLevel(h);
         checkEndpoint(h.epAttr());
@@ -253,6 +253,28 @@ final class ShmInfoMatcher
         {
             noMatch("domain_attr." + what + " " + hint + " is not the " + what + of + " (" + domain + ")");
         }
+    }
+
+    /**
+     * fi_domain(3), fi_endpoint(3): below API version 1.5 the authorization key fields are ignored, so the hints'
+     * keys neither restrict the match nor come back in the output.
+     */
+    private static Info withoutIgnoredKeys(final int version, final Info hints)
+    {
+        if (!ShmCapabilities.keysIgnored(version))
+        {
+            return hints;
+        }
+        final Info copy = hints.copy();
+        if (copy.domainAttr() != null)
+        {
+            copy.domainAttr().authKey(null).authKeySize(0);
+        }
+        if (copy.epAttr() != null)
+        {
+            copy.epAttr().authKey(null);
+        }
+        return copy;
     }
 
     private static void aboveDomain(final String what, final long requested, final long limit, final String of)

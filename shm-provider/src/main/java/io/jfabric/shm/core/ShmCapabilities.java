@@ -129,6 +129,12 @@ public final class ShmCapabilities
     /** Longest authorization key accepted, in bytes. */
     public static final int MAX_AUTH_KEY_SIZE = 64;
 
+    /**
+     * FI_VERSION(1, 5): a fabric opened with an API version below it ignores every authorization key, the domain's
+     * and the endpoint's (fi_domain(3), fi_endpoint(3)); see {@link #keysIgnored}.
+     */
+    public static final int AUTH_KEY_MIN_API_VERSION = io.jfabric.Versions.version(1, 5);
+
     private ShmCapabilities()
     {
     }
@@ -160,5 +166,15 @@ public final class ShmCapabilities
     public static int maxEpSrxContexts(final int slots)
     {
         return Math.max(0, slots - 1);
+    }
+
+    /**
+     * @param apiVersion the API version a fabric was opened with, or a getinfo call asks for; 0 means the current
+     *                   one, as fi_fabric takes it.
+     * @return whether authorization keys are ignored at that version (below 1.5).
+     */
+    public static boolean keysIgnored(final int apiVersion)
+    {
+        return apiVersion != 0 && apiVersion < AUTH_KEY_MIN_API_VERSION;
     }
 }

@@ -28,7 +28,9 @@ import io.jfabric.shm.region.SlotDescriptor;
  * The authorization keys one endpoint is programmed with, decided at fi_enable ({@link AuthKeys} has the rules):
  * the key it sends with (its {@code ep_attr.auth_key}, else its domain's), or, in a domain opened with
  * FI_AV_AUTH_KEY, the keys its AV holds, which it accepts and holds against removal ({@link AvKeyHolds}) until it
- * closes.
+ * closes. The domain resolves its own key away when its fabric was opened below API version 1.5; the endpoint's
+ * {@code ep_attr.auth_key} is ignored then too (fi_domain(3), fi_endpoint(3): "ignored unless the fabric is opened
+ * with API version 1.5 or greater").
  * <p>
  * Threads: the endpoint's synchronized control path.
  */
@@ -53,13 +55,14 @@ final class EndpointKeys
      * @param domainAttr   the domain's attributes in force.
      * @param info         the endpoint's info.
      * @param av           its AV.
+     * @param keysIgnored  whether its fabric was opened below API version 1.5.
      * @return the keys.
      * @throws FabricException FI_EINVAL when the AV holds more keys than a slot publishes (nothing is held then).
      */
     static EndpointKeys enable(
-        final DomainAttr domainAttr, final Info info, final ShmAddressVector av)
+        final DomainAttr domainAttr, final Info info, final ShmAddressVector av, final boolean keysIgnored)
     {
-        final boolean fromAv = domainAttr.authKeySize() == DomainAttr.FI_AV_AUTH_KEY;
+        final boolean fromAv = !keysIgnored && domainAttr.authKeySize() == DomainAttr.FI_AV_AUTH_KEY;
         if (fromAv)
         {
             final AvKeyHolds holds = AvKeyHolds.take(av);
@@ -74,7 +77,7 @@ final class EndpointKeys
         }
         final byte[] own = info.epAttr() != null && info.epAttr().authKey() != null ? info.epAttr().authKey() :
             domainAttr.authKey();
-        final long digest = AuthKeyDigest.of(own);
+        final long digest = keysIgnored ? 0 : AuthKeyDigest.of(own);
         return new EndpointKeys(false, digest, digest == 0 ? new long[0] : new long[] {digest}, null);
     }
 

@@ -339,7 +339,8 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
         }
         final long txSize = info.txAttr() != null && info.txAttr().size() > 0 ? info.txAttr().size() : 1024;
         final long rxSize = info.rxAttr() != null && info.rxAttr().size() > 0 ? info.rxAttr().size() : 1024;
-        final EndpointKeys keys = b.holdKeys(EndpointKeys.enable(shmDomain.attr(), info, av));
+        final EndpointKeys keys = b.holdKeys(EndpointKeys.enable(shmDomain.attr(), info, av,
+            ShmCapabilities.keysIgnored(shmDomain.fabric().attr().apiVersion())));
         for (int stat = SlotDescriptor.STAT_INLINE_OFFSET; stat <= SlotDescriptor.STAT_DAMAGED_OFFSET; stat += 8)
         {
             region.putLongOrdered(SlotDescriptor.statOffset(geometry, slot, stat), 0);
