@@ -42,7 +42,9 @@ import io.jfabric.shm.core.LocalHost;
 import io.jfabric.shm.core.ShmCapabilities;
 import io.jfabric.shm.core.ShmConfig;
 import io.jfabric.shm.core.ShmNames;
+import io.jfabric.shm.ep.RmaOrdering;
 import io.jfabric.shm.region.RegionFile;
+import io.jfabric.shm.region.RegionGeometry;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -90,11 +92,14 @@ final class ShmInfoMatcher
 
     private final ShmConfig config;
     private final ProviderContext provider;
+    /** ep_attr.max_order_raw_size, war and waw: see {@link RmaOrdering}. */
+    private final long orderSize;
 
     ShmInfoMatcher(final ShmConfig config, final ProviderContext provider)
     {
         this.config = config;
         this.provider = provider;
+        this.orderSize = RmaOrdering.dataOrderSize(RegionGeometry.from(config));
     }
 
     /**
@@ -350,9 +355,9 @@ final class ShmInfoMatcher
             .protocolVersion(PROTOCOL_VERSION)
             .maxMsgSize(config.maxMsgSize())
             .msgPrefixSize(0)
-            .maxOrderRawSize(0)
-            .maxOrderWarSize(0)
-            .maxOrderWawSize(0)
+            .maxOrderRawSize(orderSize)
+            .maxOrderWarSize(orderSize)
+            .maxOrderWawSize(orderSize)
             .memTagFormat(hep.memTagFormat() != 0 ? hep.memTagFormat() : ShmCapabilities.MEM_TAG_FORMAT)
             .txCtxCnt(hep.txCtxCnt() != 0 ? hep.txCtxCnt() : 1)
             .rxCtxCnt(hep.rxCtxCnt() != 0 ? hep.rxCtxCnt() : 1)
@@ -513,9 +518,9 @@ final class ShmInfoMatcher
         {
             above("ep_attr.rx_ctx_cnt", ep.rxCtxCnt(), ShmCapabilities.maxEpContexts(config.epCount()));
         }
-        above("ep_attr.max_order_raw_size", ep.maxOrderRawSize(), 0);
-        above("ep_attr.max_order_war_size", ep.maxOrderWarSize(), 0);
-        above("ep_attr.max_order_waw_size", ep.maxOrderWawSize(), 0);
+        above("ep_attr.max_order_raw_size", ep.maxOrderRawSize(), orderSize);
+        above("ep_attr.max_order_war_size", ep.maxOrderWarSize(), orderSize);
+        above("ep_attr.max_order_waw_size", ep.maxOrderWawSize(), orderSize);
         above("ep_attr.auth_key_size", ep.authKeySize(), ShmCapabilities.MAX_AUTH_KEY_SIZE);
     }
 

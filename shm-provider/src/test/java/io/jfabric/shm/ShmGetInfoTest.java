@@ -843,6 +843,13 @@ class ShmGetInfoTest
             new Limit("domain_attr.max_ep_rx_ctx", 3, (i, v) -> i.domainAttr().maxEpRxCtx(v),
                 i -> i.domainAttr().maxEpRxCtx()),
             new Limit("domain_attr.cntr_cnt", 9, (i, v) -> i.domainAttr().cntrCnt(v), i -> i.domainAttr().cntrCnt()),
+            // what one lane record of 8192 / 8 bytes carries of an emulated RMA (RmaOrdering)
+            new Limit("ep_attr.max_order_raw_size", 848, (i, v) -> i.epAttr().maxOrderRawSize(v),
+                i -> i.epAttr().maxOrderRawSize()),
+            new Limit("ep_attr.max_order_war_size", 848, (i, v) -> i.epAttr().maxOrderWarSize(v),
+                i -> i.epAttr().maxOrderWarSize()),
+            new Limit("ep_attr.max_order_waw_size", 848, (i, v) -> i.epAttr().maxOrderWawSize(v),
+                i -> i.epAttr().maxOrderWawSize()),
             new Limit("domain_attr.mr_cnt", 33, (i, v) -> i.domainAttr().mrCnt(v), i -> i.domainAttr().mrCnt()),
             new Limit("domain_attr.mr_iov_limit", 3, (i, v) -> i.domainAttr().mrIovLimit(v),
                 i -> i.domainAttr().mrIovLimit()),
@@ -861,17 +868,6 @@ class ShmGetInfoTest
             new Limit("rx_attr.iov_limit", 4, (i, v) -> i.rxAttr().iovLimit(v), i -> i.rxAttr().iovLimit()),
             new Limit("ep_attr.max_msg_size", 12345, (i, v) -> i.epAttr().maxMsgSize(v),
                 i -> i.epAttr().maxMsgSize()));
-    }
-
-    static Stream<Limit> zeroLimits()
-    {
-        return Stream.of(
-            new Limit("ep_attr.max_order_raw_size", 0, (i, v) -> i.epAttr().maxOrderRawSize(v),
-                i -> i.epAttr().maxOrderRawSize()),
-            new Limit("ep_attr.max_order_war_size", 0, (i, v) -> i.epAttr().maxOrderWarSize(v),
-                i -> i.epAttr().maxOrderWarSize()),
-            new Limit("ep_attr.max_order_waw_size", 0, (i, v) -> i.epAttr().maxOrderWawSize(v),
-                i -> i.epAttr().maxOrderWawSize()));
     }
 
     @Nested
@@ -917,18 +913,6 @@ class ShmGetInfoTest
                 limit.field + " 18446744073709551615 is above shm's limit " + limit.limit);
         }
 
-        @ParameterizedTest
-        @MethodSource("io.jfabric.shm.ShmGetInfoTest#zeroLimits")
-        void shouldReportZeroAndRefuseAnyNonZeroHintForUnsupportedFeature(final Limit limit)
-        {
-            for (final Info info : LIMITED.getInfo(VERSION, null, null, 0, null))
-            {
-                assertEquals(0, limit.get.applyAsLong(info), limit.field);
-            }
-            assertNoData(() -> LIMITED.getInfo(VERSION, null, null, 0, limit.hints(1)),
-                limit.field + " 1 is above shm's limit 0");
-        }
-
         @Test
         void shouldReportTheDefaultLimitsOfTheDefaultConfiguration()
         {
@@ -950,6 +934,9 @@ class ShmGetInfoTest
             assertEquals(1024, info.rxAttr().size());
             assertEquals(1 << 16, info.rxAttr().totalBufferedRecv());
             assertEquals(1L << 30, info.epAttr().maxMsgSize());
+            assertEquals(8016, info.epAttr().maxOrderRawSize(), "what one 8 KiB lane record carries of an RMA");
+            assertEquals(8016, info.epAttr().maxOrderWarSize());
+            assertEquals(8016, info.epAttr().maxOrderWawSize());
         }
 
         @Test

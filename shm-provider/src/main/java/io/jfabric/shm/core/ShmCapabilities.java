@@ -81,7 +81,8 @@ public final class ShmCapabilities
      * fence, {@code TxContext.fenced}). So reads, writes and atomics are ordered after earlier reads, writes and
      * atomics, and sends after them, on both paths (RAR, RAW, WAR, WAW, SAR, SAW and the RMA_ and ATOMIC_ forms).
      * Not RAS or WAS: a one-sided RMA issued after a send may reach the target's memory before the target takes the
-     * send.
+     * send. The data order sizes (ep_attr.max_order_raw_size, war, waw) are {@code ep.RmaOrdering}'s: what one lane
+     * record carries, 8016 bytes with the default rings.
      */
     public static final long MSG_ORDER = io.jfabric.MsgOrder.FI_ORDER_SAS | io.jfabric.MsgOrder.FI_ORDER_RAR |
         io.jfabric.MsgOrder.FI_ORDER_RAW | io.jfabric.MsgOrder.FI_ORDER_WAR | io.jfabric.MsgOrder.FI_ORDER_WAW |
