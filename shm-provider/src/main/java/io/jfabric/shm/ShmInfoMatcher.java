@@ -132,7 +132,7 @@ final class ShmInfoMatcher
         checkEndpoint(h.epAttr());
         // fi_getinfo(3): with neither FI_LOCAL_COMM nor FI_REMOTE_COMM asked for, the provider indicates its
         // configuration, so FI_LOCAL_COMM is the one bit added to the caps the hints give.
-        final long caps = h.caps() != 0 ? h.caps() | Flags.FI_LOCAL_COMM : ShmCapabilities.INFO_CAPS;
+        final long caps = h.caps() != 0 ? h.caps() | Flags.FI_LOCAL_COMM : ShmCapabilities.DEFAULT_CAPS;
         checkTx(h.txAttr(), h.caps());
         checkRx(h.rxAttr(), h.caps());
         final DomainAttr hd = h.domainAttr() != null ? h.domainAttr() : new DomainAttr();
@@ -488,6 +488,11 @@ final class ShmInfoMatcher
     private static void checkTopLevel(final Info h)
     {
         capsOffered("caps", h.caps(), ShmCapabilities.INFO_CAPS, "");
+        final long rxCaps = h.caps() | (h.rxAttr() != null ? h.rxAttr().caps() : 0);
+        if ((rxCaps & Flags.FI_SOURCE_ERR) != 0 && (rxCaps & Flags.FI_SOURCE) == 0)
+        {
+            noMatch("FI_SOURCE_ERR must be paired with FI_SOURCE (fi_getinfo(3))");
+        }
         if (h.addrFormat() != AddrFormat.UNSPEC && h.addrFormat() != AddrFormat.ADDR_STR)
         {
             noMatch("addr_format " + h.addrFormat().cName() + " is not supported; shm uses FI_ADDR_STR");

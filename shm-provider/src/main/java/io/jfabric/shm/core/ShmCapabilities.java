@@ -44,12 +44,18 @@ public final class ShmCapabilities
     /** Primary modifiers offered. */
     public static final long MODIFIERS = FI_SEND | FI_RECV | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE;
 
-    /** Secondary capabilities offered. */
-    public static final long SECONDARY = FI_MULTI_RECV | FI_SOURCE | FI_LOCAL_COMM | FI_SHARED_AV | FI_AV_USER_ID |
-        FI_RMA_EVENT;
+    /**
+     * Secondary capabilities offered. FI_SOURCE_ERR changes what a receive from an unknown sender completes with (an
+     * error entry), so getinfo returns it only when the hints ask for it ({@link #DEFAULT_CAPS}).
+     */
+    public static final long SECONDARY = FI_MULTI_RECV | FI_SOURCE | FI_SOURCE_ERR | FI_LOCAL_COMM | FI_SHARED_AV |
+        FI_AV_USER_ID | FI_RMA_EVENT;
 
     /** Every capability bit of {@code info.caps} the provider can satisfy. */
     public static final long INFO_CAPS = PRIMARY | MODIFIERS | SECONDARY;
+
+    /** The capabilities getinfo returns when the hints give none: all but FI_SOURCE_ERR. */
+    public static final long DEFAULT_CAPS = INFO_CAPS & ~FI_SOURCE_ERR;
 
     /** The capabilities that belong to a transmit context. */
     public static final long TX_CAPS = FI_MSG | FI_TAGGED | FI_SEND | FI_RMA | FI_ATOMIC | FI_READ | FI_WRITE |
@@ -59,7 +65,7 @@ public final class ShmCapabilities
     /** The capabilities that belong to a receive context. */
     public static final long RX_CAPS = FI_MSG | FI_TAGGED | FI_DIRECTED_RECV | FI_NAMED_RX_CTX | FI_RECV |
         FI_RMA | FI_ATOMIC | FI_REMOTE_READ | FI_REMOTE_WRITE | FI_RMA_EVENT | FI_MULTI_RECV | FI_SOURCE |
-        FI_LOCAL_COMM | FI_SHARED_AV | FI_AV_USER_ID;
+        FI_SOURCE_ERR | FI_LOCAL_COMM | FI_SHARED_AV | FI_AV_USER_ID;
 
     /** Domain capabilities ({@code domain_attr.caps}). */
     public static final long DOMAIN_CAPS = FI_LOCAL_COMM | FI_SHARED_AV;

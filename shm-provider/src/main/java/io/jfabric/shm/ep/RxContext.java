@@ -138,6 +138,8 @@ final class RxContext
     private static final RecvCompletionSink DROPPED = new Dropped();
     /** Turns sender ids into fi_addrs (completions' sources) and key memberships. Receive guard held. */
     private final SenderAddresses sources;
+    /** FI_SOURCE_ERR: how a receive from a sender the AV does not hold completes; null without it. */
+    private final SourceErrors sourceErrors;
     /** The shared receive context this endpoint uses, or null. */
     private final RxContext shared;
     /** This endpoint's tag in the sender ids it passes the shared matcher ((index + 1) << 48), else 0. */
@@ -172,6 +174,7 @@ final class RxContext
      * @param shared       the receive context of the shared receive context the endpoint is bound to, whose
      *                     matcher and guard it uses; null for an endpoint with its own.
      * @param local        the server of this process's local-only regions for emulated requests.
+     * @param sourceErrors FI_SOURCE_ERR ({@link SourceErrors}), or null.
      */
     RxContext(
         final AtomicBuffer region,
@@ -194,7 +197,8 @@ final class RxContext
         final ShmEventQueue eq,
         final Fid endpoint,
         final RxContext shared,
-        final LocalRegions local)
+        final LocalRegions local,
+        final SourceErrors sourceErrors)
     {
         this.region = region;
         this.geometry = geometry;
@@ -233,6 +237,7 @@ final class RxContext
         // so there is at most one per sending slot
         maxBody = lanes[0].maxMsgLength();
         sources = new SenderAddresses(region, geometry, av);
+        this.sourceErrors = sourceErrors;
         if (shared != null)
         {
             matcher = shared.matcher;
@@ -832,7 +837,7 @@ final class RxContext
         @Override
         public boolean wantsSource()
         {
-            return receiverCount > 0 || cq != null && cq.needsSource();
+            return receiverCount > 0 || sourceErrors != null || cq != null && cq.needsSource();
         }
 
         @Override
@@ -848,7 +853,14 @@ final class RxContext
             if (cq != null && (!selective || (opFlags & Flags.FI_COMPLETION) != 0 ||
                 (cqFlags & (Flags.FI_PEEK | Flags.FI_MULTI_RECV)) != 0))
             {
-                cq.write(context, cqFlags, len, bufOffset, data, tag, srcAddr);
+                if (sourceErrors != null && srcAddr == Addresses.FI_ADDR_NOTAVAIL && !sources.isKnown(senderId))
+                {
+                    sourceErrors.complete(cq, sources, senderId, context, cqFlags, len, bufOffset, data, tag);
+                }
+                else
+                {
+                    cq.write(context, cqFlags, len, bufOffset, data, tag, srcAddr);
+                }
             }
             final ShmCounter c = counter;
             if (c != null && (cqFlags & Flags.FI_PEEK) == 0)

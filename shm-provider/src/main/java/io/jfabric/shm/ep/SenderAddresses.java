@@ -90,7 +90,7 @@ final class SenderAddresses implements AddressResolver
         {
             return userIdOrAddr(a, cached);
         }
-        final long fiAddr = find(key, s, Addresses.FI_ADDR_UNSPEC);
+        final long fiAddr = find(key, Addresses.FI_ADDR_UNSPEC);
         if (fiAddr == Addresses.FI_ADDR_NOTAVAIL)
         {
             return fiAddr;
@@ -122,7 +122,7 @@ final class SenderAddresses implements AddressResolver
             return true;
         }
         final long keyState = a.entryState(keyHandle);
-        final long fiAddr = find(key, s, keyHandle);
+        final long fiAddr = find(key, keyHandle);
         if (fiAddr == Addresses.FI_ADDR_NOTAVAIL)
         {
             return false;
@@ -147,22 +147,46 @@ final class SenderAddresses implements AddressResolver
     }
 
     /**
+     * @param id a sender id, as its records carry it.
+     * @return whether the AV holds the sender (whatever its user id).
+     */
+    boolean isKnown(final long id)
+    {
+        final long key = id & RxContext.SENDER_BITS;
+        final int s = (int)(key >>> 32);
+        return s >= 0 && s < cachedId.length && find(key, Addresses.FI_ADDR_UNSPEC) != Addresses.FI_ADDR_NOTAVAIL;
+    }
+
+    /**
+     * The slot and incarnation of the sender's address: its own, or for a context of a scalable endpoint that
+     * endpoint's address slot (what its fi_getname gives).
+     *
+     * @param id a sender id, as its records carry it.
+     * @return {@link SlotDescriptor#slotWord} of the address.
+     */
+    long addressSlot(final long id)
+    {
+        final int s = (int)((id & RxContext.SENDER_BITS) >>> 32);
+        final int inc = (int)id;
+        final long of = region.getLongVolatile(SlotDescriptor.contextOfOffset(geometry, s));
+        if (of != 0 && region.getIntVolatile(SlotDescriptor.incarnationOffset(geometry, s)) == inc)
+        {
+            return of; // a context of a scalable endpoint: the AV holds that endpoint's address slot
+        }
+        return SlotDescriptor.slotWord(s, inc);
+    }
+
+    /**
      * The first AV entry holding the sender, within the key {@code keyHandle} names unless that is FI_ADDR_UNSPEC.
      *
      * @return its fi_addr, or FI_ADDR_NOTAVAIL.
      */
-    private long find(final long key, final int s, final long keyHandle)
+    private long find(final long key, final long keyHandle)
     {
         final ShmAddressVector a = av;
-        int slot = s;
-        long inc = key & 0xFFFF_FFFFL;
-        final long of = region.getLongVolatile(SlotDescriptor.contextOfOffset(geometry, s));
-        if (of != 0 && region.getIntVolatile(SlotDescriptor.incarnationOffset(geometry, s)) == (int)inc)
-        {
-            // a context of a scalable endpoint: the AV holds that endpoint's address slot
-            slot = SlotDescriptor.wordSlot(of);
-            inc = SlotDescriptor.wordIncarnation(of) & 0xFFFF_FFFFL;
-        }
+        final long word = addressSlot(key);
+        final int slot = SlotDescriptor.wordSlot(word);
+        final long inc = SlotDescriptor.wordIncarnation(word) & 0xFFFF_FFFFL;
         final long base = a.fiAddrBase();
         final int entries = a.entries();
         for (int i = 0; i < entries; i++)

@@ -339,6 +339,7 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
         }
         final long txSize = info.txAttr() != null && info.txAttr().size() > 0 ? info.txAttr().size() : 1024;
         final long rxSize = info.rxAttr() != null && info.rxAttr().size() > 0 ? info.rxAttr().size() : 1024;
+        final SourceErrors sourceErrors = SourceErrors.of(info, domainName, shmDomain.attr().maxErrData());
         final EndpointKeys keys = b.holdKeys(EndpointKeys.enable(shmDomain.attr(), info, av,
             ShmCapabilities.keysIgnored(shmDomain.fabric().attr().apiVersion())));
         for (int stat = SlotDescriptor.STAT_INLINE_OFFSET; stat <= SlotDescriptor.STAT_DAMAGED_OFFSET; stat += 8)
@@ -371,7 +372,7 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
         rx = new RxContext(region, geometry, slot, incarnation, av, b.rxCq, b.selectiveRx, b.recvCntr,
             registrar.endpointRemoteMemory(), (int)Math.min(rxSize, 1 << 20), config.unexpectedCount(),
             config.unexpectedBytes(), config.unexpectedPreallocate(), directedRecv, minMultiRecv, guards.receiveGuard(), config.livenessTimeoutMs(), b.eq,
-            this, sharedRx, registrar.localRegions());
+            this, sharedRx, registrar.localRegions(), sourceErrors);
         if (!publishFirst)
         {
             heartbeat = Heartbeats.register(region, SlotDescriptor.heartbeatOffset(geometry, slot));
