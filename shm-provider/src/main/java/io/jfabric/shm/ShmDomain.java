@@ -513,6 +513,10 @@ public final class ShmDomain extends FidLifecycle implements Domain, DomainConte
         final RxAttr defaults = srxInfo.rxAttr() == null ? new RxAttr() : srxInfo.rxAttr();
         srxInfo.rxAttr(SharedContextAttrs.receive("fi_srx_context", defaults, rxAttr));
         srxInfo.caps(srxInfo.rxAttr().caps());
+        if (srxInfo.epAttr() != null) // it is the shared context: it binds none, even when the domain's info asks
+        {
+            srxInfo.epAttr().txCtxCnt(1).rxCtxCnt(1);
+        }
         return openEndpoint(srxInfo, FidClass.SRX_CTX, context);
     }
 

@@ -42,7 +42,9 @@ import io.jfabric.shm.core.LocalHost;
 import io.jfabric.shm.core.ShmCapabilities;
 import io.jfabric.shm.core.ShmConfig;
 import io.jfabric.shm.core.ShmNames;
+import io.jfabric.shm.ep.RmaOrdering;
 import io.jfabric.shm.region.RegionFile;
+import io.jfabric.shm.region.RegionGeometry;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -90,11 +92,14 @@ final class ShmInfoMatcher
 
     private final ShmConfig config;
     private final ProviderContext provider;
+    /** ep_attr.max_order_raw_size, war and waw: see {@link RmaOrdering}. */
+    private final long orderSize;
 
     ShmInfoMatcher(final ShmConfig config, final ProviderContext provider)
     {
         this.config = config;
         this.provider = provider;
+        this.orderSize = RmaOrdering.dataOrderSize(RegionGeometry.from(config));
     }
 
     /**
@@ -121,13 +126,13 @@ final class ShmInfoMatcher
             return List.of(info);
         }
         checkNode(node, service);
-        final Info h = hints != null ? hints : new Info();
+        final Info h = withoutIgnoredKeys(version, hints != null ? hints : new Info());
         checkFabric(h.fabricAttr());
         checkTopLevel(h);
         checkEndpoint(h.epAttr());
         // fi_getinfo(3): with neither FI_LOCAL_COMM nor FI_REMOTE_COMM asked for, the provider indicates its
         // configuration, so FI_LOCAL_COMM is the one bit added to the caps the hints give.
-        final long caps = h.caps() != 0 ? h.caps() | Flags.FI_LOCAL_COMM : ShmCapabilities.INFO_CAPS;
+        final long caps = h.caps() != 0 ? h.caps() | Flags.FI_LOCAL_COMM : ShmCapabilities.DEFAULT_CAPS;
         checkTx(h.txAttr(), h.caps());
         checkRx(h.rxAttr(), h.caps());
         final DomainAttr hd = h.domainAttr() != null ? h.domainAttr() : new DomainAttr();
@@ -255,6 +260,28 @@ final class ShmInfoMatcher
         }
     }
 
+    /**
+     * fi_domain(3), fi_endpoint(3): below API version 1.5 the authorization key fields are ignored, so the hints'
+     * keys neither restrict the match nor come back in the output.
+     */
+    private static Info withoutIgnoredKeys(final int version, final Info hints)
+    {
+        if (!ShmCapabilities.keysIgnored(version))
+        {
+            return hints;
+        }
+        final Info copy = hints.copy();
+        if (copy.domainAttr() != null)
+        {
+            copy.domainAttr().authKey(null).authKeySize(0);
+        }
+        if (copy.epAttr() != null)
+        {
+            copy.epAttr().authKey(null);
+        }
+        return copy;
+    }
+
     private static void aboveDomain(final String what, final long requested, final long limit, final String of)
     {
         if (Long.compareUnsigned(requested, limit) > 0)
@@ -328,9 +355,9 @@ final class ShmInfoMatcher
             .protocolVersion(PROTOCOL_VERSION)
             .maxMsgSize(config.maxMsgSize())
             .msgPrefixSize(0)
-            .maxOrderRawSize(0)
-            .maxOrderWarSize(0)
-            .maxOrderWawSize(0)
+            .maxOrderRawSize(orderSize)
+            .maxOrderWarSize(orderSize)
+            .maxOrderWawSize(orderSize)
             .memTagFormat(hep.memTagFormat() != 0 ? hep.memTagFormat() : ShmCapabilities.MEM_TAG_FORMAT)
             .txCtxCnt(hep.txCtxCnt() != 0 ? hep.txCtxCnt() : 1)
             .rxCtxCnt(hep.rxCtxCnt() != 0 ? hep.rxCtxCnt() : 1)
@@ -350,10 +377,10 @@ final class ShmInfoMatcher
             .epCnt(config.epCount())
             .txCtxCnt(config.epCount())
             .rxCtxCnt(config.epCount())
-            .maxEpTxCtx(ShmCapabilities.MAX_EP_CONTEXTS)
-            .maxEpRxCtx(ShmCapabilities.MAX_EP_CONTEXTS)
+            .maxEpTxCtx(ShmCapabilities.maxEpContexts(config.epCount()))
+            .maxEpRxCtx(ShmCapabilities.maxEpContexts(config.epCount()))
             .maxEpStxCtx(config.epCount())
-            .maxEpSrxCtx(config.epCount())
+            .maxEpSrxCtx(ShmCapabilities.maxEpSrxContexts(config.epCount()))
             .cntrCnt(config.counterCount())
             .mrIovLimit(config.mrIovLimit())
             .caps(hd.caps() != 0 ? hd.caps() | Flags.FI_LOCAL_COMM : ShmCapabilities.DOMAIN_CAPS)
@@ -461,6 +488,11 @@ final class ShmInfoMatcher
     private static void checkTopLevel(final Info h)
     {
         capsOffered("caps", h.caps(), ShmCapabilities.INFO_CAPS, "");
+        final long rxCaps = h.caps() | (h.rxAttr() != null ? h.rxAttr().caps() : 0);
+        if ((rxCaps & Flags.FI_SOURCE_ERR) != 0 && (rxCaps & Flags.FI_SOURCE) == 0)
+        {
+            noMatch("FI_SOURCE_ERR must be paired with FI_SOURCE (fi_getinfo(3))");
+        }
         if (h.addrFormat() != AddrFormat.UNSPEC && h.addrFormat() != AddrFormat.ADDR_STR)
         {
             noMatch("addr_format " + h.addrFormat().cName() + " is not supported; shm uses FI_ADDR_STR");
@@ -485,15 +517,15 @@ final class ShmInfoMatcher
         above("ep_attr.max_msg_size", ep.maxMsgSize(), config.maxMsgSize());
         if (ep.txCtxCnt() != Addresses.FI_SHARED_CONTEXT)
         {
-            above("ep_attr.tx_ctx_cnt", ep.txCtxCnt(), ShmCapabilities.MAX_EP_CONTEXTS);
+            above("ep_attr.tx_ctx_cnt", ep.txCtxCnt(), ShmCapabilities.maxEpContexts(config.epCount()));
         }
         if (ep.rxCtxCnt() != Addresses.FI_SHARED_CONTEXT)
         {
-            above("ep_attr.rx_ctx_cnt", ep.rxCtxCnt(), ShmCapabilities.MAX_EP_CONTEXTS);
+            above("ep_attr.rx_ctx_cnt", ep.rxCtxCnt(), ShmCapabilities.maxEpContexts(config.epCount()));
         }
-        above("ep_attr.max_order_raw_size", ep.maxOrderRawSize(), 0);
-        above("ep_attr.max_order_war_size", ep.maxOrderWarSize(), 0);
-        above("ep_attr.max_order_waw_size", ep.maxOrderWawSize(), 0);
+        above("ep_attr.max_order_raw_size", ep.maxOrderRawSize(), orderSize);
+        above("ep_attr.max_order_war_size", ep.maxOrderWarSize(), orderSize);
+        above("ep_attr.max_order_waw_size", ep.maxOrderWawSize(), orderSize);
         above("ep_attr.auth_key_size", ep.authKeySize(), ShmCapabilities.MAX_AUTH_KEY_SIZE);
     }
 
@@ -555,10 +587,10 @@ final class ShmInfoMatcher
         above("domain_attr.ep_cnt", d.epCnt(), config.epCount());
         above("domain_attr.tx_ctx_cnt", d.txCtxCnt(), config.epCount());
         above("domain_attr.rx_ctx_cnt", d.rxCtxCnt(), config.epCount());
-        above("domain_attr.max_ep_tx_ctx", d.maxEpTxCtx(), ShmCapabilities.MAX_EP_CONTEXTS);
-        above("domain_attr.max_ep_rx_ctx", d.maxEpRxCtx(), ShmCapabilities.MAX_EP_CONTEXTS);
+        above("domain_attr.max_ep_tx_ctx", d.maxEpTxCtx(), ShmCapabilities.maxEpContexts(config.epCount()));
+        above("domain_attr.max_ep_rx_ctx", d.maxEpRxCtx(), ShmCapabilities.maxEpContexts(config.epCount()));
         above("domain_attr.max_ep_stx_ctx", d.maxEpStxCtx(), config.epCount());
-        above("domain_attr.max_ep_srx_ctx", d.maxEpSrxCtx(), config.epCount());
+        above("domain_attr.max_ep_srx_ctx", d.maxEpSrxCtx(), ShmCapabilities.maxEpSrxContexts(config.epCount()));
         above("domain_attr.cntr_cnt", d.cntrCnt(), config.counterCount());
         above("domain_attr.mr_iov_limit", d.mrIovLimit(), config.mrIovLimit());
         if (d.authKeySize() != DomainAttr.FI_AV_AUTH_KEY) // Keys from the AV (fi_av_insert_auth_key) are supported.

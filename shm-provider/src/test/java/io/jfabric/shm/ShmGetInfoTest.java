@@ -147,10 +147,10 @@ class ShmGetInfoTest
             for (final Info info : infos)
             {
                 assertLocalOnly(info);
-                assertEquals(ShmCapabilities.INFO_CAPS, info.caps());
+                assertEquals(ShmCapabilities.INFO_CAPS & ~FI_SOURCE_ERR, info.caps(), "all but FI_SOURCE_ERR");
                 assertEquals(ShmCapabilities.DOMAIN_CAPS, info.domainAttr().caps());
-                assertEquals(ShmCapabilities.INFO_CAPS & ShmCapabilities.TX_CAPS, info.txAttr().caps());
-                assertEquals(ShmCapabilities.INFO_CAPS & ShmCapabilities.RX_CAPS, info.rxAttr().caps());
+                assertEquals(ShmCapabilities.DEFAULT_CAPS & ShmCapabilities.TX_CAPS, info.txAttr().caps());
+                assertEquals(ShmCapabilities.DEFAULT_CAPS & ShmCapabilities.RX_CAPS, info.rxAttr().caps());
                 assertEquals(FI_LOCAL_COMM, info.txAttr().caps() & FI_LOCAL_COMM);
                 assertEquals(FI_LOCAL_COMM, info.rxAttr().caps() & FI_LOCAL_COMM);
             }
@@ -525,9 +525,9 @@ class ShmGetInfoTest
             hints.txAttr().caps(FI_TAGGED | FI_SEND);
             for (final Info info : getInfo(hints))
             {
-                assertEquals(ShmCapabilities.INFO_CAPS, info.caps());
+                assertEquals(ShmCapabilities.DEFAULT_CAPS, info.caps());
                 assertEquals(FI_TAGGED | FI_SEND, info.txAttr().caps());
-                assertEquals(ShmCapabilities.INFO_CAPS & ShmCapabilities.RX_CAPS, info.rxAttr().caps());
+                assertEquals(ShmCapabilities.DEFAULT_CAPS & ShmCapabilities.RX_CAPS, info.rxAttr().caps());
             }
         }
 
@@ -834,15 +834,22 @@ class ShmGetInfoTest
                 i -> i.domainAttr().txCtxCnt()),
             new Limit("domain_attr.rx_ctx_cnt", 7, (i, v) -> i.domainAttr().rxCtxCnt(v),
                 i -> i.domainAttr().rxCtxCnt()),
-            new Limit("domain_attr.max_ep_srx_ctx", 7, (i, v) -> i.domainAttr().maxEpSrxCtx(v),
+            new Limit("domain_attr.max_ep_srx_ctx", 6, (i, v) -> i.domainAttr().maxEpSrxCtx(v),
                 i -> i.domainAttr().maxEpSrxCtx()),
             new Limit("domain_attr.max_ep_stx_ctx", 7, (i, v) -> i.domainAttr().maxEpStxCtx(v),
                 i -> i.domainAttr().maxEpStxCtx()),
-            new Limit("domain_attr.max_ep_tx_ctx", 16, (i, v) -> i.domainAttr().maxEpTxCtx(v),
+            new Limit("domain_attr.max_ep_tx_ctx", 3, (i, v) -> i.domainAttr().maxEpTxCtx(v),
                 i -> i.domainAttr().maxEpTxCtx()),
-            new Limit("domain_attr.max_ep_rx_ctx", 16, (i, v) -> i.domainAttr().maxEpRxCtx(v),
+            new Limit("domain_attr.max_ep_rx_ctx", 3, (i, v) -> i.domainAttr().maxEpRxCtx(v),
                 i -> i.domainAttr().maxEpRxCtx()),
             new Limit("domain_attr.cntr_cnt", 9, (i, v) -> i.domainAttr().cntrCnt(v), i -> i.domainAttr().cntrCnt()),
+            // what one lane record of 8192 / 8 bytes carries of an emulated RMA (RmaOrdering)
+            new Limit("ep_attr.max_order_raw_size", 848, (i, v) -> i.epAttr().maxOrderRawSize(v),
+                i -> i.epAttr().maxOrderRawSize()),
+            new Limit("ep_attr.max_order_war_size", 848, (i, v) -> i.epAttr().maxOrderWarSize(v),
+                i -> i.epAttr().maxOrderWarSize()),
+            new Limit("ep_attr.max_order_waw_size", 848, (i, v) -> i.epAttr().maxOrderWawSize(v),
+                i -> i.epAttr().maxOrderWawSize()),
             new Limit("domain_attr.mr_cnt", 33, (i, v) -> i.domainAttr().mrCnt(v), i -> i.domainAttr().mrCnt()),
             new Limit("domain_attr.mr_iov_limit", 3, (i, v) -> i.domainAttr().mrIovLimit(v),
                 i -> i.domainAttr().mrIovLimit()),
@@ -861,17 +868,6 @@ class ShmGetInfoTest
             new Limit("rx_attr.iov_limit", 4, (i, v) -> i.rxAttr().iovLimit(v), i -> i.rxAttr().iovLimit()),
             new Limit("ep_attr.max_msg_size", 12345, (i, v) -> i.epAttr().maxMsgSize(v),
                 i -> i.epAttr().maxMsgSize()));
-    }
-
-    static Stream<Limit> zeroLimits()
-    {
-        return Stream.of(
-            new Limit("ep_attr.max_order_raw_size", 0, (i, v) -> i.epAttr().maxOrderRawSize(v),
-                i -> i.epAttr().maxOrderRawSize()),
-            new Limit("ep_attr.max_order_war_size", 0, (i, v) -> i.epAttr().maxOrderWarSize(v),
-                i -> i.epAttr().maxOrderWarSize()),
-            new Limit("ep_attr.max_order_waw_size", 0, (i, v) -> i.epAttr().maxOrderWawSize(v),
-                i -> i.epAttr().maxOrderWawSize()));
     }
 
     @Nested
@@ -917,26 +913,18 @@ class ShmGetInfoTest
                 limit.field + " 18446744073709551615 is above shm's limit " + limit.limit);
         }
 
-        @ParameterizedTest
-        @MethodSource("io.jfabric.shm.ShmGetInfoTest#zeroLimits")
-        void shouldReportZeroAndRefuseAnyNonZeroHintForUnsupportedFeature(final Limit limit)
-        {
-            for (final Info info : LIMITED.getInfo(VERSION, null, null, 0, null))
-            {
-                assertEquals(0, limit.get.applyAsLong(info), limit.field);
-            }
-            assertNoData(() -> LIMITED.getInfo(VERSION, null, null, 0, limit.hints(1)),
-                limit.field + " 1 is above shm's limit 0");
-        }
-
         @Test
         void shouldReportTheDefaultLimitsOfTheDefaultConfiguration()
         {
             final Info info = getInfo(null).get(0);
-            assertEquals(16, info.domainAttr().epCnt());
-            assertEquals(16, info.domainAttr().cqCnt());
-            assertEquals(16, info.domainAttr().txCtxCnt());
-            assertEquals(16, info.domainAttr().rxCtxCnt());
+            assertEquals(24, info.domainAttr().epCnt());
+            assertEquals(24, info.domainAttr().cqCnt());
+            assertEquals(24, info.domainAttr().txCtxCnt());
+            assertEquals(24, info.domainAttr().rxCtxCnt());
+            assertEquals(11, info.domainAttr().maxEpTxCtx(), "(24 slots - 1 address slot) / 2");
+            assertEquals(11, info.domainAttr().maxEpRxCtx());
+            assertEquals(23, info.domainAttr().maxEpSrxCtx(), "24 slots - 1 for the shared receive context");
+            assertEquals(24, info.domainAttr().maxEpStxCtx());
             assertEquals(128, info.domainAttr().cntrCnt());
             assertEquals(4096, info.domainAttr().mrCnt());
             assertEquals(8, info.domainAttr().mrIovLimit());
@@ -946,6 +934,9 @@ class ShmGetInfoTest
             assertEquals(1024, info.rxAttr().size());
             assertEquals(1 << 16, info.rxAttr().totalBufferedRecv());
             assertEquals(1L << 30, info.epAttr().maxMsgSize());
+            assertEquals(8016, info.epAttr().maxOrderRawSize(), "what one 8 KiB lane record carries of an RMA");
+            assertEquals(8016, info.epAttr().maxOrderWarSize());
+            assertEquals(8016, info.epAttr().maxOrderWawSize());
         }
 
         @Test

@@ -92,10 +92,11 @@ import java.nio.file.Path;
  * they need a domain opened with auth_key_size {@link DomainAttr#FI_AV_AUTH_KEY}: on other domains
  * fi_av_insert_auth_key and inserts with FI_AUTH_KEY fail with {@link Errno#FI_EINVAL}, and on such a domain
  * FI_AV_USER_ID per insert fails with {@link Errno#FI_EINVAL} (open the AV with FI_AV_USER_ID and use
- * fi_av_set_user_id). Removing a key that addresses still use fails with {@link Errno#FI_EBUSY}; adding a
- * reference and removing a key are CASes on the key's state word, so they never both succeed
- * ({@link AvDescriptor}). An inserter process killed between taking its key reference and publishing its address
- * leaves that reference counted, and the key can then not be removed; so does a remover process killed between
+ * fi_av_set_user_id). Removing a key that addresses still use, or that an open endpoint was enabled against
+ * ({@link AvKeyHolds}), fails with {@link Errno#FI_EBUSY}; adding a reference and removing a key are CASes on the
+ * key's state word, so they never both succeed ({@link AvDescriptor}). An inserter process killed between taking
+ * its key reference and publishing its address leaves that reference counted, and the key can then not be removed;
+ * so do a process killed while its endpoint holds the key, and a remover process killed between
  * removing an address ({@link AvTable#remove}) and giving back its key's reference ({@link AvTable#dropReference}).
  * Neither leak is recovered: the key's state word counts references, not their holders, and telling a leaked one
  * from a live one would take a scan of every entry racing in-flight inserts. A process killed while setting a user
@@ -554,8 +555,8 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
             if (kind == AvDescriptor.KIND_AUTH_KEY && entry.references > 0)
             {
                 throw new FabricException(Errno.FI_EBUSY, "fi_av_remove: authorization key 0x" +
-                    Long.toHexString(fiAddr[i]) + " is still used by " + entry.references + " address(es); " +
-                    "nothing was removed");
+                    Long.toHexString(fiAddr[i]) + " is still used by " + entry.references + " address(es) inserted " +
+                    "with it or endpoint(s) enabled against it (fi_av(3)); nothing was removed");
             }
             indices[i] = index;
             generations[i] = entry.generation;
@@ -585,7 +586,8 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
         {
             throw new FabricException(why == AvTable.IN_USE ? Errno.FI_EBUSY : why == AvTable.STUCK ?
                 Errno.FI_EAGAIN : Errno.FI_EINVAL, "fi_av_remove: fi_addr 0x" + Long.toHexString(fiAddr[lost]) +
-                (why == AvTable.IN_USE ? " is an authorization key an address was inserted with meanwhile" :
+                (why == AvTable.IN_USE ? " is an authorization key an address was inserted with (or an endpoint " +
+                "enabled against) meanwhile" :
                 why == AvTable.STUCK ? " stayed locked by a user id update of another thread or process" :
                 " was removed by another thread or process meanwhile") + "; the others were removed");
         }
@@ -835,27 +837,6 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
             return 0;
         }
         return AuthKeyDigest.of(entry.bytes, entry.length);
-    }
-
-    /**
-     * The digests of every authorization key the AV holds now (fi_av_insert_auth_key), for an endpoint enabled
-     * against it. Control path.
-     *
-     * @return the digests, in table order; empty when it holds none.
-     */
-    public long[] authKeyDigests()
-    {
-        final AvTable.Entry entry = new AvTable.Entry();
-        final long[] found = new long[table.entryCount()];
-        int n = 0;
-        for (int i = 0; i < table.entryCount(); i++)
-        {
-            if (table.snapshot(i, entry) && entry.kind == AvDescriptor.KIND_AUTH_KEY)
-            {
-                found[n++] = AuthKeyDigest.of(entry.bytes, entry.length);
-            }
-        }
-        return java.util.Arrays.copyOf(found, n);
     }
 
     private int validEntry(final String call, final long fiAddr, final int kind, final AvTable.Entry entry)

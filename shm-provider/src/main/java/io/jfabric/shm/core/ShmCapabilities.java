@@ -34,18 +34,28 @@ public final class ShmCapabilities
     /** Primary capabilities offered. FI_NAMED_RX_CTX: fi_rx_addr selects a scalable endpoint's receive context. */
     public static final long PRIMARY = FI_MSG | FI_TAGGED | FI_RMA | FI_ATOMIC | FI_DIRECTED_RECV | FI_NAMED_RX_CTX;
 
-    /** The most transmit or receive contexts of one scalable endpoint (domain_attr.max_ep_tx_ctx, max_ep_rx_ctx). */
+    /**
+     * The most transmit or receive contexts of one scalable endpoint the region layout can name (its address slot
+     * has 16 receive context entries); a domain reports fewer when its slots cannot hold them, see
+     * {@link #maxEpContexts}.
+     */
     public static final int MAX_EP_CONTEXTS = 16;
 
     /** Primary modifiers offered. */
     public static final long MODIFIERS = FI_SEND | FI_RECV | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE;
 
-    /** Secondary capabilities offered. */
-    public static final long SECONDARY = FI_MULTI_RECV | FI_SOURCE | FI_LOCAL_COMM | FI_SHARED_AV | FI_AV_USER_ID |
-        FI_RMA_EVENT;
+    /**
+     * Secondary capabilities offered. FI_SOURCE_ERR changes what a receive from an unknown sender completes with (an
+     * error entry), so getinfo returns it only when the hints ask for it ({@link #DEFAULT_CAPS}).
+     */
+    public static final long SECONDARY = FI_MULTI_RECV | FI_SOURCE | FI_SOURCE_ERR | FI_LOCAL_COMM | FI_SHARED_AV |
+        FI_AV_USER_ID | FI_RMA_EVENT;
 
     /** Every capability bit of {@code info.caps} the provider can satisfy. */
     public static final long INFO_CAPS = PRIMARY | MODIFIERS | SECONDARY;
+
+    /** The capabilities getinfo returns when the hints give none: all but FI_SOURCE_ERR. */
+    public static final long DEFAULT_CAPS = INFO_CAPS & ~FI_SOURCE_ERR;
 
     /** The capabilities that belong to a transmit context. */
     public static final long TX_CAPS = FI_MSG | FI_TAGGED | FI_SEND | FI_RMA | FI_ATOMIC | FI_READ | FI_WRITE |
@@ -55,7 +65,7 @@ public final class ShmCapabilities
     /** The capabilities that belong to a receive context. */
     public static final long RX_CAPS = FI_MSG | FI_TAGGED | FI_DIRECTED_RECV | FI_NAMED_RX_CTX | FI_RECV |
         FI_RMA | FI_ATOMIC | FI_REMOTE_READ | FI_REMOTE_WRITE | FI_RMA_EVENT | FI_MULTI_RECV | FI_SOURCE |
-        FI_LOCAL_COMM | FI_SHARED_AV | FI_AV_USER_ID;
+        FI_SOURCE_ERR | FI_LOCAL_COMM | FI_SHARED_AV | FI_AV_USER_ID;
 
     /** Domain capabilities ({@code domain_attr.caps}). */
     public static final long DOMAIN_CAPS = FI_LOCAL_COMM | FI_SHARED_AV;
@@ -77,7 +87,8 @@ public final class ShmCapabilities
      * fence, {@code TxContext.fenced}). So reads, writes and atomics are ordered after earlier reads, writes and
      * atomics, and sends after them, on both paths (RAR, RAW, WAR, WAW, SAR, SAW and the RMA_ and ATOMIC_ forms).
      * Not RAS or WAS: a one-sided RMA issued after a send may reach the target's memory before the target takes the
-     * send.
+     * send. The data order sizes (ep_attr.max_order_raw_size, war, waw) are {@code ep.RmaOrdering}'s: what one lane
+     * record carries, 8016 bytes with the default rings.
      */
     public static final long MSG_ORDER = io.jfabric.MsgOrder.FI_ORDER_SAS | io.jfabric.MsgOrder.FI_ORDER_RAR |
         io.jfabric.MsgOrder.FI_ORDER_RAW | io.jfabric.MsgOrder.FI_ORDER_WAR | io.jfabric.MsgOrder.FI_ORDER_WAW |
@@ -125,7 +136,52 @@ public final class ShmCapabilities
     /** Longest authorization key accepted, in bytes. */
     public static final int MAX_AUTH_KEY_SIZE = 64;
 
+    /**
+     * FI_VERSION(1, 5): a fabric opened with an API version below it ignores every authorization key, the domain's
+     * and the endpoint's (fi_domain(3), fi_endpoint(3)); see {@link #keysIgnored}.
+     */
+    public static final int AUTH_KEY_MIN_API_VERSION = io.jfabric.Versions.version(1, 5);
+
     private ShmCapabilities()
     {
+    }
+
+    /**
+     * domain_attr.max_ep_tx_ctx and max_ep_rx_ctx of a domain with {@code slots} endpoint slots. A scalable endpoint
+     * holds one slot for its address and one per context (each context has its own lanes: a transmit context is
+     * the single producer of its lanes into every receiver, a receive context drains lanes from every sender), so
+     * the largest one, both counts at this value, fits a domain with no other endpoint: 1 + 2 x max &lt;= slots. At
+     * least 1: a plain endpoint's one context of each kind (in a domain of fewer than 3 slots a scalable endpoint
+     * does not fit at all).
+     *
+     * @param slots the region's endpoint slots (ep_cnt).
+     * @return the most contexts of each kind, 1 to {@link #MAX_EP_CONTEXTS}.
+     */
+    public static int maxEpContexts(final int slots)
+    {
+        return Math.max(1, Math.min(MAX_EP_CONTEXTS, (slots - 1) / 2));
+    }
+
+    /**
+     * domain_attr.max_ep_srx_ctx of a domain with {@code slots} endpoint slots: a shared receive context holds a slot
+     * of its own (its receive side), so that many endpoints and the context fit a domain with no other endpoint. A
+     * shared transmit context holds none (max_ep_stx_ctx is ep_cnt).
+     *
+     * @param slots the region's endpoint slots (ep_cnt).
+     * @return the most endpoints one shared receive context serves.
+     */
+    public static int maxEpSrxContexts(final int slots)
+    {
+        return Math.max(0, slots - 1);
+    }
+
+    /**
+     * @param apiVersion the API version a fabric was opened with, or a getinfo call asks for; 0 means the current
+     *                   one, as fi_fabric takes it.
+     * @return whether authorization keys are ignored at that version (below 1.5).
+     */
+    public static boolean keysIgnored(final int apiVersion)
+    {
+        return apiVersion != 0 && apiVersion < AUTH_KEY_MIN_API_VERSION;
     }
 }

@@ -35,10 +35,13 @@ import java.util.function.UnaryOperator;
  *   <tr><td>jfabric.shm.group.access</td><td>JFABRIC_SHM_GROUP_ACCESS</td><td>false</td>
  *       <td>share the root with its group: files 0660 (given the root's group) instead of 0600, a new root 02770;
  *       a root another user owns is accepted when only its group may write it (see RegionDirectory)</td></tr>
- *   <tr><td>jfabric.shm.ep.count</td><td>JFABRIC_SHM_EP_COUNT</td><td>16</td>
- *       <td>endpoint slots per domain region: ep_cnt, tx_ctx_cnt and rx_ctx_cnt (each slot has one receive lane per
- *       slot, so the region grows with the square of this)</td></tr>
- *   <tr><td>jfabric.shm.cq.count</td><td>JFABRIC_SHM_CQ_COUNT</td><td>16</td><td>cq_cnt (at most ep.count: the region has one completion ring per slot)</td></tr>
+ *   <tr><td>jfabric.shm.ep.count</td><td>JFABRIC_SHM_EP_COUNT</td><td>24</td>
+ *       <td>endpoint slots per domain region: ep_cnt, tx_ctx_cnt and rx_ctx_cnt; a scalable endpoint takes one per
+ *       context plus one, a shared receive context one, so max_ep_tx_ctx and max_ep_rx_ctx are (ep.count - 1) / 2
+ *       (at most 16) and max_ep_srx_ctx ep.count - 1. Each slot has one receive lane per slot, so the region grows
+ *       with the square of this: 24.6 MiB at 16, 48.9 MiB at 24, 81.2 MiB at 32 with the default rings. 24 lets two
+ *       processes each open a scalable endpoint of 4 + 4 contexts (9 slots each) with room left</td></tr>
+ *   <tr><td>jfabric.shm.cq.count</td><td>JFABRIC_SHM_CQ_COUNT</td><td>24</td><td>cq_cnt (at most ep.count: the region has one completion ring per slot)</td></tr>
  *   <tr><td>jfabric.shm.cntr.count</td><td>JFABRIC_SHM_CNTR_COUNT</td><td>128</td><td>cntr_cnt</td></tr>
  *   <tr><td>jfabric.shm.mr.count</td><td>JFABRIC_SHM_MR_COUNT</td><td>4096</td>
  *       <td>mr_cnt: entries of the region's key table</td></tr>
@@ -126,8 +129,8 @@ public final class ShmConfig
     {
         rootDir = rootDirSetting(lookup.apply("dir"));
         groupAccess = booleanSetting(lookup, "group.access");
-        epCount = intSetting(lookup, "ep.count", 16, 1, 1 << 16);
-        cqCount = intSetting(lookup, "cq.count", 16, 1, 1 << 16);
+        epCount = intSetting(lookup, "ep.count", 24, 1, 1 << 16);
+        cqCount = intSetting(lookup, "cq.count", 24, 1, 1 << 16);
         counterCount = intSetting(lookup, "cntr.count", 128, 1, 1 << 20);
         mrCount = intSetting(lookup, "mr.count", 4096, 1, 1 << 24);
         mrIovLimit = intSetting(lookup, "mr.iov.limit", 8, 1, 1024);

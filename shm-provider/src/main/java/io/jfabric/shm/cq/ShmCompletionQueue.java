@@ -445,7 +445,23 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
         final long olen, final int err, final long srcAddr)
     {
         final byte[] text = ErrorTexts.of(err);
-        final int dataLength = Math.min(text.length, maxErrData);
+        return writeError(context, flags, len, bufOffset, data, tag, olen, err, srcAddr, text, text.length);
+    }
+
+    /**
+     * Data path: {@link #writeError} with the caller's error data (FI_SOURCE_ERR: the sender's address), at most
+     * max_err_data bytes of it.
+     *
+     * @param errData       the error data.
+     * @param errDataLength its length.
+     * @return whether it was written.
+     */
+    public boolean writeError(
+        final long context, final long flags, final long len, final long bufOffset, final long data, final long tag,
+        final long olen, final int err, final long srcAddr, final byte[] errData, final int errDataLength)
+    {
+        final byte[] text = errData;
+        final int dataLength = Math.min(errDataLength, maxErrData);
         final int index = ring.tryClaim(ERROR, ERR_DATA_OFFSET + dataLength);
         if (index <= 0)
         {

@@ -53,6 +53,7 @@ final class EndpointBindings
     ShmEventQueue eq;
     ShmSharedTxContext stx;
     ShmEndpoint srx;
+    private EndpointKeys keys;
 
     /**
      * @param domain   the endpoint's domain.
@@ -67,6 +68,39 @@ final class EndpointBindings
         this.domain = domain;
         this.txShared = txShared;
         this.rxShared = rxShared;
+    }
+
+    /**
+     * fi_enable: the endpoint's authorization keys, held until {@link #releaseAll} (an earlier enable that failed
+     * after deciding them gives its holds back first).
+     *
+     * @param decided the keys.
+     * @return them.
+     */
+    EndpointKeys holdKeys(final EndpointKeys decided)
+    {
+        if (keys != null)
+        {
+            keys.release();
+        }
+        keys = decided;
+        return decided;
+    }
+
+    /**
+     * fi_enable: an endpoint opened with FI_SHARED_CONTEXT must have bound that shared context.
+     *
+     * @param owner the endpoint, as its messages name it.
+     */
+    void requireSharedContexts(final String owner)
+    {
+        final boolean noStx = txShared && stx == null;
+        if (noStx || rxShared && srx == null)
+        {
+            throw new FabricException(Errno.FI_EINVAL, "fi_enable: the " + owner + " was opened with " +
+                (noStx ? "tx_ctx_cnt" : "rx_ctx_cnt") + " FI_SHARED_CONTEXT but no " +
+                (noStx ? "fi_stx_context" : "fi_srx_context") + " is bound to it (fi_ep_bind it)");
+        }
     }
 
     /**
@@ -267,18 +301,6 @@ final class EndpointBindings
         return new ShmCounter[] {sendCntr, recvCntr, readCntr, writeCntr, remoteReadCntr, remoteWriteCntr};
     }
 
-    /** @return whether the endpoint was opened with tx_ctx_cnt FI_SHARED_CONTEXT. */
-    boolean txShared()
-    {
-        return txShared;
-    }
-
-    /** @return whether the endpoint was opened with rx_ctx_cnt FI_SHARED_CONTEXT. */
-    boolean rxShared()
-    {
-        return rxShared;
-    }
-
     /**
      * Give back every binding of a closing endpoint: CQs and counters stop serving it, every bound object loses
      * the reference the binding took.
@@ -287,6 +309,10 @@ final class EndpointBindings
      */
     void releaseAll(final ShmEndpoint endpoint)
     {
+        if (keys != null)
+        {
+            keys.release(); // before the AV goes
+        }
         if (txCq != null)
         {
             txCq.detach(endpoint);

@@ -26,7 +26,6 @@ import io.jfabric.shm.core.BrokenVariant;
 import io.jfabric.shm.core.ShmCapabilities;
 import io.jfabric.shm.cq.ShmCompletionQueue;
 import io.jfabric.shm.eq.ShmEventQueue;
-import io.jfabric.shm.match.AddressResolver;
 import io.jfabric.shm.match.ReceiveMatcher;
 import io.jfabric.shm.match.RecvCompletionSink;
 import io.jfabric.shm.mr.LocalRegions;
@@ -86,8 +85,6 @@ final class RxContext
     private final AtomicBuffer region;
     private final RegionGeometry geometry;
     private final int incarnation;
-    private final ShmAddressVector av;
-    private final boolean avUserIds;
     private final ShmCompletionQueue cq;
     private final boolean selective;
     private final ShmCounter counter;
@@ -139,8 +136,10 @@ final class RxContext
     static final long SENDER_BITS = (1L << RECEIVER_SHIFT) - 1;
     /** A sink for completions of an endpoint that left its shared receive context: nothing reports them. */
     private static final RecvCompletionSink DROPPED = new Dropped();
-    /** Turns sender ids into fi_addrs (completions' sources). Receive guard held. */
-    private final Resolver sources;
+    /** Turns sender ids into fi_addrs (completions' sources) and key memberships. Receive guard held. */
+    private final SenderAddresses sources;
+    /** FI_SOURCE_ERR: how a receive from a sender the AV does not hold completes; null without it. */
+    private final SourceErrors sourceErrors;
     /** The shared receive context this endpoint uses, or null. */
     private final RxContext shared;
     /** This endpoint's tag in the sender ids it passes the shared matcher ((index + 1) << 48), else 0. */
@@ -175,6 +174,7 @@ final class RxContext
      * @param shared       the receive context of the shared receive context the endpoint is bound to, whose
      *                     matcher and guard it uses; null for an endpoint with its own.
      * @param local        the server of this process's local-only regions for emulated requests.
+     * @param sourceErrors FI_SOURCE_ERR ({@link SourceErrors}), or null.
      */
     RxContext(
         final AtomicBuffer region,
@@ -197,13 +197,12 @@ final class RxContext
         final ShmEventQueue eq,
         final Fid endpoint,
         final RxContext shared,
-        final LocalRegions local)
+        final LocalRegions local,
+        final SourceErrors sourceErrors)
     {
         this.region = region;
         this.geometry = geometry;
         this.incarnation = incarnation;
-        this.av = av;
-        this.avUserIds = (av.attr().flags() & Flags.FI_AV_USER_ID) != 0;
         this.cq = cq;
         this.selective = selective;
         this.counter = counter;
@@ -237,7 +236,8 @@ final class RxContext
         // a delivery in progress is a message arriving in pieces; a sender's pieces are consecutive in its lane,
         // so there is at most one per sending slot
         maxBody = lanes[0].maxMsgLength();
-        sources = new Resolver(n);
+        sources = new SenderAddresses(region, geometry, av);
+        this.sourceErrors = sourceErrors;
         if (shared != null)
         {
             matcher = shared.matcher;
@@ -837,7 +837,7 @@ final class RxContext
         @Override
         public boolean wantsSource()
         {
-            return receiverCount > 0 || cq != null && cq.needsSource();
+            return receiverCount > 0 || sourceErrors != null || cq != null && cq.needsSource();
         }
 
         @Override
@@ -853,7 +853,14 @@ final class RxContext
             if (cq != null && (!selective || (opFlags & Flags.FI_COMPLETION) != 0 ||
                 (cqFlags & (Flags.FI_PEEK | Flags.FI_MULTI_RECV)) != 0))
             {
-                cq.write(context, cqFlags, len, bufOffset, data, tag, srcAddr);
+                if (sourceErrors != null && srcAddr == Addresses.FI_ADDR_NOTAVAIL && !sources.isKnown(senderId))
+                {
+                    sourceErrors.complete(cq, sources, senderId, context, cqFlags, len, bufOffset, data, tag);
+                }
+                else
+                {
+                    cq.write(context, cqFlags, len, bufOffset, data, tag, srcAddr);
+                }
             }
             final ShmCounter c = counter;
             if (c != null && (cqFlags & Flags.FI_PEEK) == 0)
@@ -881,79 +888,6 @@ final class RxContext
             {
                 c.addErr(1);
             }
-        }
-    }
-
-    /**
-     * Maps a sender to its fi_addr in the bound AV (or, with FI_AV_USER_ID, to that entry's user id), remembering per
-     * sender slot which entry it is while the entry's state word is unchanged. The user id is read each time:
-     * fi_av_set_user_id changes it without changing the state word. Receive guard held.
-     */
-    private final class Resolver implements AddressResolver
-    {
-        private final long[] cachedId;
-        private final long[] cachedAddr;
-        private final long[] cachedState;
-
-        Resolver(final int slots)
-        {
-            cachedId = new long[slots];
-            cachedAddr = new long[slots];
-            cachedState = new long[slots];
-        }
-
-        @Override
-        public long fiAddrOf(final long id)
-        {
-            final ShmAddressVector a = av;
-            final long key = id & SENDER_BITS;
-            final int s = (int)(key >>> 32);
-            if (s < 0 || s >= cachedId.length)
-            {
-                return Addresses.FI_ADDR_NOTAVAIL;
-            }
-            final long cached = cachedAddr[s];
-            if (cachedId[s] == key && cached != Addresses.FI_ADDR_NOTAVAIL && a.entryState(cached) == cachedState[s])
-            {
-                return userIdOrAddr(a, cached);
-            }
-            int slot = s;
-            long inc = key & 0xFFFF_FFFFL;
-            final long of = region.getLongVolatile(SlotDescriptor.contextOfOffset(geometry, s));
-            if (of != 0 && region.getIntVolatile(SlotDescriptor.incarnationOffset(geometry, s)) == (int)inc)
-            {
-                // a context of a scalable endpoint: the AV holds that endpoint's address slot
-                slot = SlotDescriptor.wordSlot(of);
-                inc = SlotDescriptor.wordIncarnation(of) & 0xFFFF_FFFFL;
-            }
-            final long base = a.fiAddrBase();
-            final int entries = a.entries();
-            for (int i = 0; i < entries; i++)
-            {
-                final long fiAddr = base + i;
-                if (a.slotOf(fiAddr) == slot)
-                {
-                    final long gen = a.incarnationOf(fiAddr);
-                    if (gen == 0 || gen == inc)
-                    {
-                        final long state = a.entryState(fiAddr);
-                        final long result = userIdOrAddr(a, fiAddr);
-                        if (a.entryState(fiAddr) == state)
-                        {
-                            cachedId[s] = key;
-                            cachedAddr[s] = fiAddr;
-                            cachedState[s] = state;
-                        }
-                        return result;
-                    }
-                }
-            }
-            return Addresses.FI_ADDR_NOTAVAIL;
-        }
-
-        private long userIdOrAddr(final ShmAddressVector a, final long fiAddr)
-        {
-            return avUserIds ? a.userId(fiAddr) : fiAddr;
         }
     }
 

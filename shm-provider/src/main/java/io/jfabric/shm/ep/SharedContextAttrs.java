@@ -44,8 +44,9 @@ public final class SharedContextAttrs
     public static TxAttr transmit(final String call, final TxAttr defaults, final TxAttr asked)
     {
         final TxAttr inForce = defaults.copy();
+        // a primary capability without its modifiers implies them (fi_getinfo(3)): a shared transmit context sends
         inForce.caps(narrow(call, "caps", inForce.caps() | Flags.FI_SEND, ShmCapabilities.TX_CAPS,
-            asked == null ? 0 : asked.caps()));
+            asked == null ? 0 : asked.caps()) | Flags.FI_SEND);
         if (asked != null)
         {
             inForce.opFlags(narrow(call, "op_flags", inForce.opFlags(), ShmCapabilities.TX_OP_FLAGS, asked.opFlags()));
@@ -68,8 +69,9 @@ public final class SharedContextAttrs
     public static RxAttr receive(final String call, final RxAttr defaults, final RxAttr asked)
     {
         final RxAttr inForce = defaults.copy();
-        inForce.caps(narrow(call, "caps", inForce.caps() | Flags.FI_RECV, ShmCapabilities.RX_CAPS,
-            asked == null ? 0 : asked.caps()) & ~Flags.FI_SEND);
+        // as for transmit: a shared receive context receives, and only receives, whatever modifiers were given
+        inForce.caps((narrow(call, "caps", inForce.caps() | Flags.FI_RECV, ShmCapabilities.RX_CAPS,
+            asked == null ? 0 : asked.caps()) | Flags.FI_RECV) & ~Flags.FI_SEND);
         if (asked != null)
         {
             inForce.opFlags(narrow(call, "op_flags", inForce.opFlags(), ShmCapabilities.RX_OP_FLAGS, asked.opFlags()));

@@ -18,7 +18,6 @@ package io.jfabric.shm.ep;
 import io.jfabric.Addresses;
 import io.jfabric.AtomicDatatype;
 import io.jfabric.AtomicOp;
-import io.jfabric.DomainAttr;
 import io.jfabric.Endpoint;
 import io.jfabric.EpType;
 import io.jfabric.Errno;
@@ -32,7 +31,6 @@ import io.jfabric.MessageClaim;
 import io.jfabric.Msg;
 import io.jfabric.RmaIoc;
 import io.jfabric.RmaIov;
-import io.jfabric.shm.av.AuthKeyDigest;
 import io.jfabric.shm.av.ShmAddress;
 import io.jfabric.shm.av.ShmAddressVector;
 import io.jfabric.shm.cntr.ShmCounter;
@@ -305,19 +303,6 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
         bindings.bind(fid, flags);
     }
 
-    /**
-     * An endpoint opened with FI_SHARED_CONTEXT must have bound that shared context before it is enabled.
-     */
-    private static void requireSharedContexts(final EndpointBindings b)
-    {
-        if (b.txShared() && b.stx == null || b.rxShared() && b.srx == null)
-        {
-            throw new FabricException(Errno.FI_EINVAL, "fi_enable: the endpoint was opened with " +
-                (b.txShared() && b.stx == null ? "tx_ctx_cnt" : "rx_ctx_cnt") + " FI_SHARED_CONTEXT but no " +
-                (b.txShared() && b.stx == null ? "fi_stx_context" : "fi_srx_context") + " is bound (fi_ep_bind it)");
-        }
-    }
-
     @Override
     public synchronized void enable()
     {
@@ -337,7 +322,7 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
         {
             throw new FabricException(Errno.FI_ENOAV, "fi_enable: no address vector is bound (fi_ep_bind an AV)");
         }
-        requireSharedContexts(b);
+        b.requireSharedContexts(describe());
         final RxContext sharedRx = b.srx == null ? null : b.srx.sharedReceive(av);
         final long caps = info.caps();
         final boolean sends = (caps & Flags.FI_SEND) != 0 || (caps & (Flags.FI_SEND | Flags.FI_RECV)) == 0;
@@ -354,23 +339,14 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
         }
         final long txSize = info.txAttr() != null && info.txAttr().size() > 0 ? info.txAttr().size() : 1024;
         final long rxSize = info.rxAttr() != null && info.rxAttr().size() > 0 ? info.rxAttr().size() : 1024;
-        final DomainAttr domainAttr = shmDomain.attr();
-        final boolean authKeysFromAv = domainAttr.authKeySize() == DomainAttr.FI_AV_AUTH_KEY;
-        final long authDigest = authKeysFromAv ? 0 : AuthKeyDigest.of(
-            info.epAttr() != null && info.epAttr().authKey() != null ? info.epAttr().authKey() :
-            domainAttr.authKey());
-        final long[] accepted = authKeysFromAv ? av.authKeyDigests() :
-            authDigest == 0 ? new long[0] : new long[] {authDigest};
-        if (accepted.length > SlotDescriptor.MAX_AUTH_DIGESTS)
-        {
-            throw new FabricException(Errno.FI_EINVAL, "fi_enable: the bound AV holds " + accepted.length +
-                " authorization keys; an shm endpoint accepts at most " + SlotDescriptor.MAX_AUTH_DIGESTS);
-        }
+        final SourceErrors sourceErrors = SourceErrors.of(info, domainName, shmDomain.attr().maxErrData());
+        final EndpointKeys keys = b.holdKeys(EndpointKeys.enable(shmDomain.attr(), info, av,
+            ShmCapabilities.keysIgnored(shmDomain.fabric().attr().apiVersion())));
         for (int stat = SlotDescriptor.STAT_INLINE_OFFSET; stat <= SlotDescriptor.STAT_DAMAGED_OFFSET; stat += 8)
         {
             region.putLongOrdered(SlotDescriptor.statOffset(geometry, slot, stat), 0);
         }
-        AuthKeys.publish(region, geometry, slot, accepted);
+        AuthKeys.publish(region, geometry, slot, keys.accepted());
         if (!BROKEN_REMOTE_COUNTERS_LATE)
         {
             slots.publishRemoteCounters(slot, EndpointBindings.plusOne(b.remoteReadCntr),
@@ -391,12 +367,12 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
         tx = new TxContext(region, geometry, fromAddressSlot ? parent.slot() : slot,
             fromAddressSlot ? parent.incarnation() : incarnation, av, registrar, b.txCq, b.selectiveTx, b.sendCntr,
             config.rendezvousMin(), config.livenessTimeoutMs(), config.checksum(), (int)Math.min(txSize, 1 << 16), iovLimit(), guards.sendGuard(),
-            guards.progressGuard(), claim, authDigest, authKeysFromAv,
+            guards.progressGuard(), claim, keys.digest(), keys.fromAv(),
             new RmaInitiator(registrar.endpointRemoteMemory(), b.txCq, b.readCntr, b.writeCntr));
         rx = new RxContext(region, geometry, slot, incarnation, av, b.rxCq, b.selectiveRx, b.recvCntr,
             registrar.endpointRemoteMemory(), (int)Math.min(rxSize, 1 << 20), config.unexpectedCount(),
             config.unexpectedBytes(), config.unexpectedPreallocate(), directedRecv, minMultiRecv, guards.receiveGuard(), config.livenessTimeoutMs(), b.eq,
-            this, sharedRx, registrar.localRegions());
+            this, sharedRx, registrar.localRegions(), sourceErrors);
         if (!publishFirst)
         {
             heartbeat = Heartbeats.register(region, SlotDescriptor.heartbeatOffset(geometry, slot));
@@ -632,7 +608,9 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
     @Override
     protected String describe()
     {
-        return "endpoint (slot " + slot + ")";
+        final FidClass c = fidClass();
+        return (c == FidClass.SRX_CTX ? "shared receive context" : c == FidClass.TX_CTX ? "transmit context" :
+            c == FidClass.RX_CTX ? "receive context" : "endpoint") + " (slot " + slot + ")";
     }
 
     @Override

@@ -116,8 +116,9 @@ public final class ShmScalableEndpoint extends FidLifecycle implements ScalableE
             throw new FabricException(Errno.FI_EINVAL, "fi_scalable_ep: info is null");
         }
         this.info = info.copy();
-        final int txCount = contextCount("tx_ctx_cnt", info.epAttr() == null ? 0 : info.epAttr().txCtxCnt());
-        final int rxCount = contextCount("rx_ctx_cnt", info.epAttr() == null ? 0 : info.epAttr().rxCtxCnt());
+        final int max = ShmCapabilities.maxEpContexts(geometry.slotCount());
+        final int txCount = contextCount("tx_ctx_cnt", info.epAttr() == null ? 0 : info.epAttr().txCtxCnt(), max);
+        final int rxCount = contextCount("rx_ctx_cnt", info.epAttr() == null ? 0 : info.epAttr().rxCtxCnt(), max);
         if (this.info.epAttr() != null)
         {
             this.info.epAttr().txCtxCnt(txCount).rxCtxCnt(rxCount);
@@ -159,18 +160,19 @@ public final class ShmScalableEndpoint extends FidLifecycle implements ScalableE
         }
     }
 
-    private static int contextCount(final String name, final long asked)
+    private static int contextCount(final String name, final long asked, final int max)
     {
         if (asked == 0)
         {
             return 1;
         }
-        if (asked < 0 || asked > SlotDescriptor.MAX_EP_CONTEXTS)
+        if (asked < 0 || asked > max)
         {
             throw new FabricException(Errno.FI_EINVAL, "fi_scalable_ep: ep_attr." + name + " " +
                 (asked == io.jfabric.Addresses.FI_SHARED_CONTEXT ? "FI_SHARED_CONTEXT" : Long.toString(asked)) +
-                " is not supported; a scalable endpoint has 1 to " + SlotDescriptor.MAX_EP_CONTEXTS +
-                " contexts of each kind (domain_attr.max_ep_tx_ctx, max_ep_rx_ctx)");
+                " is not supported; a scalable endpoint of this domain has 1 to " + max + " contexts of each kind " +
+                "(domain_attr.max_ep_tx_ctx, max_ep_rx_ctx: one slot for its address and one per context must fit " +
+                "the domain's ep_cnt; raise jfabric.shm.ep.count for more)");
         }
         return (int)asked;
     }

@@ -36,21 +36,24 @@ final class PeekClaimDiscard
 {
     private final UnexpectedMessages unexpected;
     private final AddressResolver resolver;
+    private final SourceFilter sources;
     private final RecvCompletionSink sink;
     private final boolean directedRecv;
 
     /**
      * @param unexpected   the matcher's unexpected store.
      * @param resolver     sender id to fi_addr.
+     * @param sources      the matcher's source filter (a peek's source, an fi_addr or with FI_AUTH_KEY a key).
      * @param sink         where completions go.
      * @param directedRecv whether a peek's source address filters (FI_DIRECTED_RECV).
      */
     PeekClaimDiscard(
-        final UnexpectedMessages unexpected, final AddressResolver resolver, final RecvCompletionSink sink,
-        final boolean directedRecv)
+        final UnexpectedMessages unexpected, final AddressResolver resolver, final SourceFilter sources,
+        final RecvCompletionSink sink, final boolean directedRecv)
     {
         this.unexpected = unexpected;
         this.resolver = resolver;
+        this.sources = sources;
         this.sink = sink;
         this.directedRecv = directedRecv;
     }
@@ -89,7 +92,7 @@ final class PeekClaimDiscard
         for (int m = unexpected.head(PostedReceives.TAGGED_LIST); m != UnexpectedMessages.NONE; m = unexpected.next(m))
         {
             if (!unexpected.claimed[m] && !unexpected.discarded[m] && ((tag ^ unexpected.tag[m]) & ~ignore) == 0 &&
-                (src == Addresses.FI_ADDR_UNSPEC || resolver.fiAddrOf(unexpected.senderId[m]) == src))
+                sources.of(unexpected.senderId[m]).accepts(src, flags))
             {
                 found(m, context, flags);
                 return 0;

@@ -34,7 +34,8 @@ import java.nio.ByteBuffer;
  * receives (fi_trecv family) whose {@code (tag & ~ignore)} equals the message's {@code (tag & ~ignore)}. Posted
  * receives are matched in post order, unexpected messages in arrival order, each kind separately. A receive with a
  * source address (only when the endpoint has FI_DIRECTED_RECV, else the address is ignored) matches a message only
- * if {@link AddressResolver#fiAddrOf} of its sender equals that address at the moment of matching; completions
+ * if {@link AddressResolver#fiAddrOf} of its sender equals that address at the moment of matching, or, posted with
+ * FI_AUTH_KEY, if the AV holds its sender within the key that address names ({@link SourceFilter}); completions
  * carry the sender's address evaluated when they are written, so a sender inserted into the AV after its message
  * arrived is reported with its address.
  * <p>
@@ -111,6 +112,7 @@ public final class ReceiveMatcher
 
     private final boolean directedRecv;
     private final AddressResolver resolver;
+    private final SourceFilter sources;
     private final RecvCompletionSink sink;
     private final PostedReceives posted;
     private final UnexpectedMessages unexpected;
@@ -182,10 +184,11 @@ public final class ReceiveMatcher
         }
         this.directedRecv = directedRecv;
         this.resolver = resolver;
+        this.sources = new SourceFilter(resolver);
         this.sink = sink;
         posted = new PostedReceives(postedCapacity, maxIov);
         unexpected = new UnexpectedMessages(unexpectedCapacity, unexpectedBytes, preallocate);
-        peeks = new PeekClaimDiscard(unexpected, resolver, sink, directedRecv);
+        peeks = new PeekClaimDiscard(unexpected, resolver, sources, sink, directedRecv);
         deliveries = new Deliveries(maxDeliveries);
     }
 
@@ -529,8 +532,7 @@ public final class ReceiveMatcher
     private int firstMatch(final long senderId, final boolean tagged, final long tag, final long totalLength)
     {
         final int list = PostedReceives.listOf(tagged);
-        boolean resolved = false;
-        long from = Addresses.FI_ADDR_NOTAVAIL;
+        final SourceFilter source = sources.of(senderId);
         int e = posted.head(list);
         for (; e != PostedReceives.NONE; e = posted.next(e))
         {
@@ -538,17 +540,9 @@ public final class ReceiveMatcher
             {
                 continue;
             }
-            if (posted.srcAddr[e] != Addresses.FI_ADDR_UNSPEC)
+            if (!source.accepts(posted.srcAddr[e], posted.opFlags[e]))
             {
-                if (!resolved)
-                {
-                    from = resolver.fiAddrOf(senderId);
-                    resolved = true;
-                }
-                if (from != posted.srcAddr[e])
-                {
-                    continue;
-                }
+                continue;
             }
             if (posted.isMulti(e) && !posted.accepts(e, totalLength))
             {
@@ -662,6 +656,11 @@ public final class ReceiveMatcher
         final long srcAddr, final long tag, final long ignore, final long context, final long flags)
     {
         spillFront();
+        if ((flags & Flags.FI_AUTH_KEY) != 0 && directedRecv && srcAddr != Addresses.FI_ADDR_UNSPEC &&
+            !resolver.isAuthKey(srcAddr))
+        {
+            return -Errno.FI_EINVAL;
+        }
         if ((flags & (Flags.FI_PEEK | Flags.FI_DISCARD)) != 0)
         {
             return peeks.post(srcAddr, tag, ignore, context, flags);
@@ -833,7 +832,6 @@ public final class ReceiveMatcher
         {
             return false;
         }
-        final long src = posted.srcAddr[e];
-        return src == Addresses.FI_ADDR_UNSPEC || resolver.fiAddrOf(unexpected.senderId[m]) == src;
+        return sources.of(unexpected.senderId[m]).accepts(posted.srcAddr[e], posted.opFlags[e]);
     }
 }

@@ -88,8 +88,8 @@ class ShmConfigTest
     static Stream<Setting> settings()
     {
         return Stream.of(
-            new Setting("ep.count", 16, 1, 1 << 16, ShmConfig::epCount),
-            new Setting("cq.count", 16, 1, 1 << 16, ShmConfig::cqCount),
+            new Setting("ep.count", 24, 1, 1 << 16, ShmConfig::epCount),
+            new Setting("cq.count", 24, 1, 1 << 16, ShmConfig::cqCount),
             new Setting("cntr.count", 128, 1, 1 << 20, ShmConfig::counterCount),
             new Setting("mr.count", 4096, 1, 1 << 24, ShmConfig::mrCount),
             new Setting("mr.iov.limit", 8, 1, 1024, ShmConfig::mrIovLimit),
@@ -260,7 +260,7 @@ class ShmConfigTest
     {
         final ShmConfig config = config("ep.count", "3");
         assertEquals(3, config.epCount());
-        assertEquals(16, config.cqCount());
+        assertEquals(24, config.cqCount());
         assertEquals(1 << 16, config.rxRingBytes());
     }
 

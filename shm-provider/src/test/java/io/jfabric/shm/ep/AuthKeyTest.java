@@ -46,17 +46,20 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
 /**
  * Issue 14 item 5: authorization keys are enforced between real processes. A receiver in a second JVM is opened
  * with a domain key, with AV keys (FI_AV_AUTH_KEY), or with none; this JVM sends with a wrong key, no key, the right
  * key (from its domain, its endpoint attributes or its AV). A sender without the receiver's key gets
- * {@code -FI_EACCES} from the call and the receiver sees nothing; one with it delivers.
+ * {@code -FI_EACCES} from the call and the receiver sees nothing; one with it delivers. Issue 27: on a fabric opened
+ * below API version 1.5 the keys are ignored, on either side.
  */
 class AuthKeyTest
 {
     private static final String DOMAIN = "keys";
     private static final int MESSAGES = 3;
+    private static final int V1_4 = Versions.version(1, 4);
 
     private final OpenedObjects opened = new OpenedObjects();
     private ShmTestRoot root;
@@ -147,6 +150,52 @@ class AuthKeyTest
         assertEquals(-Errno.FI_EACCES, alpha.read(12, 7, dst, 0, 1), "its domain's key is not the region's");
     }
 
+    /**
+     * Issue 27, fi_domain(3) and fi_endpoint(3): the domain's and the endpoint's keys are "ignored unless the fabric
+     * is opened with API version 1.5 or greater". Before, they were enforced at 1.4 too (-FI_EACCES).
+     */
+    @Test
+    void shouldIgnoreASendersDomainAndEndpointKeysBelowApiVersion15() throws Exception
+    {
+        final ChildJvm receiver = child("none");
+        final String address = receiver.awaitResult(60).get("addr");
+
+        assertEquals(-Errno.FI_EACCES, sendAll(sender(key("alpha"), null), address, null), "keys count at 1.17");
+        assertEquals(0, sendAll(sender(V1_4, key("alpha"), "beta"), address, null),
+            "at 1.4 the domain's and the endpoint's are ignored");
+        assertEquals(MESSAGES, received(receiver));
+    }
+
+    @Test
+    void shouldIgnoreAReceiversDomainKeyBelowApiVersion15() throws Exception
+    {
+        final ChildJvm keyed = child("key=alpha");
+        final ChildJvm oldKeyed = child("oldapi-key=alpha");
+        final String keyedAddress = keyed.awaitResult(60).get("addr");
+        final String oldAddress = oldKeyed.awaitResult(60).get("addr");
+
+        assertEquals(-Errno.FI_EACCES, sendAll(sender(null, null), keyedAddress, null));
+        assertEquals(0, sendAll(sender(null, null), oldAddress, null), "a receiver whose fabric is at 1.4 has no key");
+        assertEquals(MESSAGES, received(oldKeyed));
+        assertEquals(0, received(keyed));
+    }
+
+    @Test
+    void shouldReturnNoKeysFromGetinfoBelowApiVersion15()
+    {
+        final Info hints = key("alpha");
+        hints.epAttr().authKey("beta".getBytes(StandardCharsets.US_ASCII));
+        final Info old = provider.getInfo(V1_4, null, null, 0, hints).get(0);
+        assertNull(old.domainAttr().authKey());
+        assertNull(old.epAttr().authKey());
+        assertEquals(V1_4, old.fabricAttr().apiVersion());
+        final Info current = provider.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints).get(0);
+        assertEquals("alpha", new String(current.domainAttr().authKey(), StandardCharsets.US_ASCII));
+        final Fabric fabric = opened.keep(provider.fabric(old.fabricAttr(), 0));
+        assertEquals(V1_4, fabric.attr().apiVersion());
+        assertNull(opened.keep(fabric.domain(current, 0)).attr().authKey(), "a domain of a 1.4 fabric has no key");
+    }
+
     private Domain domain(final Info domainHints)
     {
         final Info hints = domainHints != null ? domainHints : new Info();
@@ -185,12 +234,18 @@ class AuthKeyTest
     /** A sending endpoint of a domain opened from hints (null: no key), with an endpoint key or none. */
     private Sender sender(final Info domainHints, final String endpointKey)
     {
+        return sender(Versions.FI_CURRENT_VERSION, domainHints, endpointKey);
+    }
+
+    /** {@link #sender(Info, String)} with getinfo and the fabric at {@code version}. */
+    private Sender sender(final int version, final Info domainHints, final String endpointKey)
+    {
         final Info hints = domainHints != null ? domainHints : new Info();
         if (domainHints == null)
         {
             hints.domainAttr().name(DOMAIN);
         }
-        final Info info = provider.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints).get(0);
+        final Info info = provider.getInfo(version, null, null, 0, hints).get(0);
         if (endpointKey != null)
         {
             info.epAttr().authKey(endpointKey.getBytes(StandardCharsets.US_ASCII));

@@ -39,7 +39,8 @@ import java.nio.charset.StandardCharsets;
 /**
  * The receiver of {@link AuthKeyTest}, in a second JVM: opens the named domain with an authorization key
  * ({@code key=K}: the domain's auth_key), keys from its AV ({@code avkeys=K1,K2}: a domain with auth_key_size
- * FI_AV_AUTH_KEY whose AV gets those keys before the endpoint is enabled) or none ({@code none}), prints
+ * FI_AV_AUTH_KEY whose AV gets those keys before the endpoint is enabled) or none ({@code none}), each also as
+ * {@code oldapi-MODE} with getinfo and the fabric at API version 1.4 (which ignores keys), prints
  * {@code result addr=<its address>}, keeps receives posted, and on {@code count MILLIS} reads its CQ for that long
  * and prints {@code result received=N}: the messages that reached it since the last count. {@code exit} ends it.
  */
@@ -57,7 +58,9 @@ public final class AuthPeerMain
     {
         final Info hints = new Info();
         hints.domainAttr().name(args[0]);
-        final String mode = args[1];
+        // "oldapi-MODE": the same, with getinfo and the fabric at API version 1.4, which ignores keys
+        final boolean oldApi = args[1].startsWith("oldapi-");
+        final String mode = oldApi ? args[1].substring(7) : args[1];
         if (mode.startsWith("key="))
         {
             hints.domainAttr().authKey(mode.substring(4).getBytes(StandardCharsets.US_ASCII));
@@ -66,7 +69,8 @@ public final class AuthPeerMain
         {
             hints.domainAttr().authKeySize(DomainAttr.FI_AV_AUTH_KEY);
         }
-        final Info info = Fabrics.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints).get(0);
+        final Info info = Fabrics.getInfo(oldApi ? Versions.version(1, 4) : Versions.FI_CURRENT_VERSION, null, null, 0,
+            hints).get(0);
         try (Fabric fabric = Fabrics.fabric(info.fabricAttr(), 0);
             Domain domain = fabric.domain(info, 0);
             AddressVector av = domain.avOpen(new AvAttr(), 0);

@@ -99,6 +99,9 @@ class ManySendersFaultTest
     /** What the killed sender writes into the record it claims and never commits: sender id 300, never expected. */
     private static final long ABANDONED = 300L << 32;
 
+    /** The domain's endpoint slots (ep.count): the 16 the rescan cases below are laid out for. */
+    private static final String SLOTS = "16";
+
     private final OpenedObjects opened = new OpenedObjects();
     private final List<Endpoint> survivors = new ArrayList<>();
     private final ByteBuffer src = ByteBuffer.allocateDirect(SIZE);
@@ -119,7 +122,8 @@ class ManySendersFaultTest
     {
         root = new ShmTestRoot();
         regionFile = root.dir().resolve(DOMAIN + ".domain");
-        final ShmProvider provider = root.provider(key -> null);
+        // 16 slots, so that the rescan pair (14, 15) comes just before (0, 1), as a case below needs
+        final ShmProvider provider = root.provider(key -> "ep.count".equals(key) ? SLOTS : null);
         final Info hints = new Info();
         hints.domainAttr().name(DOMAIN);
         info = provider.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints).get(0);
@@ -268,7 +272,8 @@ class ManySendersFaultTest
 
     private ChildJvm startKilled(final int killedSlot) throws Exception
     {
-        final ChildJvm child = ChildJvm.start(FaultPeerMain.class, List.of("jfabric.shm.dir=" + root.dir()), DOMAIN);
+        final ChildJvm child = ChildJvm.start(FaultPeerMain.class,
+            List.of("jfabric.shm.dir=" + root.dir(), "jfabric.shm.ep.count=" + SLOTS), DOMAIN);
         opened.keep(child);
         final String address = child.awaitResult(60).get("addr");
         assertEquals(killedSlot, ShmAddress.parse(address).slot(), "the child's endpoint slot: " + address);

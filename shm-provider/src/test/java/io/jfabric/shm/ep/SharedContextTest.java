@@ -47,6 +47,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Shared contexts (fi_endpoint(3) "SHARED CONTEXTS"): endpoints opened with FI_SHARED_CONTEXT bind a shared transmit
@@ -209,8 +210,11 @@ class SharedContextTest
         final CompletionQueue cq = cq();
         shared.bind(av, 0);
         shared.bind(cq, Flags.FI_TRANSMIT | Flags.FI_RECV);
-        assertEquals(Errno.FI_EINVAL, assertThrows(FabricException.class, shared::enable).errno(),
-            "FI_SHARED_CONTEXT without a bound shared context");
+        final FabricException noStx = assertThrows(FabricException.class, shared::enable);
+        assertEquals(Errno.FI_EINVAL, noStx.errno(), "FI_SHARED_CONTEXT without a bound shared context");
+        assertTrue(noStx.getMessage().startsWith("fi_enable: the endpoint (slot ") &&
+            noStx.getMessage().contains("tx_ctx_cnt FI_SHARED_CONTEXT but no fi_stx_context is bound to it"),
+            "the message names the endpoint that lacks it: " + noStx.getMessage());
         assertEquals(Errno.FI_EBADFLAGS, assertThrows(FabricException.class, () -> shared.bind(stx, 1)).errno());
         shared.bind(stx, 0);
         final Fid second = keep(domain.stxContext(null, 0));

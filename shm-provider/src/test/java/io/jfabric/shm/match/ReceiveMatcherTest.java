@@ -324,6 +324,50 @@ class ReceiveMatcherTest extends MatcherFixture
     }
 
     @Test
+    void shouldMatchAnAuthKeyReceiveWithAnySenderTheAvHoldsWithinThatKey()
+    {
+        final ReceiveMatcher m = matcher(8, 8, 4096, true);
+        final long alpha = TableResolver.KEY_HANDLES;
+        final long beta = TableResolver.KEY_HANDLES + 1;
+        resolver.fiAddrBySlot[3] = 10;
+        resolver.fiAddrBySlot[5] = 20;
+        resolver.keyBySlot[3] = beta;
+        resolver.keyBySlot[5] = alpha;
+        m.post(false, ByteBuffer.allocate(8), 0, 8, alpha, 0, 0, 1, Flags.FI_AUTH_KEY);
+        m.post(false, ByteBuffer.allocate(8), 0, 8, UNSPEC, 0, 0, 2, 0);
+        send(m, SENDER_A, false, 0, payload(2, 1));
+        assertEquals(1, sink.count);
+        assertEquals(2, sink.context[0], "sender A is within beta: the unrestricted receive takes it");
+        send(m, SENDER_B, false, 0, payload(2, 2));
+        assertEquals(1, sink.context[1], "sender B is within alpha");
+        assertEquals(20, sink.srcAddr[1], "reported by its fi_addr, not the key handle");
+
+        send(m, SENDER_A, true, 7, payload(2, 3));
+        send(m, SENDER_B, true, 7, payload(2, 4));
+        m.post(true, ByteBuffer.allocate(8), 0, 8, alpha, 7, 0, 3, Flags.FI_AUTH_KEY);
+        assertEquals(3, sink.count, "an unexpected message of a sender within alpha, not the older one of A");
+        assertEquals(20, sink.srcAddr[2]);
+        assertEquals(-Errno.FI_EINVAL, m.post(false, ByteBuffer.allocate(8), 0, 8, 10, 0, 0, 4, Flags.FI_AUTH_KEY),
+            "an address is no key handle");
+    }
+
+    @Test
+    void shouldPeekOnlyForSendersWithinTheKeyOfAnAuthKeyPeek()
+    {
+        final ReceiveMatcher m = matcher(8, 8, 4096, true);
+        final long alpha = TableResolver.KEY_HANDLES;
+        resolver.fiAddrBySlot[3] = 10;
+        resolver.keyBySlot[3] = TableResolver.KEY_HANDLES + 1;
+        send(m, SENDER_A, true, 7, payload(2, 1));
+        m.post(true, null, 0, 0, alpha, 7, 0, 1, Flags.FI_PEEK | Flags.FI_AUTH_KEY);
+        assertEquals(Errno.FI_ENOMSG, sink.errno[0], "A is not within alpha");
+        resolver.keyBySlot[3] = alpha;
+        m.post(true, null, 0, 0, alpha, 7, 0, 2, Flags.FI_PEEK | Flags.FI_AUTH_KEY);
+        assertEquals(2, sink.count);
+        assertEquals(false, sink.error[1], "found once A is within alpha");
+    }
+
+    @Test
     void shouldReevaluateSourceOfUnexpectedMessageAtMatchTime()
     {
         final ReceiveMatcher m = matcher(8, 8, 4096, true);

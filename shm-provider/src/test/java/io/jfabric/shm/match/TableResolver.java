@@ -21,12 +21,18 @@ import java.util.Arrays;
 /** An {@link AddressResolver} over a table indexed by sender slot that tests fill in, like AV inserts would. */
 final class TableResolver implements AddressResolver
 {
+    /** Key handles are the fi_addrs from here on; addresses are below. */
+    static final long KEY_HANDLES = 1000;
+
     final long[] fiAddrBySlot = new long[64];
+    /** The key handle each sender slot's address was inserted with (FI_AUTH_KEY), FI_ADDR_NOTAVAIL for none. */
+    final long[] keyBySlot = new long[64];
     int calls;
 
     TableResolver()
     {
         Arrays.fill(fiAddrBySlot, Addresses.FI_ADDR_NOTAVAIL);
+        Arrays.fill(keyBySlot, Addresses.FI_ADDR_NOTAVAIL);
     }
 
     static long senderId(final int slot, final int incarnation)
@@ -39,5 +45,17 @@ final class TableResolver implements AddressResolver
     {
         calls++;
         return fiAddrBySlot[(int)(senderId >>> 32)];
+    }
+
+    @Override
+    public boolean isUnderKey(final long senderId, final long keyHandle)
+    {
+        return keyBySlot[(int)(senderId >>> 32)] == keyHandle;
+    }
+
+    @Override
+    public boolean isAuthKey(final long keyHandle)
+    {
+        return keyHandle >= KEY_HANDLES;
     }
 }
