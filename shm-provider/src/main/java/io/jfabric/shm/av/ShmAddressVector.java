@@ -434,6 +434,8 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
 
         final AvTable.Entry scratch = new AvTable.Entry();
         int inserted = 0;
+        int firstRefused = -1;
+        int refusal = 0;
         for (int i = 0; i < count; i++)
         {
             final long input = fiAddr == null ? 0 : fiAddr[i];
@@ -443,6 +445,11 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
             if (ok)
             {
                 inserted++;
+            }
+            else if (firstRefused < 0)
+            {
+                firstRefused = i;
+                refusal = (int)-result;
             }
             if (fiAddr != null)
             {
@@ -462,6 +469,12 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
         {
             queue.postEvent(EqEvent.AV_COMPLETE.value(), this, context, inserted);
             return 0;
+        }
+        final String why = inserted == 0 && firstRefused >= 0 && !syncErr ?
+            InsertRefusal.describe(call, firstRefused, addr[firstRefused], refusal, domainName, slotCount) : null;
+        if (why != null)
+        {
+            throw new FabricException(refusal, why); // nothing inserted, no status asked for: 0 would not say why
         }
         return inserted;
     }

@@ -206,13 +206,41 @@ class ShmAddressVectorTest extends AvDomainTestBase
     }
 
     @Test
-    void shouldReturnZeroAndNotavailForABadAddress()
+    void shouldThrowSayingWhyWhenNoAddressIsInsertedWithoutSyncErr()
     {
         try (AddressVector av = open(8))
         {
             final long[] fiAddr = { 5 };
-            assertEquals(0, av.insert(new String[]{ "not an address" }, 1, fiAddr, 0, 0));
+            final FabricException ex = assertThrows(FabricException.class,
+                () -> av.insert(new String[]{ "not an address" }, 1, fiAddr, 0, 0));
+            assertEquals(Errno.FI_EINVAL, ex.errno());
+            assertTrue(ex.getMessage().startsWith("fi_av_insert: address 0 \"not an address\" is not an shm address"),
+                ex.getMessage());
             assertEquals(Addresses.FI_ADDR_NOTAVAIL, fiAddr[0]);
+        }
+    }
+
+    @Test
+    void shouldRefuseAnAddressOfAnotherDomainNamingBothDomains()
+    {
+        try (AddressVector av = open(8))
+        {
+            final String other = addr("other", 0);
+            final FabricException ex = assertThrows(FabricException.class,
+                () -> av.insert(new String[]{ other }, 1, new long[1], 0, 0));
+            assertEquals(Errno.FI_EADDRNOTAVAIL, ex.errno());
+            assertTrue(ex.getMessage().contains("address 0 \"" + other + "\" is an endpoint of domain 'other', and " +
+                "this AV's domain is '" + DOMAIN + "': an endpoint is reached only from its own domain"),
+                ex.getMessage());
+
+            final int[] status = new int[1];
+            assertEquals(0, av.insert(new String[]{ other }, 1, new long[1], Flags.FI_SYNC_ERR, 0, status),
+                "with FI_SYNC_ERR the status says it");
+            assertEquals(Errno.FI_EADDRNOTAVAIL, status[0]);
+            final long[] two = new long[2];
+            assertEquals(1, av.insert(new String[]{ addr(DOMAIN, 0), other }, 2, two, 0, 0),
+                "a partial insert returns its count, as fi_av_insert does");
+            assertEquals(Addresses.FI_ADDR_NOTAVAIL, two[1]);
         }
     }
 
