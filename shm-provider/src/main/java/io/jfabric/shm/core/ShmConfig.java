@@ -18,6 +18,8 @@ package io.jfabric.shm.core;
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
 
+import org.agrona.SystemUtil;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -137,20 +139,20 @@ public final class ShmConfig
         rxSize = intSetting(lookup, "rx.size", 1024, 1, 1 << 20);
         txSize = intSetting(lookup, "tx.size", 1024, 1, 1 << 20);
         cqSize = intSetting(lookup, "cq.size", 1024, 1, 1 << 24);
-        injectSize = intSetting(lookup, "inject.size", 4096, 0, 1 << 16);
-        rxRingBytes = powerOfTwo("rx.ring.bytes", intSetting(lookup, "rx.ring.bytes", 1 << 16, 1 << 12, 1 << 30));
-        txRingBytes = powerOfTwo("tx.ring.bytes", intSetting(lookup, "tx.ring.bytes", 1 << 18, 1 << 12, 1 << 30));
-        cqRingBytes = powerOfTwo("cq.ring.bytes", intSetting(lookup, "cq.ring.bytes", 1 << 18, 1 << 12, 1 << 30));
-        maxMsgSize = longSetting(lookup, "max.msg.size", 1L << 30, 1, Long.MAX_VALUE);
+        injectSize = byteSetting(lookup, "inject.size", 4096, 0, 1 << 16);
+        rxRingBytes = powerOfTwo("rx.ring.bytes", byteSetting(lookup, "rx.ring.bytes", 1 << 16, 1 << 12, 1 << 30));
+        txRingBytes = powerOfTwo("tx.ring.bytes", byteSetting(lookup, "tx.ring.bytes", 1 << 18, 1 << 12, 1 << 30));
+        cqRingBytes = powerOfTwo("cq.ring.bytes", byteSetting(lookup, "cq.ring.bytes", 1 << 18, 1 << 12, 1 << 30));
+        maxMsgSize = sizeSetting(lookup, "max.msg.size", 1L << 30, 1, Long.MAX_VALUE);
         eqSize = intSetting(lookup, "eq.size", 1024, 1, 1 << 24);
-        maxErrData = intSetting(lookup, "max.err.data", 64, 0, 1 << 16);
+        maxErrData = byteSetting(lookup, "max.err.data", 64, 0, 1 << 16);
         avMaxCount = intSetting(lookup, "av.max.count", 1 << 16, 1, 1 << 20);
         progressIdle = choiceSetting(lookup, "progress.idle", "backoff", "busy", "yield", "backoff", "sleep");
         progressAgent = choiceSetting(lookup, "progress.agent", "domain", "domain", "endpoint");
         progressSleepNs = longSetting(lookup, "progress.sleep.ns", 50_000, 1, 1_000_000_000L);
-        rendezvousMin = intSetting(lookup, "rendezvous.min", 2048, 0, Integer.MAX_VALUE);
+        rendezvousMin = byteSetting(lookup, "rendezvous.min", 2048, 0, Integer.MAX_VALUE);
         unexpectedCount = intSetting(lookup, "unexpected.count", 4096, 0, 1 << 20);
-        unexpectedBytes = intSetting(lookup, "unexpected.bytes", 8 << 20, 0, 1 << 30);
+        unexpectedBytes = byteSetting(lookup, "unexpected.bytes", 8 << 20, 0, 1 << 30);
         livenessTimeoutMs = longSetting(lookup, "liveness.timeout.ms", 5_000, 100, 86_400_000L);
         checksum = booleanSetting(lookup, "checksum");
         unexpectedPreallocate = booleanSetting(lookup, "unexpected.preallocate");
@@ -408,6 +410,27 @@ public final class ShmConfig
     private static long longSetting(
         final UnaryOperator<String> lookup, final String key, final long dflt, final long min, final long max)
     {
+        return setting(lookup, key, dflt, min, max, false);
+    }
+
+    /** A byte count that fits an int, in bytes or with k, m or g (KiB, MiB, GiB), as the tools take sizes. */
+    private static int byteSetting(
+        final UnaryOperator<String> lookup, final String key, final int dflt, final int min, final int max)
+    {
+        return (int)setting(lookup, key, dflt, min, max, true);
+    }
+
+    /** A byte count, in bytes or with k, m or g (KiB, MiB, GiB). */
+    private static long sizeSetting(
+        final UnaryOperator<String> lookup, final String key, final long dflt, final long min, final long max)
+    {
+        return setting(lookup, key, dflt, min, max, true);
+    }
+
+    private static long setting(
+        final UnaryOperator<String> lookup, final String key, final long dflt, final long min, final long max,
+        final boolean size)
+    {
         final String text = lookup.apply(key);
         if (text == null || text.isBlank())
         {
@@ -416,11 +439,14 @@ public final class ShmConfig
         final long value;
         try
         {
-            value = Long.parseLong(text.trim());
+            final String t = text.trim();
+            value = size && !Character.isDigit(t.charAt(t.length() - 1)) ? SystemUtil.parseSize(PREFIX + key, t) :
+                Long.parseLong(t); // a plain number, negative ones too, so that the range check names it
         }
         catch (final NumberFormatException ex)
         {
-            throw new FabricException(Errno.FI_EINVAL, "shm config " + PREFIX + key + "='" + text + "' is not a number");
+            throw new FabricException(Errno.FI_EINVAL, "shm config " + PREFIX + key + "='" + text + "' is not " +
+                (size ? "a size (bytes, or with k, m or g for KiB, MiB or GiB, such as 64k)" : "a number"));
         }
         if (value < min || value > max)
         {

@@ -27,6 +27,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.ToLongFunction;
 import java.util.stream.Stream;
 
@@ -60,6 +61,10 @@ class ShmConfigTest
         return ex;
     }
 
+    /** The settings that are byte counts. */
+    static final Set<String> BYTE_COUNTS = Set.of("inject.size", "rx.ring.bytes", "tx.ring.bytes", "cq.ring.bytes",
+        "max.msg.size", "max.err.data", "rendezvous.min", "unexpected.bytes");
+
     /** A numeric setting: its key, default, range and getter. */
     static final class Setting
     {
@@ -68,6 +73,8 @@ class ShmConfigTest
         final long min;
         final long max;
         final ToLongFunction<ShmConfig> get;
+        /** Whether it is a byte count, which takes k, m and g as the tools' sizes do. */
+        final boolean size;
 
         Setting(final String key, final long dflt, final long min, final long max, final ToLongFunction<ShmConfig> get)
         {
@@ -76,6 +83,13 @@ class ShmConfigTest
             this.min = min;
             this.max = max;
             this.get = get;
+            this.size = BYTE_COUNTS.contains(key);
+        }
+
+        /** @return the words the refusal of a value that does not parse uses. */
+        String notParsed()
+        {
+            return size ? "is not a size (bytes, or with k, m or g" : "is not a number";
         }
 
         @Override
@@ -157,7 +171,7 @@ class ShmConfigTest
     {
         if (setting.max == Long.MAX_VALUE)
         {
-            assertInvalid(setting.key, "9223372036854775808", "'9223372036854775808' is not a number");
+            assertInvalid(setting.key, "9223372036854775808", "'9223372036854775808' " + setting.notParsed());
             return;
         }
         final long above = setting.max + 1;
@@ -169,9 +183,34 @@ class ShmConfigTest
     @MethodSource("settings")
     void shouldRefuseNonNumberWithEinval(final Setting setting)
     {
-        for (final String bad : new String[] {"abc", "12k", "1.5", "0x10", "1e3", "--1"})
+        for (final String bad : new String[] {"abc", "1.5", "0x10", "1e3", "--1", "12q"})
         {
-            assertInvalid(setting.key, bad, "'" + bad + "' is not a number");
+            assertInvalid(setting.key, bad, "'" + bad + "' " + setting.notParsed());
+        }
+        if (!setting.size)
+        {
+            assertInvalid(setting.key, "12k", "'12k' is not a number");
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("settings")
+    void shouldTakeByteCountsWithKMOrGAsTheToolsDo(final Setting setting)
+    {
+        if (!setting.size)
+        {
+            return;
+        }
+        final long k = setting.max >= 64L << 10 ? 64 : 1;
+        assertEquals(k << 10, setting.get.applyAsLong(config(setting.key, k + "k")));
+        assertEquals(k << 10, setting.get.applyAsLong(config(setting.key, k + "K")));
+        if (setting.max >= 1L << 20)
+        {
+            assertEquals(1L << 20, setting.get.applyAsLong(config(setting.key, "1m")));
+        }
+        if (setting.max >= 1L << 30)
+        {
+            assertEquals(1L << 30, setting.get.applyAsLong(config(setting.key, "1g")));
         }
     }
 
