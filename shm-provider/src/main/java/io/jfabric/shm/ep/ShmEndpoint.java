@@ -865,7 +865,7 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
             {
                 return unusable;
             }
-            if (invalidBuffer(buf, offset, len))
+            if (invalidBuffer(buf, offset, len) || !write && DestinationBuffers.readOnly(buf))
             {
                 return -Errno.FI_EINVAL;
             }
@@ -904,7 +904,7 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
             final int length = count * type.size();
             if (!(buf == null && op == AtomicOp.ATOMIC_READ) && invalidBuffer(buf, offset, length) ||
                 compare != null && invalidBuffer(compare, compareOffset, length) ||
-                result != null && invalidBuffer(result, resultOffset, length) ||
+                result != null && (invalidBuffer(result, resultOffset, length) || result.isReadOnly()) ||
                 kind != AtomicSupport.Kind.WRITE && result == null ||
                 kind == AtomicSupport.Kind.COMPARE && compare == null)
             {
@@ -953,7 +953,8 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
             {
                 return checked;
             }
-            if (kind != AtomicSupport.Kind.WRITE && iocElements(result, type) != count ||
+            if (kind != AtomicSupport.Kind.WRITE && (iocElements(result, type) != count ||
+                DestinationBuffers.anyReadOnly(result)) ||
                 kind == AtomicSupport.Kind.COMPARE && iocElements(compare, type) != count ||
                 rma != null && (rma.count > ShmCapabilities.RMA_IOV_LIMIT || rma.totalElements() != count))
             {
@@ -1006,7 +1007,8 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
                 return unusable;
             }
             final long total = msgTotal(msg);
-            if (total < 0 || rma != null && (rma.count < 1 || rma.count > rma.addr.length ||
+            if (total < 0 || !write && DestinationBuffers.anyReadOnly(msg) ||
+                rma != null && (rma.count < 1 || rma.count > rma.addr.length ||
                 rma.count > ShmCapabilities.RMA_IOV_LIMIT || rma.totalLength() != total))
             {
                 return -Errno.FI_EINVAL;

@@ -125,14 +125,15 @@ public final class RemoteMemory extends FidLifecycle
      *
      * @param key       the region's key.
      * @param addr      where in the region (see the class description).
-     * @param dst       destination.
+     * @param dst       destination: not a view of a read-only {@link java.nio.ByteBuffer} (-FI_EINVAL).
      * @param dstOffset first byte in {@code dst}.
      * @param length    bytes.
      * @return 0, or a negated errno.
      */
     public int read(final long key, final long addr, final MutableDirectBuffer dst, final int dstOffset, final int length)
     {
-        if (dst == null || dstOffset < 0 || length < 0 || dstOffset > dst.capacity() - length)
+        if (dst == null || dstOffset < 0 || length < 0 || dstOffset > dst.capacity() - length ||
+            dst.byteBuffer() != null && dst.byteBuffer().isReadOnly())
         {
             return -Errno.FI_EINVAL;
         }
