@@ -965,9 +965,9 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
                 return -Errno.FI_EBADFLAGS; // shm gives atomics no remote completion (API-MAP, "Atomics")
             }
             final boolean inject = (flags & Flags.FI_INJECT) != 0;
-            if (inject && (kind != AtomicSupport.Kind.WRITE || count * type.size() > injectSize))
+            if (inject && (readOnly ? 0 : count * type.size()) > injectSize) // operands and compare values
             {
-                return kind != AtomicSupport.Kind.WRITE ? -Errno.FI_EINVAL : -Errno.FI_EMSGSIZE;
+                return -Errno.FI_EMSGSIZE;
             }
             return tx.atomicVector(kind, type, op, readOnly ? null : iov, compare, result, rma, (int)count, peer,
                 addr, key, flags, context);

@@ -1118,18 +1118,17 @@ final class TxContext
             {
                 return peer;
             }
-            final boolean inject = (opFlags & Flags.FI_INJECT) != 0;
             final int rc = rma.atomicVector(kind, type, op, iov, compare, result, rmaIoc, count, addr, key,
                 fenced(peer));
             if (rc == RemoteMemory.LOCAL_ONLY)
             {
-                return emulate(destAddr, wantsCompletion(opFlags, inject), context);
+                return emulate(destAddr, wantsCompletion(opFlags, false), context); // FI_INJECT still completes
             }
             if (rc == RmaInitiator.FENCED)
             {
                 return -Errno.FI_EAGAIN; // one-sided, behind an emulated operation to the same target: wait
             }
-            atomicDone(peer, kind, rc, opFlags, inject, context, (long)count * type.size());
+            atomicDone(peer, kind, rc, opFlags, false, context, (long)count * type.size());
             return 0;
         }
         finally
