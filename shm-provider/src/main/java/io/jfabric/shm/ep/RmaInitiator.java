@@ -143,6 +143,14 @@ final class RmaInitiator
      */
     int copy(final boolean write, final Msg msg, final RmaIov rma, final long addr, final long key)
     {
+        remote.beginOperation(); // a region's counter counts the operation once, not each buffer copied into it
+        final int rc = copyMany(write, msg, rma, addr, key);
+        remote.endOperation(rc == 0);
+        return rc;
+    }
+
+    private int copyMany(final boolean write, final Msg msg, final RmaIov rma, final long addr, final long key)
+    {
         int target = 0;
         long targetDone = 0;
         long moved = 0;
@@ -325,7 +333,10 @@ final class RmaInitiator
                     checked != 0 ? checked : FENCED;
             }
         }
-        return applyStaged(kind, type, op, iov, compare, result, rmaIoc, count, addr, key);
+        remote.beginOperation();
+        final int rc = applyStaged(kind, type, op, iov, compare, result, rmaIoc, count, addr, key);
+        remote.endOperation(rc == 0);
+        return rc;
     }
 
     /** The one-sided vectored atomic, operands staged and regions checked: region by region, then the scatter. */

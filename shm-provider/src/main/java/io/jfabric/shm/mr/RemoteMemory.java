@@ -59,11 +59,15 @@ import org.agrona.concurrent.UnsafeBuffer;
  * target bytes are undefined. A write that succeeds raises the counter bound when its entry was read by one,
  * exactly once.
  * <p>
+ * Counting is per operation: an operation of several copies into one region ({@link #beginOperation}, a writev of
+ * three buffers) raises that region's counter once, after its last copy, and not at all when a copy failed.
+ * <p>
  * The one gap, documented rather than closed: the counter add follows the entry's final re-check, and the counter
  * table entry carries no generation a single atomic add could check. If, between that re-check and the add, this
  * thread stalls while the owner closes the region, then closes the counter (allowed once no region is bound), and a
  * new counter (of any process) claims the same counter table entry, the stalled write adds 1 to that new counter.
- * All three steps must fit in one stall of the writer between two adjacent instructions; the copy itself did happen
+ * All three steps must fit in one stall of the writer between two adjacent instructions (for an operation of several
+ * copies, between its last copy and its end); the copy itself did happen
  * while the registration was live. A check of a generation before the add would only narrow the window (two words,
  * not one atomic step), so none is made.
  * <p>
@@ -103,6 +107,10 @@ public final class RemoteMemory extends FidLifecycle
     private final int localOnly;
     private long resolvedControl;
     private long resolvedOwner;
+    /** The regions (key table entries) the operation in progress wrote, and their counters + 1; -1: none begun. */
+    private final int[] writtenEntries = new int[4];
+    private final int[] writtenCounters = new int[4];
+    private int written = -1;
 
     RemoteMemory(final MemoryRegistrar registrar, final boolean holdsDomain)
     {
@@ -402,9 +410,54 @@ public final class RemoteMemory extends FidLifecycle
         }
         if (boundCounter > 0)
         {
-            counters.add(boundCounter - 1, 1);
+            countWrite(index, boundCounter);
         }
         return 0;
+    }
+
+    /**
+     * Count one operation on the regions it writes (fi_mr(3) FI_REMOTE_WRITE: an event per operation that modifies
+     * the region, not per copy): from here to {@link #endOperation}, the writes of this view raise each region's
+     * counter once, at the end, and only if the operation succeeded. Without it, each write counts at once.
+     */
+    public void beginOperation()
+    {
+        written = 0;
+    }
+
+    /**
+     * End what {@link #beginOperation} began: raise the counter of every region the operation wrote, once each.
+     *
+     * @param succeeded whether the operation succeeded (a failed one counts nothing).
+     */
+    public void endOperation(final boolean succeeded)
+    {
+        for (int i = 0; succeeded && i < written; i++)
+        {
+            counters.add(writtenCounters[i] - 1, 1);
+        }
+        written = -1;
+    }
+
+    /** A write to key table entry {@code entry} succeeded: count it now, or once at the operation's end. */
+    private void countWrite(final int entry, final int counterPlusOne)
+    {
+        final int n = written;
+        for (int i = 0; i < n; i++)
+        {
+            if (writtenEntries[i] == entry)
+            {
+                return;
+            }
+        }
+        if (n < 0 || n == writtenEntries.length)
+        {
+            counters.add(counterPlusOne - 1, 1);
+            return;
+        }
+        writtenEntries[n] = entry;
+        writtenCounters[n] = counterPlusOne;
+        written = n + 1;
     }
 
     /**
