@@ -24,6 +24,7 @@ import io.jfabric.Ioc;
 import io.jfabric.Msg;
 import io.jfabric.RmaIoc;
 import io.jfabric.RmaIov;
+import io.jfabric.shm.av.ShmAddressVector;
 import io.jfabric.shm.cntr.ShmCounter;
 import io.jfabric.shm.cq.ShmCompletionQueue;
 import io.jfabric.shm.mr.RemoteMemory;
@@ -66,6 +67,11 @@ final class RmaInitiator
     private ByteBuffer stageCompare;
     private ByteBuffer stageResult;
     private final EmulatedRequest request = new EmulatedRequest();
+    /** The AV, when each destination's key comes from it (FI_AV_AUTH_KEY), else null. */
+    private final ShmAddressVector keysFrom;
+    /** Per AV entry: the entry state word its key digest was read under (-1: not yet), and that digest. */
+    private final long[] keyState;
+    private final long[] keyDigest;
 
     /**
      * What {@link #atomicVector} returns when told that an emulated operation to the target is outstanding and every
@@ -78,17 +84,64 @@ final class RmaInitiator
      * @param cq           the CQ bound with FI_TRANSMIT, or null.
      * @param readCounter  the counter bound with FI_READ, or null.
      * @param writeCounter the counter bound with FI_WRITE, or null.
+     * @param av           the bound AV.
+     * @param authDigest   the endpoint's authorization key digest (its ep_attr.auth_key, else its domain's), 0 for
+     *                     none: what its one-sided accesses present.
+     * @param keysFromAv   whether each destination's key comes from the AV instead (FI_AV_AUTH_KEY).
      */
     RmaInitiator(
         final RemoteMemory remote,
         final ShmCompletionQueue cq,
         final ShmCounter readCounter,
-        final ShmCounter writeCounter)
+        final ShmCounter writeCounter,
+        final ShmAddressVector av,
+        final long authDigest,
+        final boolean keysFromAv)
     {
         this.remote = remote;
         this.cq = cq;
         this.readCounter = readCounter;
         this.writeCounter = writeCounter;
+        this.keysFrom = keysFromAv ? av : null;
+        this.keyState = new long[keysFromAv ? av.entries() : 0];
+        this.keyDigest = new long[keyState.length];
+        java.util.Arrays.fill(keyState, -1);
+        remote.presentKey(keysFromAv ? 0 : authDigest);
+    }
+
+    /**
+     * The first step of every operation: present the authorization key the endpoint's messages to {@code destAddr}
+     * use (fi_domain(3): only endpoints programmed with the same key may access a region), and check the CQ has
+     * room for the entry the operation may write. Sending side.
+     *
+     * @param destAddr the target, an fi_addr of the bound AV that names an address.
+     * @return -FI_EAGAIN when the CQ has no room for the entry this operation may write, else 0.
+     */
+    int begin(final long destAddr)
+    {
+        if (keysFrom != null)
+        {
+            presentKeyOf(destAddr);
+        }
+        return cq != null && !cq.hasRoom() ? -Errno.FI_EAGAIN : 0;
+    }
+
+    /** FI_AV_AUTH_KEY: present the key the AV ties to the destination (0 for none), cached per entry state. */
+    private void presentKeyOf(final long destAddr)
+    {
+        final int index = keysFrom.indexOf(destAddr);
+        if (index < 0 || index >= keyState.length)
+        {
+            remote.presentKey(0);
+            return;
+        }
+        final long state = keysFrom.entryStateAt(index);
+        if (state != keyState[index] || state == -1)
+        {
+            keyDigest[index] = keysFrom.authKeyDigestOf(destAddr); // allocates: once per change of the entry
+            keyState[index] = state;
+        }
+        remote.presentKey(keyDigest[index]);
     }
 
     /** @return the description of the operation being issued, filled when a call returned LOCAL_ONLY. */
@@ -553,9 +606,4 @@ final class RmaInitiator
         remote.close();
     }
 
-    /** @return -FI_EAGAIN when the CQ has no room for the entry this operation may write, else 0. */
-    int roomCheck()
-    {
-        return cq != null && !cq.hasRoom() ? -Errno.FI_EAGAIN : 0;
-    }
 }

@@ -839,7 +839,7 @@ final class TxContext
             {
                 return peer;
             }
-            final int room = rma.roomCheck();
+            final int room = rma.begin(destAddr);
             if (room != 0)
             {
                 return room;
@@ -1145,7 +1145,7 @@ final class TxContext
         {
             return peer;
         }
-        final int room = rma.roomCheck();
+        final int room = rma.begin(destAddr);
         return room != 0 ? room : peer;
     }
 

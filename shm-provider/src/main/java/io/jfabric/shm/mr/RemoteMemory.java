@@ -100,7 +100,8 @@ public final class RemoteMemory extends FidLifecycle
     private final MrTable table;
     private final CounterTable counters;
     private final SegmentCache segments;
-    private final long authDigest;
+    /** The digest of the authorization key this view presents ({@link #presentKey}); the domain's at first. */
+    private long authDigest;
     /** Whether this view counts as an object opened from the domain (an application's does; an endpoint's not). */
     private final boolean holdsDomain;
     /** What a key of local-only memory gives: -FI_EACCES for an application's view, LOCAL_ONLY for an endpoint's. */
@@ -126,6 +127,18 @@ public final class RemoteMemory extends FidLifecycle
         {
             registrar.domain().retain("remoteMemory");
         }
+    }
+
+    /**
+     * Present another authorization key from now on: an endpoint's view presents the key the endpoint's messages to
+     * the target use (its {@code ep_attr.auth_key}, or under FI_AV_AUTH_KEY the key the destination was inserted
+     * with), not its domain's. A region registered with another key refuses the access with FI_EACCES.
+     *
+     * @param digest the key's {@code AuthKeyDigest}, 0 for no key.
+     */
+    public void presentKey(final long digest)
+    {
+        authDigest = digest;
     }
 
     /**

@@ -1,0 +1,154 @@
+/*
+ * Copyright 2026 the jfabric authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ * https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.jfabric.shm.ep;
+
+import io.jfabric.AddressVector;
+import io.jfabric.AvAttr;
+import io.jfabric.CompletionQueue;
+import io.jfabric.CqAttr;
+import io.jfabric.CqEntries;
+import io.jfabric.CqErrEntry;
+import io.jfabric.Domain;
+import io.jfabric.Endpoint;
+import io.jfabric.Errno;
+import io.jfabric.Fabric;
+import io.jfabric.Fabrics;
+import io.jfabric.Flags;
+import io.jfabric.Info;
+import io.jfabric.MemoryRegion;
+import io.jfabric.MrAttr;
+import io.jfabric.MrIov;
+import io.jfabric.MrMode;
+import io.jfabric.ShareableMemory;
+import io.jfabric.Versions;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A target in its own JVM, in a domain without a key, whose regions carry their own authorization keys
+ * (fi_mr_regattr auth_key): shareable memory (one-sided) keyed alpha (key 21), beta (22) and none (25), heap memory
+ * (emulated) keyed alpha (23) and beta (24). Its endpoint is programmed with {@code ep_attr.auth_key} alpha, so
+ * initiators using alpha may send it emulated requests; a progress thread serves them. Prints
+ * {@code result addr=<address> <key>=<the region's address 0, or its base with FI_MR_VIRT_ADDR> ...}, then
+ * answers {@code byte <key> <offset>} with {@code result value=<byte>} until {@code exit}.
+ */
+public final class KeyedRegionsPeerMain
+{
+    private static volatile boolean stop;
+
+    private KeyedRegionsPeerMain()
+    {
+    }
+
+    /**
+     * @param args the domain name.
+     * @throws Exception on any failure (the test sees the output).
+     */
+    public static void main(final String[] args) throws Exception
+    {
+        final Info hints = new Info();
+        hints.domainAttr().name(args[0]);
+        hints.caps(Flags.FI_MSG | Flags.FI_RMA | Flags.FI_ATOMIC);
+        final Info info = Fabrics.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints).get(0);
+        info.epAttr().authKey(bytes("alpha"));
+        final ByteBuffer alphaHeap = ByteBuffer.allocate(4096);
+        final ByteBuffer betaHeap = ByteBuffer.allocate(4096);
+        try (Fabric fabric = Fabrics.fabric(info.fabricAttr(), 0);
+            Domain domain = fabric.domain(info, 0);
+            AddressVector av = domain.avOpen(new AvAttr(), 0);
+            CompletionQueue cq = domain.cqOpen(new CqAttr(), 0);
+            ShareableMemory shared = domain.allocShareable(3 * 4096);
+            MemoryRegion alpha = keyed(domain, MrIov.of(shared, 0, 4096), 21, "alpha");
+            MemoryRegion beta = keyed(domain, MrIov.of(shared, 4096, 4096), 22, "beta");
+            MemoryRegion none = keyed(domain, MrIov.of(shared, 8192, 4096), 25, null);
+            MemoryRegion alphaLocal = keyed(domain, MrIov.of(alphaHeap), 23, "alpha");
+            MemoryRegion betaLocal = keyed(domain, MrIov.of(betaHeap), 24, "beta");
+            Endpoint ep = domain.endpoint(info, 0))
+        {
+            ep.bind(av, 0);
+            ep.bind(cq, Flags.FI_TRANSMIT | Flags.FI_RECV);
+            ep.enable();
+            final Thread progress = new Thread(() -> progress(cq), "peer-progress");
+            progress.setDaemon(true);
+            progress.start();
+            final boolean virt = (domain.attr().mrMode() & MrMode.FI_MR_VIRT_ADDR) != 0;
+            System.out.println("result addr=" + new String(ep.getname(), StandardCharsets.US_ASCII).trim() +
+                " 21=" + (virt ? alpha.baseAddress() : 0) + " 22=" + (virt ? beta.baseAddress() : 0) +
+                " 25=" + (virt ? none.baseAddress() : 0) + " 23=" + (virt ? alphaLocal.baseAddress() : 0) +
+                " 24=" + (virt ? betaLocal.baseAddress() : 0));
+            final BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII));
+            String line;
+            while ((line = in.readLine()) != null && !"exit".equals(line.trim()))
+            {
+                final String[] w = line.trim().split(" ");
+                final int offset = Integer.parseInt(w[2]);
+                final int value;
+                switch (w[1])
+                {
+                    case "21":
+                        value = shared.buffer().get(offset);
+                        break;
+                    case "22":
+                        value = shared.buffer().get(4096 + offset);
+                        break;
+                    case "25":
+                        value = shared.buffer().get(8192 + offset);
+                        break;
+                    case "23":
+                        value = alphaHeap.get(offset);
+                        break;
+                    default:
+                        value = betaHeap.get(offset);
+                }
+                System.out.println("result value=" + value);
+            }
+            stop = true;
+            progress.join(10_000);
+        }
+    }
+
+    private static MemoryRegion keyed(final Domain domain, final MrIov iov, final long key, final String authKey)
+    {
+        return domain.mrRegAttr(new MrAttr().iov(iov).access(Flags.FI_REMOTE_READ | Flags.FI_REMOTE_WRITE)
+            .requestedKey(key).authKey(authKey == null ? null : bytes(authKey)), 0);
+    }
+
+    private static byte[] bytes(final String key)
+    {
+        return key.getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private static void progress(final CompletionQueue cq)
+    {
+        final CqEntries entries = new CqEntries(16);
+        final CqErrEntry err = new CqErrEntry();
+        while (!stop)
+        {
+            final int n = cq.read(entries, 16);
+            if (n == -Errno.FI_EAVAIL)
+            {
+                cq.readErr(err, 0);
+            }
+            else if (n == -Errno.FI_EAGAIN)
+            {
+                Thread.yield();
+            }
+        }
+    }
+}
