@@ -838,6 +838,21 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
     }
 
     /**
+     * The digest of the key an authorization key fi_addr names (fi_av_insert_auth_key), for a memory region
+     * registered with FI_AUTH_KEY. Control path (allocates).
+     *
+     * @param fiAddr an fi_addr of this AV.
+     * @return the digest, 0 when it names no authorization key.
+     */
+    public long keyHandleDigest(final long fiAddr)
+    {
+        final AvTable.Entry entry = new AvTable.Entry();
+        final int index = indexOf(fiAddr);
+        return index >= 0 && table.snapshot(index, entry) && entry.kind == AvDescriptor.KIND_AUTH_KEY ?
+            AuthKeyDigest.of(entry.bytes, entry.length) : 0;
+    }
+
+    /**
      * The digests of every authorization key the AV holds now (fi_av_insert_auth_key), for an endpoint enabled
      * against it. Control path.
      *

@@ -27,8 +27,11 @@ import io.jfabric.DomainAttr;
 import io.jfabric.Endpoint;
 import io.jfabric.Errno;
 import io.jfabric.Fabric;
+import io.jfabric.FabricException;
 import io.jfabric.Flags;
 import io.jfabric.Info;
+import io.jfabric.MrAttr;
+import io.jfabric.MrIov;
 import io.jfabric.Versions;
 import io.jfabric.shm.ChildJvm;
 import io.jfabric.shm.OpenedObjects;
@@ -46,6 +49,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * Issue 27: one-sided RMA and atomics present the key the endpoint's messages use (fi_domain(3): only endpoints
@@ -69,12 +73,17 @@ class OneSidedAuthKeyTest
     private Map<String, String> regions;
 
     @BeforeEach
-    void open() throws Exception
+    void open()
     {
         root = new ShmTestRoot();
         provider = root.provider();
+    }
+
+    /** Start the target: its regions keyed by bytes ({@code bytes}) or from its AV ({@code av}, FI_AV_AUTH_KEY). */
+    private void target(final String mode) throws Exception
+    {
         target = opened.keep(ChildJvm.start(KeyedRegionsPeerMain.class, List.of("jfabric.shm.dir=" + root.dir()),
-            DOMAIN));
+            DOMAIN, mode));
         regions = target.awaitResult(60);
     }
 
@@ -83,8 +92,11 @@ class OneSidedAuthKeyTest
     {
         try
         {
-            target.tell("exit");
-            target.awaitSuccess(30);
+            if (target != null)
+            {
+                target.tell("exit");
+                target.awaitSuccess(30);
+            }
         }
         finally
         {
@@ -96,6 +108,7 @@ class OneSidedAuthKeyTest
     @Test
     void shouldPresentTheEndpointsKeyInADomainWithoutOne() throws Exception
     {
+        target("bytes");
         final Initiator alpha = initiator(hints(null), "alpha", null);
         assertEquals(0, alpha.write(ALPHA, 1), "its alpha region (one-sided)");
         assertEquals(1, valueAt(ALPHA));
@@ -110,6 +123,7 @@ class OneSidedAuthKeyTest
     @Test
     void shouldPresentTheEndpointsKeyOverItsDomainsKey() throws Exception
     {
+        target("bytes");
         final Initiator alphaInBeta = initiator(hints("beta"), "alpha", null);
         assertEquals(-Errno.FI_EACCES, alphaInBeta.write(BETA, 4), "its domain's key is not the endpoint's");
         assertEquals(0, valueAt(BETA));
@@ -125,6 +139,7 @@ class OneSidedAuthKeyTest
     @Test
     void shouldPresentTheKeyTheAddressWasInsertedWithUnderAvAuthKey() throws Exception
     {
+        target("bytes");
         final Info avKeys = hints(null);
         avKeys.domainAttr().authKeySize(DomainAttr.FI_AV_AUTH_KEY);
         final Initiator keyed = initiator(avKeys, null, "alpha");
@@ -138,6 +153,77 @@ class OneSidedAuthKeyTest
         assertEquals(-Errno.FI_EACCES, keyless.write(ALPHA, 10), "an address inserted without a key");
         assertEquals(0, keyless.write(NONE, 11), "presents none, as its messages do");
         assertEquals(11, valueAt(NONE));
+    }
+
+    /**
+     * fi_mr(3) with FI_AV_AUTH_KEY: the target's regions take keys from its AV (fi_mr_auth_key with FI_AUTH_KEY and
+     * a key handle, or an address and its key), and only initiators presenting that key reach them; an initiator
+     * without a key no longer writes them.
+     */
+    @Test
+    void shouldKeyTheRegionsOfAnAvAuthKeyDomainFromItsAv() throws Exception
+    {
+        target("av");
+        final Info avKeys = hints(null);
+        avKeys.domainAttr().authKeySize(DomainAttr.FI_AV_AUTH_KEY);
+        final Initiator alpha = initiator(avKeys, null, "alpha");
+        assertEquals(0, alpha.write(ALPHA, 12), "the region keyed with the alpha handle (one-sided)");
+        assertEquals(12, valueAt(ALPHA));
+        assertEquals(0, alpha.write(ALPHA_LOCAL, 13), "emulated");
+        assertEquals(13, valueAt(ALPHA_LOCAL));
+        assertEquals(0, alpha.write(NONE, 14), "the region keyed with an address inserted with alpha");
+        assertEquals(14, valueAt(NONE));
+        assertEquals(-Errno.FI_EACCES, alpha.write(BETA, 15), "the beta region");
+        assertEquals(-Errno.FI_EACCES, alpha.write(BETA + 2, 15), "the beta region (emulated)");
+
+        final Initiator beta = initiator(avKeys, null, "beta");
+        assertEquals(0, beta.write(BETA, 16));
+        assertEquals(16, valueAt(BETA));
+        assertEquals(-Errno.FI_EACCES, beta.write(NONE, 17));
+
+        final Initiator keyless = initiator(hints(null), null, null);
+        assertEquals(-Errno.FI_EACCES, keyless.write(ALPHA, 18), "a domain without keys");
+        assertEquals(-Errno.FI_EACCES, keyless.write(NONE, 18));
+        assertEquals(12, valueAt(ALPHA));
+    }
+
+    @Test
+    void shouldRefuseARegistrationWithoutAKeyFromTheAvInAnAvAuthKeyDomain()
+    {
+        final Info avKeys = hints(null);
+        avKeys.domainAttr().authKeySize(DomainAttr.FI_AV_AUTH_KEY);
+        final Info info = provider.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, avKeys).get(0);
+        final Domain domain = opened.keep(opened.keep(provider.fabric(info.fabricAttr(), 0)).domain(info, 0));
+        final AddressVector av = opened.keep(domain.avOpen(new AvAttr(), 0));
+        final long alpha = av.insertAuthKey("alpha".getBytes(StandardCharsets.US_ASCII), 0);
+        final ByteBuffer heap = ByteBuffer.allocate(64);
+
+        assertEquals(Errno.FI_EINVAL, refused(() -> domain.mrReg(heap, Flags.FI_REMOTE_WRITE, 0, 1, 0, 0)),
+            "remote access needs a key");
+        opened.keep(domain.mrReg(heap, Flags.FI_SEND, 0, 2, 0, 0)); // local access needs none
+        assertEquals(Errno.FI_EINVAL, refused(() -> domain.mrRegAttr(new MrAttr().iov(MrIov.of(heap))
+            .access(Flags.FI_REMOTE_READ).requestedKey(3).authKey("alpha".getBytes(StandardCharsets.US_ASCII)), 0)),
+            "key bytes");
+        assertEquals(Errno.FI_EINVAL, refused(() -> domain.mrRegAttr(new MrAttr().iov(MrIov.of(heap))
+            .access(Flags.FI_REMOTE_READ).requestedKey(4).authKey(av, alpha), 0)),
+            "a key handle without FI_AUTH_KEY names no address");
+        assertEquals(Errno.FI_EINVAL, refused(() -> domain.mrRegAttr(new MrAttr().iov(MrIov.of(heap))
+            .access(Flags.FI_REMOTE_READ).requestedKey(5).authKey(av, alpha + 1), Flags.FI_AUTH_KEY)),
+            "FI_AUTH_KEY with an fi_addr that is no key handle");
+        opened.keep(domain.mrRegAttr(new MrAttr().iov(MrIov.of(heap)).access(Flags.FI_REMOTE_READ).requestedKey(6)
+            .authKey(av, alpha), Flags.FI_AUTH_KEY));
+
+        final Info plain = provider.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints(null)).get(0);
+        final Domain keyless = opened.keep(opened.keep(provider.fabric(plain.fabricAttr(), 0)).domain(plain, 0));
+        assertEquals(Errno.FI_EBADFLAGS, refused(() -> keyless.mrRegAttr(new MrAttr().iov(MrIov.of(heap))
+            .access(Flags.FI_REMOTE_READ).requestedKey(7), Flags.FI_AUTH_KEY)), "FI_AUTH_KEY needs FI_AV_AUTH_KEY");
+        assertEquals(Errno.FI_EINVAL, refused(() -> keyless.mrRegAttr(new MrAttr().iov(MrIov.of(heap))
+            .access(Flags.FI_REMOTE_READ).requestedKey(8).authKey(av, alpha), 0)), "so does fi_mr_auth_key");
+    }
+
+    private static int refused(final Runnable call)
+    {
+        return assertThrows(FabricException.class, call::run).errno();
     }
 
     private int valueAt(final long key) throws Exception
