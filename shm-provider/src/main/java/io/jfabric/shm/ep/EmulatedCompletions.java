@@ -30,7 +30,8 @@ import org.agrona.concurrent.ringbuffer.RingBuffer;
  * responses ({@link TxRecordDescriptor#RESPONSE}) come back through the context's transmit ring, copying the bytes
  * a read or a fetching atomic returns into the caller's buffers, then writing the completion (or error entry) whose
  * CQ room was reserved at issue and counting on the FI_READ / FI_WRITE counter, exactly as the one-sided path
- * reports the same operation.
+ * reports the same operation. A bounced read's bytes come from the context's bounce ({@link EmulatedBounce}), which
+ * is given back at the answer, or retired when the operation ends unanswered.
  * <p>
  * Liveness, with the rules queued sends follow ({@link PeerLiveness}, the domain's liveness timeout): an operation
  * whose target is gone (its process died, its endpoint closed) completes with FI_EHOSTUNREACH; one whose target is
@@ -115,9 +116,22 @@ final class EmulatedCompletions
         {
             status = -Errno.FI_EIO; // a response too short for what was asked: never written by a target
         }
+        final EmulatedBounce bounce = ops.bounce[op];
         if (status == 0)
         {
-            scatter(op, b, index + TxRecordDescriptor.RESPONSE_PAYLOAD_OFFSET);
+            if (bounce == null)
+            {
+                scatter(op, b, index + TxRecordDescriptor.RESPONSE_PAYLOAD_OFFSET);
+            }
+            else
+            {
+                scatter(op, bounce.buffer(), bounce.dataIndex());
+            }
+        }
+        if (bounce != null)
+        {
+            ops.bounce[op] = null;
+            bounce.release(); // answered: the target is done with it
         }
         finish(op, status > 0 ? -Errno.FI_EIO : status);
     }
@@ -228,9 +242,13 @@ final class EmulatedCompletions
             LaneRecordDescriptor.STATE_CANCELLED);
     }
 
-    /** End an operation: its completion or error entry (room reserved at issue), its counter; give it back. */
+    /**
+     * End an operation: its completion or error entry (room reserved at issue), its counter; give it back, and
+     * retire its bounce if it still holds one (it ended unanswered: the target may yet copy into it).
+     */
     private void finish(final int op, final int rc)
     {
+        retireBounce(op);
         final ShmCounter c = ops.writes[op] ? writeCounter : readCounter;
         if (rc == 0)
         {
@@ -287,7 +305,18 @@ final class EmulatedCompletions
             {
                 cq.unreserve();
             }
+            retireBounce(op);
             op = ops.release(op);
+        }
+    }
+
+    private void retireBounce(final int op)
+    {
+        final EmulatedBounce bounce = ops.bounce[op];
+        if (bounce != null)
+        {
+            ops.bounce[op] = null;
+            bounce.retire();
         }
     }
 }

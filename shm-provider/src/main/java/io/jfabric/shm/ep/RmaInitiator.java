@@ -27,6 +27,7 @@ import io.jfabric.RmaIov;
 import io.jfabric.shm.av.ShmAddressVector;
 import io.jfabric.shm.cntr.ShmCounter;
 import io.jfabric.shm.cq.ShmCompletionQueue;
+import io.jfabric.shm.mr.MemoryRegistrar;
 import io.jfabric.shm.mr.RemoteMemory;
 import io.jfabric.shm.rma.AtomicOps;
 import io.jfabric.shm.rma.AtomicSupport;
@@ -67,6 +68,9 @@ final class RmaInitiator
     private ByteBuffer stageCompare;
     private ByteBuffer stageResult;
     private final EmulatedRequest request = new EmulatedRequest();
+    private final MemoryRegistrar registrar;
+    /** Made at the first emulated RMA too large for one ring record. */
+    private EmulatedBounce bounce;
     /** The AV, when each destination's key comes from it (FI_AV_AUTH_KEY), else null. */
     private final ShmAddressVector keysFrom;
     /** Per AV entry: the entry state word its key digest was read under (-1: not yet), and that digest. */
@@ -80,6 +84,7 @@ final class RmaInitiator
     static final int FENCED = Integer.MIN_VALUE;
 
     /**
+     * @param registrar    the domain's registrar (it makes the bounce of large emulated operations).
      * @param remote       a view of the domain's registered memory, closed by {@link #close}.
      * @param cq           the CQ bound with FI_TRANSMIT, or null.
      * @param readCounter  the counter bound with FI_READ, or null.
@@ -90,6 +95,7 @@ final class RmaInitiator
      * @param keysFromAv   whether each destination's key comes from the AV instead (FI_AV_AUTH_KEY).
      */
     RmaInitiator(
+        final MemoryRegistrar registrar,
         final RemoteMemory remote,
         final ShmCompletionQueue cq,
         final ShmCounter readCounter,
@@ -98,6 +104,7 @@ final class RmaInitiator
         final long authDigest,
         final boolean keysFromAv)
     {
+        this.registrar = registrar;
         this.remote = remote;
         this.cq = cq;
         this.readCounter = readCounter;
@@ -600,10 +607,24 @@ final class RmaInitiator
         remote.countEvent(counterPlusOne);
     }
 
-    /** Close the view. Control path, send guard held. */
+    /** @return the bounce of emulated RMA too large for one ring record, made (not its segment) at first use. */
+    EmulatedBounce bounce()
+    {
+        if (bounce == null)
+        {
+            bounce = new EmulatedBounce(registrar);
+        }
+        return bounce;
+    }
+
+    /** Close the view and free the bounce. Control path, both guards held. */
     void close()
     {
         remote.close();
+        if (bounce != null)
+        {
+            bounce.close();
+        }
     }
 
 }

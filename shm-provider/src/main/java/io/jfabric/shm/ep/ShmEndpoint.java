@@ -392,8 +392,8 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
             fromAddressSlot ? parent.incarnation() : incarnation, av, registrar, b.txCq, b.selectiveTx, b.sendCntr,
             config.rendezvousMin(), config.livenessTimeoutMs(), config.checksum(), (int)Math.min(txSize, 1 << 16), iovLimit(), guards.sendGuard(),
             guards.progressGuard(), claim, authDigest, authKeysFromAv,
-            new RmaInitiator(registrar.endpointRemoteMemory(), b.txCq, b.readCntr, b.writeCntr, av, authDigest,
-            authKeysFromAv));
+            new RmaInitiator(registrar, registrar.endpointRemoteMemory(), b.txCq, b.readCntr, b.writeCntr, av,
+            authDigest, authKeysFromAv));
         rx = new RxContext(region, geometry, slot, incarnation, av, b.rxCq, b.selectiveRx, b.recvCntr,
             registrar.endpointRemoteMemory(), (int)Math.min(rxSize, 1 << 20), config.unexpectedCount(),
             config.unexpectedBytes(), config.unexpectedPreallocate(), directedRecv, minMultiRecv, guards.receiveGuard(), config.livenessTimeoutMs(), b.eq,

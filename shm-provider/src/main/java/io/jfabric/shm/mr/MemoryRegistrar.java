@@ -556,6 +556,38 @@ public final class MemoryRegistrar
         return new ShmShareableMemory(domain.fid(), segment);
     }
 
+    /**
+     * A shareable segment for the provider's own use, not a domain object: an endpoint's bounce for emulated RMA
+     * larger than one ring record ({@code ep.EmulatedBounce}), which peers map by its name from a request
+     * ({@link #openSegment}). Its user frees it ({@link SegmentFile#close(boolean)}, deleting the file) before the
+     * domain closes; JVM shutdown deletes one it did not. Creates a file: a control-path cost, paid on the data path
+     * the first time an endpoint needs it and each time it grows.
+     *
+     * @param length bytes of data, in {@code [1, SegmentDescriptor.MAX_DATA_LENGTH]}.
+     * @return the mapped segment.
+     * @throws FabricException as {@link SegmentFile#create} does ({@link Errno#FI_ENOSPC} when tmpfs is full).
+     */
+    public SegmentFile createSegment(final long length)
+    {
+        return SegmentFile.create(directory(), attr.name(), ProcessHandle.current().pid(), nextSegmentId(), length,
+            groupAccess);
+    }
+
+    /**
+     * Map a segment of a process of this domain by its name, as an emulated request's bounce reference gives it.
+     *
+     * @param owner     the owner's {@code ProcessIdentity}.
+     * @param segmentId the owner's number for it.
+     * @param nonce     its nonce.
+     * @return the mapping, or null when no such segment exists (freed, or its name holds another nonce).
+     * @throws FabricException as {@link SegmentFile#open} does (a damaged or foreign file).
+     */
+    SegmentFile openSegment(final long owner, final long segmentId, final long nonce)
+    {
+        return SegmentFile.open(directory(), attr.name(), io.jfabric.shm.core.ProcessIdentity.pid(owner), segmentId,
+            nonce);
+    }
+
     /** @return a segment id no segment of this process had before. */
     static long nextSegmentId()
     {

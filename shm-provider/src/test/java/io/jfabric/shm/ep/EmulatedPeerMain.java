@@ -98,7 +98,7 @@ public final class EmulatedPeerMain
         }
         final Info info = Fabrics.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints).get(0);
         final ByteBuffer heap = ByteBuffer.allocate(size);
-        final ByteBuffer direct = ByteBuffer.allocateDirect(65536);
+        final ByteBuffer direct = ByteBuffer.allocateDirect(Math.max(65536, Math.min(size, 4 << 20)));
         final byte[] array = new byte[ARRAY_BYTES];
         final ByteBuffer tail = ByteBuffer.allocate(ARRAY_BYTES);
         try (Fabric fabric = Fabrics.fabric(info.fabricAttr(), 0);
