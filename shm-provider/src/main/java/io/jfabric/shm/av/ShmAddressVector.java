@@ -160,6 +160,10 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
         this.userIdMode = (attr.flags() & Flags.FI_AV_USER_ID) != 0;
         this.avAuthKeys = domain.attr().authKeySize() == DomainAttr.FI_AV_AUTH_KEY;
         this.table = new AvTable(new UnsafeBuffer(memory), entries); // The buffer keeps the mapping reachable.
+        if (path != null)
+        {
+            table.reportFaults(path.toString(), domain, this); // a truncated file fails this AV alone, with FI_EIO
+        }
         this.attr = attr.count(entries).mapAddr(path == null ? 0 : mapAddr);
     }
 
@@ -885,6 +889,10 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
 
     private FabricException notValid(final String call, final long fiAddr)
     {
+        if (table.fault() != null)
+        {
+            return new FabricException(Errno.FI_EIO, call + ": " + table.fault());
+        }
         final int index = indexOf(fiAddr);
         final String why = fiAddr == Addresses.FI_ADDR_NOTAVAIL ? "is FI_ADDR_NOTAVAIL" : index < 0 ?
             "is outside the table (fi_addr values 0x" + Long.toHexString(fiAddrBase) + " + index, " +

@@ -19,6 +19,7 @@ import io.jfabric.Addresses;
 import io.jfabric.Errno;
 import io.jfabric.shm.cntr.ShmCounter;
 import io.jfabric.shm.core.BrokenVariant;
+import io.jfabric.shm.core.MappedFileWatch;
 import io.jfabric.shm.cq.ShmCompletionQueue;
 
 import org.agrona.DirectBuffer;
@@ -117,23 +118,42 @@ final class EmulatedCompletions
             status = -Errno.FI_EIO; // a response too short for what was asked: never written by a target
         }
         final EmulatedBounce bounce = ops.bounce[op];
-        if (status == 0)
+        if (status == 0 && bounce == null)
         {
-            if (bounce == null)
-            {
-                scatter(op, b, index + TxRecordDescriptor.RESPONSE_PAYLOAD_OFFSET);
-            }
-            else
+            scatter(op, b, index + TxRecordDescriptor.RESPONSE_PAYLOAD_OFFSET);
+        }
+        else if (bounce != null)
+        {
+            status = answeredFromBounce(op, bounce, status);
+        }
+        finish(op, status > 0 ? -Errno.FI_EIO : status);
+    }
+
+    /**
+     * The answer to a bounced operation: a read's bytes come out of the bounce, which is then free again (the
+     * target touched it only before it answered); if the bounce's file faulted (truncated), it is retired instead
+     * and the operation fails with FI_EIO.
+     *
+     * @return the operation's status.
+     */
+    private int answeredFromBounce(final int op, final EmulatedBounce bounce, final int status)
+    {
+        ops.bounce[op] = null;
+        try
+        {
+            if (status == 0)
             {
                 scatter(op, bounce.buffer(), bounce.dataIndex());
             }
         }
-        if (bounce != null)
+        catch (final InternalError ex)
         {
-            ops.bounce[op] = null;
-            bounce.release(); // answered: the target is done with it
+            MappedFileWatch.check(); // whichever file was truncated fails
+            bounce.retire();
+            return -Errno.FI_EIO;
         }
-        finish(op, status > 0 ? -Errno.FI_EIO : status);
+        bounce.release();
+        return status;
     }
 
     private void scatter(final int op, final DirectBuffer b, final int from)

@@ -17,9 +17,11 @@ package io.jfabric.shm.ep;
 
 import io.jfabric.AtomicDatatype;
 import io.jfabric.AtomicOp;
+import io.jfabric.Errno;
 import io.jfabric.Flags;
 import io.jfabric.Ioc;
 import io.jfabric.Msg;
+import io.jfabric.shm.core.MappedFileWatch;
 import io.jfabric.shm.rma.AtomicSupport;
 
 import org.agrona.concurrent.AtomicBuffer;
@@ -143,8 +145,8 @@ final class EmulatedRequest
      *
      * @param limit  the most bytes of payload a request or an answer carries ({@code TxContext.emulatedLimit}).
      * @param spare  the context's bounce.
-     * @return 0, or -FI_EAGAIN while the bounce serves another operation, or the negated errno of a bounce that
-     * could not be made.
+     * @return 0 (a write's bytes are in the bounce), or -FI_EAGAIN while the bounce serves another operation, or the
+     * negated errno of a bounce that could not be made, or -FI_EIO when the bounce's file faulted.
      */
     int stage(final int limit, final EmulatedBounce spare)
     {
@@ -153,11 +155,25 @@ final class EmulatedRequest
             return 0;
         }
         final int rc = spare.reserve(total);
-        if (rc == 0)
+        if (rc != 0)
         {
-            bounce = spare;
+            return rc;
         }
-        return rc;
+        if (type == RMA_WRITE)
+        {
+            try
+            {
+                TxContext.gather(spare.buffer(), spare.dataIndex(), msg, buf, offset, total);
+            }
+            catch (final InternalError ex)
+            {
+                MappedFileWatch.check(); // whichever file was truncated fails
+                spare.retire(); // and this bounce is not used again: the next operation makes a new one
+                return -Errno.FI_EIO;
+            }
+        }
+        bounce = spare;
+        return 0;
     }
 
     /** @return bytes of payload the request record carries. */
@@ -272,13 +288,9 @@ final class EmulatedRequest
         }
     }
 
-    /** A bounced request's payload: the reference to the bounce; a write's bytes are copied into the bounce first. */
+    /** A bounced request's payload: the reference to the bounce (a write's bytes are in it since {@link #stage}). */
     private void writeBounce(final AtomicBuffer b, final int payload)
     {
-        if (type == RMA_WRITE)
-        {
-            TxContext.gather(bounce.buffer(), bounce.dataIndex(), msg, buf, offset, total);
-        }
         b.putLong(payload + BOUNCE_OWNER_OFFSET, bounce.owner());
         b.putLong(payload + BOUNCE_SEGMENT_OFFSET, bounce.segmentId());
         b.putLong(payload + BOUNCE_NONCE_OFFSET, bounce.nonce());

@@ -19,6 +19,7 @@ import io.jfabric.AtomicDatatype;
 import io.jfabric.AtomicOp;
 import io.jfabric.Errno;
 import io.jfabric.Flags;
+import io.jfabric.shm.core.MappedFileWatch;
 import io.jfabric.shm.mr.LocalRegions;
 import io.jfabric.shm.mr.RemoteMemory;
 import io.jfabric.shm.region.RegionGeometry;
@@ -218,8 +219,17 @@ final class EmulatedTarget
         {
             return -Errno.FI_EIO;
         }
-        return type == RMA_WRITE ? write(lane, index, regions, bounce, bounces.index()) :
-            read(lane, index, regions, bounce, bounces.index());
+        try
+        {
+            return type == RMA_WRITE ? write(lane, index, regions, bounce, bounces.index()) :
+                read(lane, index, regions, bounce, bounces.index());
+        }
+        catch (final InternalError ex)
+        {
+            MappedFileWatch.check(); // whichever file was truncated fails
+            bounces.drop(sender); // and this bounce is mapped anew (a short file refuses) if it comes again
+            return -Errno.FI_EIO;
+        }
     }
 
     private int write(

@@ -98,6 +98,17 @@ final class PeerBounces
         return file.buffer();
     }
 
+    /**
+     * Forget a sender's mapping whose file faulted (was truncated): left to the garbage collector, not unmapped (an
+     * unmap of a faulted mapping gains nothing), and never touched again.
+     *
+     * @param sender the initiating slot.
+     */
+    void drop(final int sender)
+    {
+        mapped[sender] = null; // a later reference maps it anew, which a short file fails
+    }
+
     /** @return where the bytes start in the segment {@link #resolve} returned. */
     int index()
     {

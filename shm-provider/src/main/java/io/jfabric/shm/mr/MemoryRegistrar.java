@@ -553,7 +553,7 @@ public final class MemoryRegistrar
                 domain.release();
             }
         }
-        return new ShmShareableMemory(domain.fid(), segment);
+        return new ShmShareableMemory(domain.fid(), reporting(segment));
     }
 
     /**
@@ -569,8 +569,31 @@ public final class MemoryRegistrar
      */
     public SegmentFile createSegment(final long length)
     {
-        return SegmentFile.create(directory(), attr.name(), ProcessHandle.current().pid(), nextSegmentId(), length,
-            groupAccess);
+        return reporting(SegmentFile.create(directory(), attr.name(), ProcessHandle.current().pid(), nextSegmentId(),
+            length, groupAccess));
+    }
+
+    /**
+     * @param segment a mapping this domain object made, or null.
+     * @return it, reporting a fault (its file truncated) on the domain's event queue.
+     */
+    SegmentFile reporting(final SegmentFile segment)
+    {
+        if (segment != null)
+        {
+            segment.reportFaultsTo(this::reportFault);
+        }
+        return segment;
+    }
+
+    /** Post a mapped file's fault on the domain's event queue (fi_domain_bind), if one is bound. Any thread. */
+    private void reportFault(final String detail)
+    {
+        final ShmEventQueue eq = domain.eventQueue();
+        if (eq != null)
+        {
+            eq.postError(domain.fid(), domain.fid().context(), 0, Errno.FI_EIO, Errno.FI_EIO, detail);
+        }
     }
 
     /**
@@ -584,8 +607,8 @@ public final class MemoryRegistrar
      */
     SegmentFile openSegment(final long owner, final long segmentId, final long nonce)
     {
-        return SegmentFile.open(directory(), attr.name(), io.jfabric.shm.core.ProcessIdentity.pid(owner), segmentId,
-            nonce);
+        return reporting(SegmentFile.open(directory(), attr.name(), io.jfabric.shm.core.ProcessIdentity.pid(owner),
+            segmentId, nonce));
     }
 
     /** @return a segment id no segment of this process had before. */

@@ -20,6 +20,7 @@ import io.jfabric.FabricException;
 import io.jfabric.FidClass;
 import io.jfabric.Flags;
 import io.jfabric.shm.cntr.CounterTable;
+import io.jfabric.shm.core.MappedFileWatch;
 import io.jfabric.shm.core.FidLifecycle;
 
 import org.agrona.DirectBuffer;
@@ -391,29 +392,23 @@ public final class RemoteMemory extends FidLifecycle
         {
             return -Errno.FI_EIO; // The entry describes more than its segment holds.
         }
-        final UnsafeBuffer memory = segment.buffer();
+        if (segment.fault() != null)
+        {
+            return -Errno.FI_EIO; // its file was truncated: the regions it backs fail, and it is never touched again
+        }
         final int at = (int)(SegmentDescriptor.DATA_OFFSET + segmentOffset + offset);
-        if (sink != null)
+        final int rc;
+        try
         {
-            sink.read(memory, at, length);
-            return table.unchanged(index, control) ? 0 : -Errno.FI_EKEYREJECTED;
+            rc = touch(segment.buffer(), at, dst, src, localOffset, length, sink, op);
         }
-        if (dst != null)
+        catch (final InternalError ex)
         {
-            dst.putBytes(localOffset, memory, at, length);
-            return table.unchanged(index, control) ? 0 : -Errno.FI_EKEYREJECTED;
+            return segmentFaulted(segment, key, ex);
         }
-        if (op != null)
+        if (rc != 0 || sink != null || dst != null || op != null && (right & Flags.FI_REMOTE_WRITE) == 0)
         {
-            final int rc = op.access(memory, at, length);
-            if (rc != 0 || (right & Flags.FI_REMOTE_WRITE) == 0)
-            {
-                return rc != 0 ? rc : table.unchanged(index, control) ? 0 : -Errno.FI_EKEYREJECTED;
-            }
-        }
-        else
-        {
-            memory.putBytes(at, src, localOffset, length);
+            return rc != 0 ? rc : table.unchanged(index, control) ? 0 : -Errno.FI_EKEYREJECTED;
         }
         if (!table.unchanged(index, control))
         {
@@ -426,6 +421,62 @@ public final class RemoteMemory extends FidLifecycle
             countWrite(index, boundCounter);
         }
         return 0;
+    }
+
+    /**
+     * The access itself, the only code that touches a peer's segment: the rendezvous reader's, the read's or the
+     * write's copy, or the operation in place. A fault of the mapping (its file truncated) escapes as the JVM's
+     * {@link InternalError}, for {@link #copy} to catch.
+     *
+     * @return 0, or the operation's result.
+     */
+    private static int touch(
+        final UnsafeBuffer memory,
+        final int at,
+        final MutableDirectBuffer dst,
+        final DirectBuffer src,
+        final int localOffset,
+        final int length,
+        final SegmentReader sink,
+        final SegmentAccess op)
+    {
+        if (sink != null)
+        {
+            sink.read(memory, at, length);
+            return 0;
+        }
+        if (dst != null)
+        {
+            dst.putBytes(localOffset, memory, at, length);
+            return 0;
+        }
+        if (op != null)
+        {
+            return op.access(memory, at, length);
+        }
+        memory.putBytes(at, src, localOffset, length);
+        return 0;
+    }
+
+    /**
+     * An access faulted: a mapped file was truncated. The JVM raises the error of a compiled access at the thread's
+     * next safepoint poll, so it may be an earlier access's, to another file: the files found shorter than their
+     * mappings ({@link MappedFileWatch#check()}) are the ones that fail, each reported once on the domain's event
+     * queue ({@link SegmentFile#faulted}), naming the file; only when none is found is this segment taken for the
+     * culprit. Either way this call answers FI_EIO (where the error met it is unknown). Error path (allocates).
+     *
+     * @return -FI_EIO.
+     */
+    private int segmentFaulted(final SegmentFile segment, final long key, final InternalError ex)
+    {
+        if (MappedFileWatch.check() > 0)
+        {
+            return -Errno.FI_EIO; // the files found short fail (the error may be another access's, raised late)
+        }
+        segment.faulted("shareable memory segment " + segment.path() + " (owner pid " + segment.ownerPid() +
+            ", reached through region key 0x" + Long.toHexString(key) + ") faulted: was the file truncated by another" +
+            " process? (" + ex.getMessage() + "); the regions it backs now fail with FI_EIO in this process");
+        return -Errno.FI_EIO;
     }
 
     /**
