@@ -15,18 +15,12 @@
  */
 package io.jfabric.shm.av;
 
-import io.jfabric.FabricException;
-import io.jfabric.shm.context.DomainContext;
 import io.jfabric.shm.core.BrokenVariant;
-import io.jfabric.shm.core.FidLifecycle;
-import io.jfabric.shm.core.MappedFileWatch;
 import io.jfabric.shm.core.ProcessIdentity;
-import io.jfabric.shm.eq.ShmEventQueue;
 
 import org.agrona.concurrent.AtomicBuffer;
 
 import java.lang.invoke.VarHandle;
-import java.nio.file.Path;
 
 import static io.jfabric.shm.av.AvDescriptor.*;
 
@@ -85,14 +79,6 @@ public final class AvTable
     private final AvHeader header;
     private final long self;
     private volatile int entryCount;
-    /** Why an access to the table faulted (its file was truncated under the mapping), or null. */
-    private volatile String fault;
-    /** Where a fault is reported: the table's file, its domain and AV; null for a table in process memory. */
-    private String file;
-    private DomainContext domain;
-    private FidLifecycle av;
-    /** The heartbeat's watch of the file ({@link MappedFileWatch}), kept here so that the watch holds it weakly. */
-    private MappedFileWatch.Watched watch;
 
     /**
      * @param buffer     header and entries.
@@ -123,105 +109,6 @@ public final class AvTable
         return new AvTable(buffer, entryCount);
     }
 
-    /**
-     * Name the file the table is mapped from, for a fault's report: an error event with err FI_EIO, the AV as fid,
-     * on the domain's event queue (fi_domain_bind), if one is bound. Control path, before the table is shared.
-     *
-     * @param file   the file.
-     * @param domain its domain.
-     * @param av     the AV.
-     */
-    public void reportFaults(final String file, final DomainContext domain, final FidLifecycle av)
-    {
-        this.file = file;
-        this.domain = domain;
-        this.av = av;
-        final long mapped = buffer.capacity();
-        watch = new MappedFileWatch.Watched()
-        {
-            @Override
-            public Path file()
-            {
-                return Path.of(file);
-            }
-
-            @Override
-            public long mappedLength()
-            {
-                return mapped;
-            }
-
-            @Override
-            public void truncated(final long fileLength)
-            {
-                faulted("address vector file " + file + " was truncated from " + mapped + " to " + fileLength +
-                    " bytes by another process: the AV is unusable in this process (lookups and changes fail with " +
-                    "FI_EIO, sends to its addresses with FI_EINVAL); close it");
-            }
-        };
-        MappedFileWatch.watch(watch);
-    }
-
-    /**
-     * @return why an access to the table faulted (its file was truncated by another process), or null. A faulted
-     * table is {@link #detach detached}: lookups fail (-1) and every change throws {@link FabricException} with
-     * {@link io.jfabric.Errno#FI_EIO}; nothing touches its memory again.
-     */
-    public String fault()
-    {
-        return fault;
-    }
-
-    /**
-     * An access faulted: a mapped file was truncated (the JVM turns the SIGBUS into an {@link InternalError}, raised
-     * at the thread's next safepoint poll, so possibly for an earlier access to another file). The files found
-     * shorter than their mappings fail ({@link MappedFileWatch#check()}); only when none is, this table is taken
-     * for the culprit: detach, remember why, report it once. Error path (allocates).
-     */
-    private void faulted(final InternalError ex)
-    {
-        if (MappedFileWatch.check() > 0)
-        {
-            return; // the files found short fail (the error may be another access's, raised late)
-        }
-        faulted("address vector file " + (file != null ? file : "(process memory)") + " faulted: was it truncated " +
-            "by another process? (" + ex.getMessage() + "); the AV is unusable in this process (lookups and changes " +
-            "fail with FI_EIO, sends to its addresses with FI_EINVAL); close it");
-    }
-
-    private void faulted(final String detail)
-    {
-        synchronized (this)
-        {
-            if (fault != null)
-            {
-                return;
-            }
-            fault = detail;
-            entryCount = 0;
-        }
-        final ShmEventQueue eq = domain == null ? null : domain.eventQueue();
-        if (eq != null)
-        {
-            eq.postError(av, av.context(), 0, io.jfabric.Errno.FI_EIO, io.jfabric.Errno.FI_EIO, detail);
-        }
-    }
-
-    /** @return the exception a change of a faulted table throws (control path). */
-    private FabricException faultedException(final String call)
-    {
-        return new FabricException(io.jfabric.Errno.FI_EIO, call + ": " + fault);
-    }
-
-    /** Control path: refuse a change once the table faulted. */
-    private void ensureUsable(final String call)
-    {
-        if (fault != null)
-        {
-            throw faultedException(call);
-        }
-    }
-
     /** @return entries of the table; 0 once {@link #detach detached}. */
     public int entryCount()
     {
@@ -235,10 +122,6 @@ public final class AvTable
     public void detach()
     {
         entryCount = 0;
-        if (watch != null)
-        {
-            MappedFileWatch.unwatch(watch);
-        }
     }
 
     private static final boolean BROKEN_CLAIM = BrokenVariant.active("av.claim-plain");
@@ -255,8 +138,14 @@ public final class AvTable
         return buffer.compareAndSetLong(stateOffset, FREE, claimed(self));
     }
 
-    /** {@link #claim}'s work, whose faults the public method catches. */
-    private int claimEntry()
+    /**
+     * Claim the lowest FREE entry: CAS its state from FREE to CLAIMED by this process. A CLAIMED entry whose
+     * claimer is gone ({@link ProcessIdentity#isGone}: exited, or its pid now names another process) is set back to
+     * FREE on the way. Control path: the liveness check reads /proc for each CLAIMED entry met.
+     *
+     * @return the index claimed, or -1 when every entry is in use.
+     */
+    public int claim()
     {
         final int count = entryCount;
         for (int i = 0; i < count; i++)
@@ -277,8 +166,18 @@ public final class AvTable
         return -1;
     }
 
-    /** {@link #publishAddress}'s work, whose faults the public method catches. */
-    private void publishAddressEntry(
+    /**
+     * Publish a claimed entry as an endpoint address.
+     *
+     * @param index       the claimed entry.
+     * @param address     the address bytes, at most {@link AvDescriptor#ADDRESS_CAPACITY}.
+     * @param slot        its slot.
+     * @param incarnation its incarnation.
+     * @param userId      its user id.
+     * @param authKey     the auth key entry index, -1 for none.
+     * @param authKeyGeneration that key entry's generation, on which the caller holds a reference.
+     */
+    public void publishAddress(
         final int index, final byte[] address, final int slot, final long incarnation, final long userId,
         final long authKey, final long authKeyGeneration)
     {
@@ -287,8 +186,13 @@ public final class AvTable
         buffer.putLongRelease(offset + STATE_OFFSET, valid(header.nextGeneration()));
     }
 
-    /** {@link #publishKey}'s work, whose faults the public method catches. */
-    private void publishKeyEntry(final int index, final byte[] key)
+    /**
+     * Publish a claimed entry as an authorization key.
+     *
+     * @param index the claimed entry.
+     * @param key   the key bytes.
+     */
+    public void publishKey(final int index, final byte[] key)
     {
         final int offset = entryOffset(index);
         writeFields(offset, KIND_AUTH_KEY, key, -1, 0, -1L, -1, 0);
@@ -309,14 +213,27 @@ public final class AvTable
         buffer.putBytes(offset + ADDRESS_OFFSET, bytes);
     }
 
-    /** {@link #abandon}'s work, whose faults the public method catches. */
-    private void abandonEntry(final int index)
+    /**
+     * Give back an entry this process claimed and will not publish.
+     *
+     * @param index the claimed entry.
+     */
+    public void abandon(final int index)
     {
         buffer.compareAndSetLong(entryOffset(index) + STATE_OFFSET, claimed(self), FREE);
     }
 
-    /** {@link #remove}'s work, whose faults the public method catches. */
-    private int removeEntry(final int index, final long generation)
+    /**
+     * Remove a VALID entry: CAS its state from VALID with the generation a snapshot saw, no references and not
+     * updating, to FREE. Waits (bounded) while a user id is being written; past the bound, an updating bit whose
+     * updater ({@link AvDescriptor#UPDATER_OFFSET}) is gone is cleared and the removal goes on, while a live
+     * updater gives {@link #STUCK}.
+     *
+     * @param index      the entry.
+     * @param generation the generation it had.
+     * @return {@link #REMOVED}, {@link #GONE}, {@link #IN_USE} (a key with references) or {@link #STUCK}.
+     */
+    public int remove(final int index, final long generation)
     {
         final int offset = entryOffset(index) + STATE_OFFSET;
         long deadline = 0;
@@ -357,8 +274,14 @@ public final class AvTable
         }
     }
 
-    /** {@link #addReference}'s work, whose faults the public method catches. */
-    private boolean addReferenceTo(final int index, final long generation)
+    /**
+     * Add a reference to a key entry, only while it is still the publication named.
+     *
+     * @param index      the key entry.
+     * @param generation the generation validated.
+     * @return true when the reference was added; false when the key was removed or replaced meanwhile.
+     */
+    public boolean addReference(final int index, final long generation)
     {
         final int offset = entryOffset(index) + STATE_OFFSET;
         while (true)
@@ -380,8 +303,15 @@ public final class AvTable
         }
     }
 
-    /** {@link #dropReference}'s work, whose faults the public method catches. */
-    private boolean dropReferenceTo(final int index, final long generation)
+    /**
+     * Give back a reference taken with {@link #addReference}; a stale one (the key is another publication now)
+     * changes nothing.
+     *
+     * @param index      the key entry.
+     * @param generation the generation the reference was taken on.
+     * @return true when a reference was given back.
+     */
+    public boolean dropReference(final int index, final long generation)
     {
         final int offset = entryOffset(index) + STATE_OFFSET;
         while (true)
@@ -409,7 +339,7 @@ public final class AvTable
      * @param userId     the id.
      * @return {@link #SET}, {@link #GONE} or {@link #STUCK} (a live updater held the entry past the bound).
      */
-    private int setUserId(final int index, final long generation, final long userId)
+    public int userId(final int index, final long generation, final long userId)
     {
         final int offset = entryOffset(index);
         if (!acquireUpdater(offset, generation))
@@ -514,8 +444,14 @@ public final class AvTable
         return now - deadline > 0 ? -1 : deadline;
     }
 
-    /** {@link #snapshot}'s work, whose faults the public method catches. */
-    private boolean copyEntry(final int index, final Entry out)
+    /**
+     * Copy one entry consistently: the fields of one publication, never a mix.
+     *
+     * @param index the entry, in range.
+     * @param out   receives the copy.
+     * @return true when the entry is VALID (out filled); false when it is FREE or CLAIMED.
+     */
+    public boolean snapshot(final int index, final Entry out)
     {
         final int offset = entryOffset(index);
         while (true)
@@ -544,8 +480,14 @@ public final class AvTable
         }
     }
 
-    /** {@link #stateWord}'s work, whose faults the public method catches. */
-    private long stateWordOf(final int index)
+    /**
+     * Data path: an entry's state word (state and generation), one volatile read: it changes whenever the entry
+     * does, so a reader that cached what it resolved from an entry can check the cache with it.
+     *
+     * @param index the entry index (any int; out of range gives -1).
+     * @return the state word, or -1 when the index is out of range.
+     */
+    public long stateWord(final int index)
     {
         return index < 0 || index >= entryCount ? -1 : buffer.getLongVolatile(entryOffset(index) + STATE_OFFSET);
     }
@@ -581,19 +523,6 @@ public final class AvTable
      */
     private long addressField(final int index, final int fieldOffset)
     {
-        try
-        {
-            return addressFieldOf(index, fieldOffset);
-        }
-        catch (final InternalError ex)
-        {
-            faulted(ex);
-            return -1;
-        }
-    }
-
-    private long addressFieldOf(final int index, final int fieldOffset)
-    {
         if (index < 0 || index >= entryCount)
         {
             return -1;
@@ -617,250 +546,12 @@ public final class AvTable
         }
     }
 
-    /** {@link #state}'s work, whose faults the public method catches. */
-    private long stateOf(final int index)
-    {
-        return buffer.getLongAcquire(entryOffset(index) + STATE_OFFSET);
-    }
-
-    // ------------------------------------------------------------------ the public face: a fault never escapes
-
-    /**
-     * Claim the lowest FREE entry: CAS its state from FREE to CLAIMED by this process. A CLAIMED entry whose
-     * claimer is gone ({@link ProcessIdentity#isGone}: exited, or its pid now names another process) is set back to
-     * FREE on the way. Control path: the liveness check reads /proc for each CLAIMED entry met.
-     *
-     * @return the index claimed, or -1 when every entry is in use.
-     * @throws FabricException {@link io.jfabric.Errno#FI_EIO} once the table faulted ({@link #fault()}).
-     */
-    public int claim()
-    {
-        ensureUsable("claiming an AV entry");
-        try
-        {
-            return claimEntry();
-        }
-        catch (final InternalError ex)
-        {
-            faulted(ex);
-            throw faultedException("claiming an AV entry");
-        }
-    }
-
-    /**
-     * Publish a claimed entry as an endpoint address.
-     *
-     * @param index       the claimed entry.
-     * @param address     the address bytes, at most {@link AvDescriptor#ADDRESS_CAPACITY}.
-     * @param slot        its slot.
-     * @param incarnation its incarnation.
-     * @param userId      its user id.
-     * @param authKey     the auth key entry index, -1 for none.
-     * @param authKeyGeneration that key entry's generation, on which the caller holds a reference.
-     * @throws FabricException {@link io.jfabric.Errno#FI_EIO} once the table faulted.
-     */
-    public void publishAddress(
-        final int index, final byte[] address, final int slot, final long incarnation, final long userId,
-        final long authKey, final long authKeyGeneration)
-    {
-        ensureUsable("publishing an AV entry");
-        try
-        {
-            publishAddressEntry(index, address, slot, incarnation, userId, authKey, authKeyGeneration);
-        }
-        catch (final InternalError ex)
-        {
-            faulted(ex);
-            throw faultedException("publishing an AV entry");
-        }
-    }
-
-    /**
-     * Publish a claimed entry as an authorization key.
-     *
-     * @param index the claimed entry.
-     * @param key   the key bytes.
-     * @throws FabricException {@link io.jfabric.Errno#FI_EIO} once the table faulted.
-     */
-    public void publishKey(final int index, final byte[] key)
-    {
-        ensureUsable("publishing an AV key");
-        try
-        {
-            publishKeyEntry(index, key);
-        }
-        catch (final InternalError ex)
-        {
-            faulted(ex);
-            throw faultedException("publishing an AV key");
-        }
-    }
-
-    /**
-     * Give back an entry this process claimed and will not publish; nothing once the table faulted.
-     *
-     * @param index the claimed entry.
-     */
-    public void abandon(final int index)
-    {
-        try
-        {
-            if (fault == null)
-            {
-                abandonEntry(index);
-            }
-        }
-        catch (final InternalError ex)
-        {
-            faulted(ex);
-        }
-    }
-
-    /**
-     * Remove a VALID entry: CAS its state from VALID with the generation a snapshot saw, no references and not
-     * updating, to FREE. Waits (bounded) while a user id is being written; past the bound, an updating bit whose
-     * updater ({@link AvDescriptor#UPDATER_OFFSET}) is gone is cleared and the removal goes on, while a live
-     * updater gives {@link #STUCK}.
-     *
-     * @param index      the entry.
-     * @param generation the generation it had.
-     * @return {@link #REMOVED}, {@link #GONE}, {@link #IN_USE} (a key with references) or {@link #STUCK}.
-     * @throws FabricException {@link io.jfabric.Errno#FI_EIO} once the table faulted.
-     */
-    public int remove(final int index, final long generation)
-    {
-        ensureUsable("removing an AV entry");
-        try
-        {
-            return removeEntry(index, generation);
-        }
-        catch (final InternalError ex)
-        {
-            faulted(ex);
-            throw faultedException("removing an AV entry");
-        }
-    }
-
-    /**
-     * Add a reference to a key entry, only while it is still the publication named.
-     *
-     * @param index      the key entry.
-     * @param generation the generation validated.
-     * @return true when the reference was added; false when the key was removed or replaced meanwhile.
-     * @throws FabricException {@link io.jfabric.Errno#FI_EIO} once the table faulted.
-     */
-    public boolean addReference(final int index, final long generation)
-    {
-        ensureUsable("referencing an AV key");
-        try
-        {
-            return addReferenceTo(index, generation);
-        }
-        catch (final InternalError ex)
-        {
-            faulted(ex);
-            throw faultedException("referencing an AV key");
-        }
-    }
-
-    /**
-     * Give back a reference taken with {@link #addReference}; a stale one (the key is another publication now)
-     * changes nothing, nor does any once the table faulted.
-     *
-     * @param index      the key entry.
-     * @param generation the generation the reference was taken on.
-     * @return true when a reference was given back.
-     */
-    public boolean dropReference(final int index, final long generation)
-    {
-        try
-        {
-            return fault == null && dropReferenceTo(index, generation);
-        }
-        catch (final InternalError ex)
-        {
-            faulted(ex);
-            return false;
-        }
-    }
-
-    /**
-     * Set the user id of an entry, only while it is still the publication named (see {@link #setUserId}).
-     *
-     * @param index      the entry.
-     * @param generation the generation validated.
-     * @param userId     the id.
-     * @return {@link #SET}, {@link #GONE} or {@link #STUCK} (a live updater held the entry past the bound).
-     * @throws FabricException {@link io.jfabric.Errno#FI_EIO} once the table faulted.
-     */
-    public int userId(final int index, final long generation, final long userId)
-    {
-        ensureUsable("setting an AV user id");
-        try
-        {
-            return setUserId(index, generation, userId);
-        }
-        catch (final InternalError ex)
-        {
-            faulted(ex);
-            throw faultedException("setting an AV user id");
-        }
-    }
-
-    /**
-     * Copy one entry consistently: the fields of one publication, never a mix. Either path: never throws.
-     *
-     * @param index the entry, in range.
-     * @param out   receives the copy.
-     * @return true when the entry is VALID (out filled); false when it is FREE or CLAIMED, or the table faulted.
-     */
-    public boolean snapshot(final int index, final Entry out)
-    {
-        try
-        {
-            return fault == null && index >= 0 && index < entryCount && copyEntry(index, out);
-        }
-        catch (final InternalError ex)
-        {
-            faulted(ex);
-            return false;
-        }
-    }
-
-    /**
-     * Data path: an entry's state word (state and generation), one volatile read: it changes whenever the entry
-     * does, so a reader that cached what it resolved from an entry can check the cache with it.
-     *
-     * @param index the entry index (any int; out of range gives -1).
-     * @return the state word, or -1 when the index is out of range (always, once the table faulted).
-     */
-    public long stateWord(final int index)
-    {
-        try
-        {
-            return stateWordOf(index);
-        }
-        catch (final InternalError ex)
-        {
-            faulted(ex);
-            return -1;
-        }
-    }
-
     /**
      * @param index an entry.
-     * @return its state now (acquire); FREE once the table faulted.
+     * @return its state now (acquire).
      */
     public long state(final int index)
     {
-        try
-        {
-            return fault == null ? stateOf(index) : FREE;
-        }
-        catch (final InternalError ex)
-        {
-            faulted(ex);
-            return FREE;
-        }
+        return buffer.getLongAcquire(entryOffset(index) + STATE_OFFSET);
     }
 }

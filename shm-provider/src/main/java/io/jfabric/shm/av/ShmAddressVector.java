@@ -139,7 +139,7 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
     private final boolean userIdMode;
     private final boolean avAuthKeys;
     private final Path path;
-    private final AvTable table;
+    private final GuardedAvTable table;
     private volatile ShmEventQueue eq;
 
     private ShmAddressVector(
@@ -159,10 +159,11 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
         this.async = (attr.flags() & Flags.FI_EVENT) != 0;
         this.userIdMode = (attr.flags() & Flags.FI_AV_USER_ID) != 0;
         this.avAuthKeys = domain.attr().authKeySize() == DomainAttr.FI_AV_AUTH_KEY;
-        this.table = new AvTable(new UnsafeBuffer(memory), entries); // The buffer keeps the mapping reachable.
+        // The buffer keeps the mapping reachable. A truncated file fails this AV alone, with FI_EIO.
+        this.table = new GuardedAvTable(new AvTable(new UnsafeBuffer(memory), entries));
         if (path != null)
         {
-            table.reportFaults(path.toString(), domain, this); // a truncated file fails this AV alone, with FI_EIO
+            table.reportFaults(path, domain, this, memory.capacity());
         }
         this.attr = attr.count(entries).mapAddr(path == null ? 0 : mapAddr);
     }
@@ -246,7 +247,7 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
     /** @return the table, for this package's tests. */
     AvTable table()
     {
-        return table;
+        return table.raw();
     }
 
     /** @return entries of the table. */
