@@ -219,9 +219,10 @@ final class EmulatedCompletions
     /**
      * Whether the target read past the request without answering it (see the class comment): true once this
      * context's ring has been read up to the producer position noted when the target's consumer position was first
-     * seen past the request's end, the operation still in flight.
+     * seen past the request's end, the operation still in flight. Package-private for the JCStress test of this
+     * ordering (stress-tests, {@code EmulatedSkipDetectionTest}), which calls it as {@link #sweep} does.
      */
-    private boolean skipped(final int op)
+    boolean skipped(final int op)
     {
         final long mark = ops.answerBelow[op];
         if (mark >= 0)
