@@ -16,7 +16,6 @@
 package io.jfabric.shm.ep;
 
 import io.jfabric.AddressVector;
-import io.jfabric.AvAttr;
 import io.jfabric.CompletionQueue;
 import io.jfabric.Counter;
 import io.jfabric.CqAttr;
@@ -25,15 +24,9 @@ import io.jfabric.CqFormat;
 import io.jfabric.Domain;
 import io.jfabric.Endpoint;
 import io.jfabric.Errno;
-import io.jfabric.Fabric;
 import io.jfabric.Flags;
-import io.jfabric.Info;
 import io.jfabric.Msg;
 import io.jfabric.RmaIov;
-import io.jfabric.Versions;
-import io.jfabric.shm.ChildJvm;
-import io.jfabric.shm.ShmProvider;
-import io.jfabric.shm.ShmTestRoot;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -43,13 +36,11 @@ import org.junit.jupiter.api.TestInstance;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Issue 27: an RMA on memory the target registered from a heap or direct buffer (the emulated path) larger than one
@@ -69,15 +60,13 @@ class EmulatedLargeRmaTest
     private static final long RO_KEY = 8;
     private static final long DIRECT_KEY = 9;
 
-    private ShmTestRoot root;
-    private Fabric fabric;
+    private EmulatedTargetSession session;
     private Domain domain;
     private AddressVector av;
     private CompletionQueue cq;
     private Counter reads;
     private Counter writes;
     private Endpoint ep;
-    private ChildJvm target;
     private long peer;
     private long base;
     private long directBase;
@@ -85,60 +74,28 @@ class EmulatedLargeRmaTest
     @BeforeAll
     void start() throws Exception
     {
-        root = new ShmTestRoot();
-        final ShmProvider provider = root.provider();
-        final Info hints = new Info();
-        hints.domainAttr().name(DOMAIN);
-        hints.caps(Flags.FI_MSG | Flags.FI_RMA | Flags.FI_ATOMIC);
-        final Info info = provider.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints).get(0);
-        fabric = provider.fabric(info.fabricAttr(), 0);
-        domain = fabric.domain(info, 0);
-        target = ChildJvm.start(EmulatedPeerMain.class, List.of("jfabric.shm.dir=" + root.dir()), DOMAIN,
-            Integer.toString(SIZE), "running");
-        final Map<String, String> hello = target.awaitResult(60);
-        base = Long.parseLong(hello.get("base"));
-        directBase = Long.parseLong(hello.get("dbase"));
-        av = domain.avOpen(new AvAttr(), 0);
-        cq = domain.cqOpen(new CqAttr().format(CqFormat.DATA), 0);
-        reads = domain.cntrOpen(null, 0);
-        writes = domain.cntrOpen(null, 0);
-        ep = domain.endpoint(info, 0);
-        ep.bind(av, 0);
-        ep.bind(cq, Flags.FI_TRANSMIT | Flags.FI_RECV);
-        ep.bind(reads, Flags.FI_READ);
-        ep.bind(writes, Flags.FI_WRITE);
-        ep.enable();
-        final long[] out = new long[1];
-        assertEquals(1, av.insert(new String[] {hello.get("addr")}, 1, out, 0, 0));
-        peer = out[0];
+        session = new EmulatedTargetSession(DOMAIN, SIZE);
+        domain = session.domain;
+        av = session.av;
+        cq = session.cq;
+        reads = session.reads;
+        writes = session.writes;
+        ep = session.ep;
+        peer = session.peer;
+        base = session.address("base");
+        directBase = session.address("dbase");
         assertEquals(8016, ((ShmEndpoint)ep).emulatedLimit(), "the largest RMA one ring record carries");
     }
 
     @AfterAll
     void stop() throws Exception
     {
-        try
-        {
-            target.tell("exit");
-            target.awaitSuccess(60);
-        }
-        finally
-        {
-            for (final AutoCloseable c : new AutoCloseable[] {ep, reads, writes, cq, av})
-            {
-                if (c != null)
-                {
-                    c.close();
-                }
-            }
-            TwoJvmEndpointTestBase.closeDomain(domain, fabric, root);
-        }
+        session.close();
     }
 
     private Map<String, String> ask(final String command) throws Exception
     {
-        target.tell(command);
-        return target.awaitResult(60);
+        return session.ask(command);
     }
 
     private static ByteBuffer pattern(final int size, final int seed, final boolean direct)
@@ -326,7 +283,7 @@ class EmulatedLargeRmaTest
 
     private long segmentsOfThisProcess() throws Exception
     {
-        try (Stream<Path> files = Files.list(root.dir()))
+        try (Stream<Path> files = Files.list(session.root.dir()))
         {
             final String prefix = DOMAIN + ".seg." + ProcessHandle.current().pid() + ".";
             return files.filter(f -> f.getFileName().toString().startsWith(prefix)).count();

@@ -19,7 +19,6 @@ import io.jfabric.AddressVector;
 import io.jfabric.AtomicDatatype;
 import io.jfabric.AtomicMsg;
 import io.jfabric.AtomicOp;
-import io.jfabric.AvAttr;
 import io.jfabric.CompletionQueue;
 import io.jfabric.CqAttr;
 import io.jfabric.CqEntries;
@@ -27,16 +26,11 @@ import io.jfabric.CqFormat;
 import io.jfabric.Domain;
 import io.jfabric.Endpoint;
 import io.jfabric.Errno;
-import io.jfabric.Fabric;
 import io.jfabric.Flags;
 import io.jfabric.Info;
 import io.jfabric.Ioc;
 import io.jfabric.Msg;
 import io.jfabric.RmaIov;
-import io.jfabric.Versions;
-import io.jfabric.shm.ChildJvm;
-import io.jfabric.shm.ShmProvider;
-import io.jfabric.shm.ShmTestRoot;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -47,7 +41,6 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.function.LongSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -68,12 +61,10 @@ class InjectMsgCompletionTest
     private static final long HEAP_KEY = 7;
     private static final long SHARED_KEY = 11;
 
-    private ShmTestRoot root;
-    private Fabric fabric;
+    private EmulatedTargetSession session;
     private Domain domain;
     private Info info;
     private AddressVector av;
-    private ChildJvm target;
     private String targetAddress;
     private long heapBase;
     private long sharedBase;
@@ -82,21 +73,13 @@ class InjectMsgCompletionTest
     @BeforeAll
     void start() throws Exception
     {
-        root = new ShmTestRoot();
-        final ShmProvider provider = root.provider();
-        final Info hints = new Info();
-        hints.domainAttr().name(DOMAIN);
-        hints.caps(Flags.FI_MSG | Flags.FI_TAGGED | Flags.FI_RMA | Flags.FI_ATOMIC);
-        info = provider.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints).get(0);
-        fabric = provider.fabric(info.fabricAttr(), 0);
-        domain = fabric.domain(info, 0);
-        target = ChildJvm.start(EmulatedPeerMain.class, List.of("jfabric.shm.dir=" + root.dir()), DOMAIN, "65536",
-            "running");
-        final Map<String, String> hello = target.awaitResult(60);
-        targetAddress = hello.get("addr");
-        heapBase = Long.parseLong(hello.get("base"));
-        sharedBase = Long.parseLong(hello.get("sbase"));
-        av = domain.avOpen(new AvAttr(), 0);
+        session = new EmulatedTargetSession(DOMAIN, 65536);
+        domain = session.domain;
+        info = session.info;
+        av = session.av;
+        targetAddress = session.hello.get("addr");
+        heapBase = session.address("base");
+        sharedBase = session.address("sbase");
     }
 
     @AfterAll
@@ -104,17 +87,14 @@ class InjectMsgCompletionTest
     {
         try
         {
-            target.tell("exit");
-            target.awaitSuccess(30);
-        }
-        finally
-        {
             for (int i = opened.size() - 1; i >= 0; i--)
             {
                 opened.get(i).close();
             }
-            av.close();
-            TwoJvmEndpointTestBase.closeDomain(domain, fabric, root);
+        }
+        finally
+        {
+            session.close();
         }
     }
 

@@ -15,21 +15,9 @@
  */
 package io.jfabric.shm.ep;
 
-import io.jfabric.AddressVector;
-import io.jfabric.AvAttr;
-import io.jfabric.CompletionQueue;
-import io.jfabric.CqAttr;
-import io.jfabric.CqFormat;
-import io.jfabric.Domain;
-import io.jfabric.Endpoint;
 import io.jfabric.Errno;
-import io.jfabric.Fabric;
 import io.jfabric.Flags;
-import io.jfabric.Info;
-import io.jfabric.Versions;
 import io.jfabric.shm.ChildJvm;
-import io.jfabric.shm.ShmProvider;
-import io.jfabric.shm.ShmTestRoot;
 import io.jfabric.shm.mr.RemoteMemory;
 
 import org.agrona.concurrent.UnsafeBuffer;
@@ -59,74 +47,30 @@ class ReadOnlyDestinationTest
     private static final long HEAP_KEY = 7;
     private static final long SHARED_KEY = 11;
 
-    private ShmTestRoot root;
-    private Fabric fabric;
-    private Domain domain;
-    private AddressVector av;
-    private CompletionQueue cq;
-    private Endpoint ep;
-    private ChildJvm target;
-    private String targetAddress;
-    private long peer;
+    private EmulatedTargetSession session;
     private long heapBase;
     private long sharedBase;
 
     @BeforeAll
     void start() throws Exception
     {
-        root = new ShmTestRoot();
-        final ShmProvider provider = root.provider();
-        final Info hints = new Info();
-        hints.domainAttr().name(DOMAIN);
-        hints.caps(Flags.FI_MSG | Flags.FI_RMA | Flags.FI_ATOMIC);
-        final Info info = provider.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints).get(0);
-        fabric = provider.fabric(info.fabricAttr(), 0);
-        domain = fabric.domain(info, 0);
-        target = ChildJvm.start(EmulatedPeerMain.class, List.of("jfabric.shm.dir=" + root.dir()), DOMAIN, "65536",
-            "running");
-        final Map<String, String> hello = target.awaitResult(60);
-        targetAddress = hello.get("addr");
-        heapBase = Long.parseLong(hello.get("base"));
-        sharedBase = Long.parseLong(hello.get("sbase"));
-        av = domain.avOpen(new AvAttr(), 0);
-        cq = domain.cqOpen(new CqAttr().format(CqFormat.DATA), 0);
-        ep = domain.endpoint(info, 0);
-        ep.bind(av, 0);
-        ep.bind(cq, Flags.FI_TRANSMIT | Flags.FI_RECV);
-        ep.enable();
-        final long[] out = new long[1];
-        assertEquals(1, av.insert(new String[] {targetAddress}, 1, out, 0, 0));
-        peer = out[0];
-        target.tell("fill 5");
-        assertEquals("5", target.awaitResult(30).get("filled"));
+        session = new EmulatedTargetSession(DOMAIN, 65536);
+        heapBase = session.address("base");
+        sharedBase = session.address("sbase");
+        assertEquals("5", session.ask("fill 5").get("filled"));
         final ByteBuffer pattern = ByteBuffer.allocateDirect(64);
         for (int i = 0; i < 64; i++)
         {
             pattern.put(i, (byte)(i + 1));
         }
-        assertEquals(0, ep.write(pattern, 0, 64, 0, peer, sharedBase, SHARED_KEY, 9));
-        assertEquals(Flags.FI_RMA | Flags.FI_WRITE, CqWait.next(cq), "the shareable region holds no zero byte");
+        assertEquals(0, session.ep.write(pattern, 0, 64, 0, session.peer, sharedBase, SHARED_KEY, 9));
+        assertEquals(Flags.FI_RMA | Flags.FI_WRITE, CqWait.next(session.cq), "the shareable region holds no zero byte");
     }
 
     @AfterAll
     void stop() throws Exception
     {
-        try
-        {
-            target.tell("exit");
-            target.awaitSuccess(30);
-        }
-        finally
-        {
-            for (final AutoCloseable c : new AutoCloseable[] {ep, cq, av})
-            {
-                if (c != null)
-                {
-                    c.close();
-                }
-            }
-            TwoJvmEndpointTestBase.closeDomain(domain, fabric, root);
-        }
+        session.close();
     }
 
     @Test
@@ -149,7 +93,7 @@ class ReadOnlyDestinationTest
         {
             assertEquals(-Errno.FI_EINVAL, call.getValue(), call.getKey());
         }
-        assertEquals(0, ReadOnlyInitiatorMain.drain(cq, 300), "nothing was issued, so nothing completes");
+        assertEquals(0, ReadOnlyInitiatorMain.drain(session.cq, 300), "nothing was issued, so nothing completes");
         for (int i = 0; i < memory.capacity(); i++)
         {
             assertEquals(0, memory.get(i), "byte " + i + " behind the read-only view");
@@ -158,9 +102,9 @@ class ReadOnlyDestinationTest
 
     private Map<String, Long> calls(final ByteBuffer readOnly)
     {
-        final Map<String, Long> rc = ReadOnlyInitiatorMain.callAll(ep, readOnly, peer, sharedBase, SHARED_KEY,
-            "shared");
-        rc.putAll(ReadOnlyInitiatorMain.callAll(ep, readOnly, peer, heapBase, HEAP_KEY, "heap"));
+        final Map<String, Long> rc = ReadOnlyInitiatorMain.callAll(session.ep, readOnly, session.peer, sharedBase,
+            SHARED_KEY, "shared");
+        rc.putAll(ReadOnlyInitiatorMain.callAll(session.ep, readOnly, session.peer, heapBase, HEAP_KEY, "heap"));
         return rc;
     }
 
@@ -168,8 +112,8 @@ class ReadOnlyDestinationTest
     void shouldRefuseAReadOnlyFileMappingInEveryCallFormAndKeepTheJvmAlive() throws Exception
     {
         final ChildJvm initiator = ChildJvm.start(ReadOnlyInitiatorMain.class,
-            List.of("jfabric.shm.dir=" + root.dir()), DOMAIN, targetAddress, "" + SHARED_KEY, "" + sharedBase,
-            "" + HEAP_KEY, "" + heapBase, root.dir().resolve("read-only-mapping").toString());
+            List.of("jfabric.shm.dir=" + session.root.dir()), DOMAIN, session.hello.get("addr"), "" + SHARED_KEY,
+            "" + sharedBase, "" + HEAP_KEY, "" + heapBase, session.root.dir().resolve("read-only-mapping").toString());
         try (initiator)
         {
             final Map<String, String> rc = initiator.awaitResult(60);
@@ -187,7 +131,7 @@ class ReadOnlyDestinationTest
     @Test
     void shouldRefuseAReadOnlyDestinationInTheApplicationsRemoteMemoryView()
     {
-        try (RemoteMemory view = ((io.jfabric.shm.ShmDomain)domain).remoteMemory())
+        try (RemoteMemory view = ((io.jfabric.shm.ShmDomain)session.domain).remoteMemory())
         {
             final ByteBuffer memory = ByteBuffer.allocateDirect(16);
             assertEquals(-Errno.FI_EINVAL,

@@ -15,27 +15,15 @@
  */
 package io.jfabric.shm.ep;
 
-import io.jfabric.AddressVector;
 import io.jfabric.AtomicDatatype;
 import io.jfabric.AtomicOp;
-import io.jfabric.AvAttr;
 import io.jfabric.CompletionQueue;
-import io.jfabric.Counter;
-import io.jfabric.CqAttr;
-import io.jfabric.CqFormat;
-import io.jfabric.Domain;
 import io.jfabric.Endpoint;
 import io.jfabric.Errno;
-import io.jfabric.Fabric;
 import io.jfabric.Flags;
-import io.jfabric.Info;
 import io.jfabric.Ioc;
 import io.jfabric.Msg;
 import io.jfabric.RmaIov;
-import io.jfabric.Versions;
-import io.jfabric.shm.ChildJvm;
-import io.jfabric.shm.ShmProvider;
-import io.jfabric.shm.ShmTestRoot;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -44,7 +32,6 @@ import org.junit.jupiter.api.TestInstance;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -63,14 +50,9 @@ class RegionWriteCounterTest
     private static final long HEAP_KEY = 7;
     private static final long SHARED_KEY = 11;
 
-    private ShmTestRoot root;
-    private Fabric fabric;
-    private Domain domain;
-    private AddressVector av;
-    private CompletionQueue cq;
-    private Counter writes;
+    private EmulatedTargetSession session;
     private Endpoint ep;
-    private ChildJvm target;
+    private CompletionQueue cq;
     private long peer;
     private long heapBase;
     private long sharedBase;
@@ -78,57 +60,23 @@ class RegionWriteCounterTest
     @BeforeAll
     void start() throws Exception
     {
-        root = new ShmTestRoot();
-        final ShmProvider provider = root.provider();
-        final Info hints = new Info();
-        hints.domainAttr().name(DOMAIN);
-        hints.caps(Flags.FI_MSG | Flags.FI_RMA | Flags.FI_ATOMIC);
-        final Info info = provider.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints).get(0);
-        fabric = provider.fabric(info.fabricAttr(), 0);
-        domain = fabric.domain(info, 0);
-        target = ChildJvm.start(EmulatedPeerMain.class, List.of("jfabric.shm.dir=" + root.dir()), DOMAIN, "65536",
-            "running");
-        final Map<String, String> hello = target.awaitResult(60);
-        heapBase = Long.parseLong(hello.get("base"));
-        sharedBase = Long.parseLong(hello.get("sbase"));
-        av = domain.avOpen(new AvAttr(), 0);
-        cq = domain.cqOpen(new CqAttr().format(CqFormat.DATA), 0);
-        writes = domain.cntrOpen(null, 0);
-        ep = domain.endpoint(info, 0);
-        ep.bind(av, 0);
-        ep.bind(cq, Flags.FI_TRANSMIT | Flags.FI_RECV);
-        ep.bind(writes, Flags.FI_WRITE);
-        ep.enable();
-        final long[] out = new long[1];
-        assertEquals(1, av.insert(new String[] {hello.get("addr")}, 1, out, 0, 0));
-        peer = out[0];
+        session = new EmulatedTargetSession(DOMAIN, 65536);
+        ep = session.ep;
+        cq = session.cq;
+        peer = session.peer;
+        heapBase = session.address("base");
+        sharedBase = session.address("sbase");
     }
 
     @AfterAll
     void stop() throws Exception
     {
-        try
-        {
-            target.tell("exit");
-            target.awaitSuccess(30);
-        }
-        finally
-        {
-            for (final AutoCloseable c : new AutoCloseable[] {ep, writes, cq, av})
-            {
-                if (c != null)
-                {
-                    c.close();
-                }
-            }
-            TwoJvmEndpointTestBase.closeDomain(domain, fabric, root);
-        }
+        session.close();
     }
 
     private Map<String, String> counters() throws Exception
     {
-        target.tell("counters");
-        return target.awaitResult(30);
+        return session.ask("counters");
     }
 
     /** @return a Msg of three 8-byte buffers. */
@@ -154,13 +102,13 @@ class RegionWriteCounterTest
     void shouldCountAWritevOfThreeBuffersAsOneWriteOfTheRegionOnBothPaths() throws Exception
     {
         final Map<String, String> before = counters();
-        final long ownBefore = writes.read();
+        final long ownBefore = session.writes.read();
         complete(ep.writev(threeBuffers(), peer, sharedBase, SHARED_KEY, 1), Flags.FI_RMA | Flags.FI_WRITE);
         complete(ep.writev(threeBuffers(), peer, heapBase, HEAP_KEY, 2), Flags.FI_RMA | Flags.FI_WRITE);
         final Map<String, String> after = counters();
         assertEquals(1, delta(before, after, "smwrite"), "the shareable region (one-sided: three copies)");
         assertEquals(1, delta(before, after, "mrwrite"), "the heap region (emulated: one request)");
-        assertEquals(ownBefore + 2, writes.read(), "the initiator's FI_WRITE counter, as ever");
+        assertEquals(ownBefore + 2, session.writes.read(), "the initiator's FI_WRITE counter, as ever");
     }
 
     @Test
