@@ -84,31 +84,27 @@ final class RmaInitiator
     static final int FENCED = Integer.MIN_VALUE;
 
     /**
-     * @param registrar    the domain's registrar (it makes the bounce of large emulated operations).
-     * @param remote       a view of the domain's registered memory, closed by {@link #close}.
-     * @param cq           the CQ bound with FI_TRANSMIT, or null.
-     * @param readCounter  the counter bound with FI_READ, or null.
-     * @param writeCounter the counter bound with FI_WRITE, or null.
-     * @param av           the bound AV.
-     * @param authDigest   the endpoint's authorization key digest (its ep_attr.auth_key, else its domain's), 0 for
-     *                     none: what its one-sided accesses present.
-     * @param keysFromAv   whether each destination's key comes from the AV instead (FI_AV_AUTH_KEY).
+     * @param registrar  the domain's registrar: the view of its registered memory ({@link #close} closes it), and the
+     *                   bounce of large emulated operations.
+     * @param bindings   the endpoint's bindings: the CQ bound with FI_TRANSMIT, the counters bound with FI_READ and
+     *                   FI_WRITE (each may be null).
+     * @param av         the bound AV.
+     * @param authDigest the endpoint's authorization key digest (its ep_attr.auth_key, else its domain's), 0 for
+     *                   none: what its one-sided accesses present.
+     * @param keysFromAv whether each destination's key comes from the AV instead (FI_AV_AUTH_KEY).
      */
     RmaInitiator(
         final MemoryRegistrar registrar,
-        final RemoteMemory remote,
-        final ShmCompletionQueue cq,
-        final ShmCounter readCounter,
-        final ShmCounter writeCounter,
+        final EndpointBindings bindings,
         final ShmAddressVector av,
         final long authDigest,
         final boolean keysFromAv)
     {
         this.registrar = registrar;
-        this.remote = remote;
-        this.cq = cq;
-        this.readCounter = readCounter;
-        this.writeCounter = writeCounter;
+        this.remote = registrar.endpointRemoteMemory();
+        this.cq = bindings.txCq;
+        this.readCounter = bindings.readCntr;
+        this.writeCounter = bindings.writeCntr;
         this.keysFrom = keysFromAv ? av : null;
         this.keyState = new long[keysFromAv ? av.entries() : 0];
         this.keyDigest = new long[keyState.length];

@@ -392,8 +392,7 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
             fromAddressSlot ? parent.incarnation() : incarnation, av, registrar, b.txCq, b.selectiveTx, b.sendCntr,
             config.rendezvousMin(), config.livenessTimeoutMs(), config.checksum(), (int)Math.min(txSize, 1 << 16), iovLimit(), guards.sendGuard(),
             guards.progressGuard(), claim, authDigest, authKeysFromAv,
-            new RmaInitiator(registrar, registrar.endpointRemoteMemory(), b.txCq, b.readCntr, b.writeCntr, av,
-            authDigest, authKeysFromAv));
+            new RmaInitiator(registrar, b, av, authDigest, authKeysFromAv));
         rx = new RxContext(region, geometry, slot, incarnation, av, b.rxCq, b.selectiveRx, b.recvCntr,
             registrar.endpointRemoteMemory(), (int)Math.min(rxSize, 1 << 20), config.unexpectedCount(),
             config.unexpectedBytes(), config.unexpectedPreallocate(), directedRecv, minMultiRecv, guards.receiveGuard(), config.livenessTimeoutMs(), b.eq,
@@ -893,11 +892,7 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
         try
         {
             final int refused = atomicRefused(type, op);
-            if (refused != 0)
-            {
-                return refused;
-            }
-            final int checked = AtomicSupport.check(kind, type, op, count);
+            final int checked = refused != 0 ? refused : AtomicSupport.check(kind, type, op, count);
             if (checked != 0)
             {
                 return checked;
@@ -965,8 +960,7 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
             {
                 return -Errno.FI_EBADFLAGS; // shm gives atomics no remote completion (API-MAP, "Atomics")
             }
-            final boolean inject = (flags & Flags.FI_INJECT) != 0;
-            if (inject && (readOnly ? 0 : count * type.size()) > injectSize) // operands and compare values
+            if ((flags & Flags.FI_INJECT) != 0 && (readOnly ? 0 : count * type.size()) > injectSize) // operands
             {
                 return -Errno.FI_EMSGSIZE;
             }
