@@ -21,9 +21,11 @@ import java.util.Arrays;
  * Memory region attributes ({@code struct fi_mr_attr}, fi_mr(3)) for {@link Domain#mrRegAttr(MrAttr, long)}.
  * <p>
  * Fields: {@code mr_iov}/{@code iov_count} ({@link #iov}), {@code access}, {@code offset} (reserved, must be 0),
- * {@code requested_key}, {@code context}, {@code auth_key} (accepted when no longer than the domain's, not
- * enforced: the shm provider has one protection domain per named domain), {@code iface} (only
- * FI_HMEM_SYSTEM, 0, is supported). A plain mutable holder, set fluently; not thread safe.
+ * {@code requested_key}, {@code context}, {@code auth_key}: the key's bytes ({@link #authKey(byte[])}), or, in a
+ * domain opened with {@code FI_AV_AUTH_KEY}, a {@code struct fi_mr_auth_key} ({@link #authKey(AddressVector, long)}:
+ * an AV and an fi_addr of it, an authorization key fi_addr when fi_mr_regattr's flags hold {@code FI_AUTH_KEY}, else
+ * an endpoint address whose key is taken); {@code iface} (only FI_HMEM_SYSTEM, 0, is supported). A plain mutable
+ * holder, set fluently; not thread safe.
  */
 public final class MrAttr
 {
@@ -33,6 +35,8 @@ public final class MrAttr
     private long requestedKey;
     private long context;
     private byte[] authKey;
+    private AddressVector authKeyAv;
+    private long authKeyAddr;
     private int iface;
 
     /**
@@ -135,6 +139,34 @@ public final class MrAttr
     public MrAttr authKey(final byte[] authKey)
     {
         this.authKey = authKey;
+        return this;
+    }
+
+    /** @return the AV of the {@code struct fi_mr_auth_key}, or null when none is set. */
+    public AddressVector authKeyAv()
+    {
+        return authKeyAv;
+    }
+
+    /** @return the {@code src_addr} of the {@code struct fi_mr_auth_key}. */
+    public long authKeyAddr()
+    {
+        return authKeyAddr;
+    }
+
+    /**
+     * The {@code struct fi_mr_auth_key} auth_key points to in a domain opened with {@code FI_AV_AUTH_KEY} (fi_mr(3)):
+     * the region takes the key the AV holds for {@code srcAddr}.
+     *
+     * @param av      the AV holding the key, or null for none.
+     * @param srcAddr with {@code FI_AUTH_KEY} in fi_mr_regattr's flags, an authorization key fi_addr
+     *                ({@link AddressVector#insertAuthKey}); else an endpoint address inserted with a key.
+     * @return this.
+     */
+    public MrAttr authKey(final AddressVector av, final long srcAddr)
+    {
+        this.authKeyAv = av;
+        this.authKeyAddr = srcAddr;
         return this;
     }
 

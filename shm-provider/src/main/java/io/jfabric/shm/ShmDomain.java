@@ -53,6 +53,7 @@ import io.jfabric.shm.context.FabricContext;
 import io.jfabric.shm.core.BrokenVariant;
 import io.jfabric.shm.core.DomainResources;
 import io.jfabric.shm.core.FidLifecycle;
+import io.jfabric.shm.core.MappedFileWatch;
 import io.jfabric.shm.core.ShmConfig;
 import io.jfabric.shm.cq.ShmCompletionQueue;
 import io.jfabric.shm.ep.EndpointHooks;
@@ -158,7 +159,7 @@ public final class ShmDomain extends FidLifecycle implements Domain, DomainConte
         counterTable = new CounterTable(region.buffer(), region.geometry());
         memory = new MemoryRegistrar(this, config.rootDir(), config.groupAccess());
         watch = new RegionWatch(region);
-        watchRegistration = Heartbeats.register((nowMs) -> watchRegion());
+        watchRegistration = Heartbeats.register((nowMs) -> watchRegion(nowMs));
         fabric.provider().opened(this);
     }
 
@@ -179,9 +180,13 @@ public final class ShmDomain extends FidLifecycle implements Domain, DomainConte
         return copy;
     }
 
-    /** On the heartbeat thread, each tick: look at the region's file; report what is new on the event queue. */
-    private void watchRegion()
+    /**
+     * On the heartbeat thread, each tick: look at the region's file; report what is new on the event queue. And
+     * look at the segment and AV files this process maps ({@link MappedFileWatch}, once a tick for all domains).
+     */
+    private void watchRegion(final long nowMs)
     {
+        MappedFileWatch.check(nowMs);
         final RegionWatch.Finding finding = watch.check();
         if (finding != RegionWatch.Finding.NONE)
         {

@@ -140,7 +140,7 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
     private final boolean userIdMode;
     private final boolean avAuthKeys;
     private final Path path;
-    private final AvTable table;
+    private final GuardedAvTable table;
     private volatile ShmEventQueue eq;
 
     private ShmAddressVector(
@@ -160,7 +160,12 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
         this.async = (attr.flags() & Flags.FI_EVENT) != 0;
         this.userIdMode = (attr.flags() & Flags.FI_AV_USER_ID) != 0;
         this.avAuthKeys = domain.attr().authKeySize() == DomainAttr.FI_AV_AUTH_KEY;
-        this.table = new AvTable(new UnsafeBuffer(memory), entries); // The buffer keeps the mapping reachable.
+        // The buffer keeps the mapping reachable. A truncated file fails this AV alone, with FI_EIO.
+        this.table = new GuardedAvTable(new AvTable(new UnsafeBuffer(memory), entries));
+        if (path != null)
+        {
+            table.reportFaults(path, domain, this, memory.capacity());
+        }
         this.attr = attr.count(entries).mapAddr(path == null ? 0 : mapAddr);
     }
 
@@ -243,7 +248,7 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
     /** @return the table, for this package's tests. */
     AvTable table()
     {
-        return table;
+        return table.raw();
     }
 
     /** @return entries of the table. */
@@ -852,6 +857,21 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
         return AuthKeyDigest.of(entry.bytes, entry.length);
     }
 
+    /**
+     * The digest of the key an authorization key fi_addr names (fi_av_insert_auth_key), for a memory region
+     * registered with FI_AUTH_KEY. Control path (allocates).
+     *
+     * @param fiAddr an fi_addr of this AV.
+     * @return the digest, 0 when it names no authorization key.
+     */
+    public long keyHandleDigest(final long fiAddr)
+    {
+        final AvTable.Entry entry = new AvTable.Entry();
+        final int index = indexOf(fiAddr);
+        return index >= 0 && table.snapshot(index, entry) && entry.kind == AvDescriptor.KIND_AUTH_KEY ?
+            AuthKeyDigest.of(entry.bytes, entry.length) : 0;
+    }
+
     private int validEntry(final String call, final long fiAddr, final int kind, final AvTable.Entry entry)
     {
         final int index = indexOf(fiAddr);
@@ -864,6 +884,10 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
 
     private FabricException notValid(final String call, final long fiAddr)
     {
+        if (table.fault() != null)
+        {
+            return new FabricException(Errno.FI_EIO, call + ": " + table.fault());
+        }
         final int index = indexOf(fiAddr);
         final String why = fiAddr == Addresses.FI_ADDR_NOTAVAIL ? "is FI_ADDR_NOTAVAIL" : index < 0 ?
             "is outside the table (fi_addr values 0x" + Long.toHexString(fiAddrBase) + " + index, " +

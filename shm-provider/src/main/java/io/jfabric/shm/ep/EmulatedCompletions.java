@@ -19,6 +19,7 @@ import io.jfabric.Addresses;
 import io.jfabric.Errno;
 import io.jfabric.shm.cntr.ShmCounter;
 import io.jfabric.shm.core.BrokenVariant;
+import io.jfabric.shm.core.MappedFileWatch;
 import io.jfabric.shm.cq.ShmCompletionQueue;
 
 import org.agrona.DirectBuffer;
@@ -30,7 +31,8 @@ import org.agrona.concurrent.ringbuffer.RingBuffer;
  * responses ({@link TxRecordDescriptor#RESPONSE}) come back through the context's transmit ring, copying the bytes
  * a read or a fetching atomic returns into the caller's buffers, then writing the completion (or error entry) whose
  * CQ room was reserved at issue and counting on the FI_READ / FI_WRITE counter, exactly as the one-sided path
- * reports the same operation.
+ * reports the same operation. A bounced read's bytes come from the context's bounce ({@link EmulatedBounce}), which
+ * is given back at the answer, or retired when the operation ends unanswered.
  * <p>
  * Liveness, with the rules queued sends follow ({@link PeerLiveness}, the domain's liveness timeout): an operation
  * whose target is gone (its process died, its endpoint closed) completes with FI_EHOSTUNREACH; one whose target is
@@ -115,11 +117,43 @@ final class EmulatedCompletions
         {
             status = -Errno.FI_EIO; // a response too short for what was asked: never written by a target
         }
-        if (status == 0)
+        final EmulatedBounce bounce = ops.bounce[op];
+        if (status == 0 && bounce == null)
         {
             scatter(op, b, index + TxRecordDescriptor.RESPONSE_PAYLOAD_OFFSET);
         }
+        else if (bounce != null)
+        {
+            status = answeredFromBounce(op, bounce, status);
+        }
         finish(op, status > 0 ? -Errno.FI_EIO : status);
+    }
+
+    /**
+     * The answer to a bounced operation: a read's bytes come out of the bounce, which is then free again (the
+     * target touched it only before it answered); if the bounce's file faulted (truncated), it is retired instead
+     * and the operation fails with FI_EIO.
+     *
+     * @return the operation's status.
+     */
+    private int answeredFromBounce(final int op, final EmulatedBounce bounce, final int status)
+    {
+        ops.bounce[op] = null;
+        try
+        {
+            if (status == 0)
+            {
+                scatter(op, bounce.buffer(), bounce.dataIndex());
+            }
+        }
+        catch (final InternalError ex)
+        {
+            MappedFileWatch.check(); // whichever file was truncated fails
+            bounce.retire();
+            return -Errno.FI_EIO;
+        }
+        bounce.release();
+        return status;
     }
 
     private void scatter(final int op, final DirectBuffer b, final int from)
@@ -185,9 +219,10 @@ final class EmulatedCompletions
     /**
      * Whether the target read past the request without answering it (see the class comment): true once this
      * context's ring has been read up to the producer position noted when the target's consumer position was first
-     * seen past the request's end, the operation still in flight.
+     * seen past the request's end, the operation still in flight. Package-private for the JCStress test of this
+     * ordering (stress-tests, {@code EmulatedSkipDetectionTest}), which calls it as {@link #sweep} does.
      */
-    private boolean skipped(final int op)
+    boolean skipped(final int op)
     {
         final long mark = ops.answerBelow[op];
         if (mark >= 0)
@@ -228,9 +263,13 @@ final class EmulatedCompletions
             LaneRecordDescriptor.STATE_CANCELLED);
     }
 
-    /** End an operation: its completion or error entry (room reserved at issue), its counter; give it back. */
+    /**
+     * End an operation: its completion or error entry (room reserved at issue), its counter; give it back, and
+     * retire its bounce if it still holds one (it ended unanswered: the target may yet copy into it).
+     */
     private void finish(final int op, final int rc)
     {
+        retireBounce(op);
         final ShmCounter c = ops.writes[op] ? writeCounter : readCounter;
         if (rc == 0)
         {
@@ -287,7 +326,18 @@ final class EmulatedCompletions
             {
                 cq.unreserve();
             }
+            retireBounce(op);
             op = ops.release(op);
+        }
+    }
+
+    private void retireBounce(final int op)
+    {
+        final EmulatedBounce bounce = ops.bounce[op];
+        if (bounce != null)
+        {
+            ops.bounce[op] = null;
+            bounce.retire();
         }
     }
 }

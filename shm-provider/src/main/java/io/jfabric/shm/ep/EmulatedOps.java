@@ -76,6 +76,8 @@ final class EmulatedOps
     final int[] destOffset;
     final int[] destLength;
     final int[] destCount;
+    /** The bounce its bytes go through ({@link EmulatedBounce}), or null when they travel in the records. */
+    final EmulatedBounce[] bounce;
 
     // ---- progress's own
     /**
@@ -129,6 +131,7 @@ final class EmulatedOps
         destOffset = new int[capacity * maxDest];
         destLength = new int[capacity * maxDest];
         destCount = new int[capacity];
+        bounce = new EmulatedBounce[capacity];
         answerBelow = new long[capacity];
         flying = new boolean[capacity];
         prev = new int[capacity];
@@ -339,6 +342,7 @@ final class EmulatedOps
         {
             dest[i] = null;
         }
+        bounce[op] = null;
         inFlight--;
         final int f = fenceSlot[op];
         if (f >= 0 && f < all)

@@ -17,9 +17,11 @@ package io.jfabric.shm.ep;
 
 import io.jfabric.AtomicDatatype;
 import io.jfabric.AtomicOp;
+import io.jfabric.Errno;
 import io.jfabric.Flags;
 import io.jfabric.Ioc;
 import io.jfabric.Msg;
+import io.jfabric.shm.core.MappedFileWatch;
 import io.jfabric.shm.rma.AtomicSupport;
 
 import org.agrona.concurrent.AtomicBuffer;
@@ -68,6 +70,9 @@ final class EmulatedRequest
     private ByteBuffer result;
     private int resultOffset;
     private Ioc results;
+
+    // ---- an RMA too large for one ring record: its bytes go through the bounce, which it holds from staging
+    private EmulatedBounce bounce;
 
     /** Start describing an RMA read or write. */
     void rma(final boolean write)
@@ -134,9 +139,50 @@ final class EmulatedRequest
         this.results = results;
     }
 
+    /**
+     * Where the bytes travel: in the request and its answer when each fits a ring record of at most {@code limit}
+     * bytes, else through the transmit context's bounce, reserved here (an atomic always fits).
+     *
+     * @param limit  the most bytes of payload a request or an answer carries ({@code TxContext.emulatedLimit}).
+     * @param spare  the context's bounce.
+     * @return 0 (a write's bytes are in the bounce), or -FI_EAGAIN while the bounce serves another operation, or the
+     * negated errno of a bounce that could not be made, or -FI_EIO when the bounce's file faulted.
+     */
+    int stage(final int limit, final EmulatedBounce spare)
+    {
+        if (type == ATOMIC || requestPayload() <= limit && responsePayload() <= limit)
+        {
+            return 0;
+        }
+        final int rc = spare.reserve(total);
+        if (rc != 0)
+        {
+            return rc;
+        }
+        if (type == RMA_WRITE)
+        {
+            try
+            {
+                TxContext.gather(spare.buffer(), spare.dataIndex(), msg, buf, offset, total);
+            }
+            catch (final InternalError ex)
+            {
+                MappedFileWatch.check(); // whichever file was truncated fails
+                spare.retire(); // and this bounce is not used again: the next operation makes a new one
+                return -Errno.FI_EIO;
+            }
+        }
+        bounce = spare;
+        return 0;
+    }
+
     /** @return bytes of payload the request record carries. */
     int requestPayload()
     {
+        if (bounce != null)
+        {
+            return BOUNCE_LENGTH;
+        }
         if (type == RMA_WRITE)
         {
             return total;
@@ -151,7 +197,7 @@ final class EmulatedRequest
     /** @return bytes of payload a successful response carries. */
     int responsePayload()
     {
-        return type == RMA_READ || type == ATOMIC && kind != AtomicSupport.Kind.WRITE ? total : 0;
+        return bounce == null && (type == RMA_READ || type == ATOMIC && kind != AtomicSupport.Kind.WRITE) ? total : 0;
     }
 
     /** @return the request record's content: fixed part, region list, payload. */
@@ -163,7 +209,7 @@ final class EmulatedRequest
     /** @return the lane record flags: FLAG_CQ_DATA for fi_writedata. */
     int recordFlags()
     {
-        return withData ? FLAG_CQ_DATA : 0;
+        return (withData ? FLAG_CQ_DATA : 0) | (bounce != null ? FLAG_BOUNCE : 0);
     }
 
     /** @return the initiator's completion flags for this operation. */
@@ -219,7 +265,11 @@ final class EmulatedRequest
             b.putInt(at + REGION_BYTES_OFFSET + 4, 0);
         }
         final int payload = index + requestPayloadOffset(regions);
-        if (type == RMA_WRITE)
+        if (bounce != null)
+        {
+            writeBounce(b, payload);
+        }
+        else if (type == RMA_WRITE)
         {
             TxContext.gather(b, payload, msg, buf, offset, total);
         }
@@ -236,6 +286,15 @@ final class EmulatedRequest
                 b.putBytes(at, compares, compareOffset, total);
             }
         }
+    }
+
+    /** A bounced request's payload: the reference to the bounce (a write's bytes are in it since {@link #stage}). */
+    private void writeBounce(final AtomicBuffer b, final int payload)
+    {
+        b.putLong(payload + BOUNCE_OWNER_OFFSET, bounce.owner());
+        b.putLong(payload + BOUNCE_SEGMENT_OFFSET, bounce.segmentId());
+        b.putLong(payload + BOUNCE_NONCE_OFFSET, bounce.nonce());
+        b.putLong(payload + BOUNCE_DATA_OFFSET, 0);
     }
 
     /** The header words and the fixed part. */
@@ -256,6 +315,8 @@ final class EmulatedRequest
     /** Give the pending operation the local buffers its response's bytes go to, then let go of every reference. */
     void destinations(final EmulatedOps ops, final int pending)
     {
+        ops.bounce[pending] = bounce;
+        bounce = null; // the operation holds it now
         if (type == RMA_READ)
         {
             if (msg == null)
@@ -288,9 +349,14 @@ final class EmulatedRequest
         forget();
     }
 
-    /** Let go of every reference to the application's buffers. */
+    /** Let go of every reference to the application's buffers, and of a bounce no operation took. */
     void forget()
     {
+        if (bounce != null)
+        {
+            bounce.unreserve();
+            bounce = null;
+        }
         msg = null;
         buf = null;
         operands = null;

@@ -19,6 +19,7 @@ import io.jfabric.AtomicDatatype;
 import io.jfabric.AtomicOp;
 import io.jfabric.Errno;
 import io.jfabric.Flags;
+import io.jfabric.shm.core.MappedFileWatch;
 import io.jfabric.shm.mr.LocalRegions;
 import io.jfabric.shm.mr.RemoteMemory;
 import io.jfabric.shm.region.RegionGeometry;
@@ -26,6 +27,7 @@ import io.jfabric.shm.region.SlotDescriptor;
 import io.jfabric.shm.rma.AtomicSupport;
 
 import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 
 import static io.jfabric.shm.ep.LaneRecordDescriptor.*;
@@ -52,6 +54,10 @@ import static io.jfabric.shm.ep.LaneRecordDescriptor.*;
  * its operation needs, a datatype/op pair shm does not support) is answered with FI_EIO; an operation over several
  * regions checks all of them first, so a failing region changes nothing.
  * <p>
+ * A bounced RMA ({@link LaneRecordDescriptor#FLAG_BOUNCE}: larger than a ring record) copies between the
+ * initiator's bounce, mapped by {@link PeerBounces}, and the regions, and answers without payload; a reference to no
+ * bounce of the initiating process (or out of its range) is answered with FI_EIO.
+ * <p>
  * Receive progress only: the receive guard held.
  */
 final class EmulatedTarget
@@ -69,6 +75,7 @@ final class EmulatedTarget
     private final int writeCounterOffset;
     private final PeerLiveness liveness;
     private final AtomicAccess applier = new AtomicAccess();
+    private final PeerBounces bounces;
 
     /**
      * @param local    this endpoint's server of the process's local-only regions.
@@ -92,6 +99,7 @@ final class EmulatedTarget
         this.readCounterOffset = SlotDescriptor.remoteCounterOffset(geometry, slot, false);
         this.writeCounterOffset = SlotDescriptor.remoteCounterOffset(geometry, slot, true);
         this.liveness = liveness;
+        this.bounces = new PeerBounces(local, region, geometry);
     }
 
     /**
@@ -110,7 +118,8 @@ final class EmulatedTarget
         final int type, final int sender, final int senderIncarnation, final AtomicBuffer lane, final int index,
         final int len, final RingBuffer ring)
     {
-        final int answer = answerBytes(type, lane, index, len, ring);
+        final boolean bounced = type != ATOMIC && (flags(lane.getInt(index + FLAGS_OFFSET)) & FLAG_BOUNCE) != 0;
+        final int answer = bounced ? 0 : answerBytes(type, lane, index, len, ring);
         final int at = ring.tryClaim(TxRecordDescriptor.RESPONSE,
             TxRecordDescriptor.RESPONSE_PAYLOAD_OFFSET + Math.max(answer, 0));
         if (at < 0)
@@ -124,9 +133,9 @@ final class EmulatedTarget
             return SKIPPED;
         }
         final AtomicBuffer response = ring.buffer();
-        final int status = answer < 0 ? -Errno.FI_EIO : apply(type, lane, index, lane.getByte(index +
-            REQUEST_REGIONS_OFFSET), lane.getInt(index + REQUEST_TOTAL_OFFSET), len, response,
-            at + TxRecordDescriptor.RESPONSE_PAYLOAD_OFFSET);
+        final int status = answer < 0 ? -Errno.FI_EIO : bounced ? applyBounced(type, sender, lane, index, len) :
+            apply(type, lane, index, lane.getByte(index + REQUEST_REGIONS_OFFSET),
+            lane.getInt(index + REQUEST_TOTAL_OFFSET), len, response, at + TxRecordDescriptor.RESPONSE_PAYLOAD_OFFSET);
         response.putLong(at + TxRecordDescriptor.COOKIE_OFFSET, cookie);
         response.putInt(at + TxRecordDescriptor.STATUS_OFFSET, status);
         response.putInt(at + TxRecordDescriptor.INCARNATION_OFFSET, senderIncarnation);
@@ -176,7 +185,7 @@ final class EmulatedTarget
         }
         if (type == RMA_WRITE)
         {
-            return write(lane, index, regions, payload);
+            return write(lane, index, regions, lane, payload);
         }
         if (type == RMA_READ)
         {
@@ -185,16 +194,55 @@ final class EmulatedTarget
         return atomic(lane, index, regions, total, payload, payloadBytes, out, outIndex);
     }
 
-    private int write(final AtomicBuffer lane, final int index, final int regions, final int payload)
+    /**
+     * Perform a bounced RMA ({@link LaneRecordDescriptor#FLAG_BOUNCE}): its bytes are in the initiator's bounce,
+     * which {@link PeerBounces} maps. @return 0 or a negated errno: FI_EIO for a reference to no bounce of the
+     * initiator, or a request that disagrees with itself.
+     */
+    private int applyBounced(final int type, final int sender, final AtomicBuffer lane, final int index, final int len)
+    {
+        final int regions = lane.getByte(index + REQUEST_REGIONS_OFFSET);
+        final int total = lane.getInt(index + REQUEST_TOTAL_OFFSET);
+        if (regions < 1 || regions > MAX_REGIONS || total < 0)
+        {
+            return -Errno.FI_EIO;
+        }
+        long sum = 0;
+        for (int r = 0; r < regions; r++)
+        {
+            sum += lane.getInt(index + regionOffset(r) + REGION_BYTES_OFFSET) & 0xFFFF_FFFFL;
+        }
+        final int payload = index + requestPayloadOffset(regions);
+        final UnsafeBuffer bounce = sum != total || len - (long)regions * REGION_LENGTH < BOUNCE_LENGTH ? null :
+            bounces.resolve(sender, lane, payload, total);
+        if (bounce == null)
+        {
+            return -Errno.FI_EIO;
+        }
+        try
+        {
+            return type == RMA_WRITE ? write(lane, index, regions, bounce, bounces.index()) :
+                read(lane, index, regions, bounce, bounces.index());
+        }
+        catch (final InternalError ex)
+        {
+            MappedFileWatch.check(); // whichever file was truncated fails
+            bounces.drop(sender); // and this bounce is mapped anew (a short file refuses) if it comes again
+            return -Errno.FI_EIO;
+        }
+    }
+
+    private int write(
+        final AtomicBuffer lane, final int index, final int regions, final AtomicBuffer src, final int from)
     {
         final int checked = regions == 1 ? 0 : checkAll(lane, index, regions, Flags.FI_REMOTE_WRITE);
-        int at = payload;
+        int at = from;
         for (int r = 0; checked == 0 && r < regions; r++)
         {
             final int region = index + regionOffset(r);
             final int bytes = lane.getInt(region + REGION_BYTES_OFFSET);
             final int rc = local.write(lane.getLong(region + REGION_KEY_OFFSET),
-                lane.getLong(region + REGION_ADDR_OFFSET), lane.getLong(region + REGION_CONTROL_OFFSET), lane, at,
+                lane.getLong(region + REGION_ADDR_OFFSET), lane.getLong(region + REGION_CONTROL_OFFSET), src, at,
                 bytes);
             if (rc != 0)
             {

@@ -89,7 +89,26 @@ import org.agrona.BitUtil;
  *   |  ATOMIC: the operands (none for FI_ATOMIC_READ), then for the |
  *   |  compare kind as many compare values, native byte order       |
  *   |  RMA_READ: nothing                                            |
+ *   |  With FLAG_BOUNCE (RMA_WRITE, RMA_READ): the bounce, below    |
  *   +---------------------------------------------------------------+
+ * </pre>
+ * A request whose bytes do not fit one lane record (a write's) or one transmit ring record (a read's answer) carries,
+ * with {@link #FLAG_BOUNCE}, a reference to the initiator's <em>bounce</em> instead: a shareable memory segment of
+ * the initiating process (layout {@code mr.SegmentDescriptor}) that holds a write's bytes, Total of them, from the
+ * offset, or takes a read's; the target copies between it and its regions, and answers without payload:
+ * <pre>
+ *    0                   1                   2                   3
+ *    0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *   +---------------------------------------------------------------+  requestPayloadOffset(regions)
+ *   |  Owner (long): the initiating process's ProcessIdentity; the  |
+ *   |  target checks it is the owner of the initiator's slot        |
+ *   +---------------------------------------------------------------+  +8
+ *   |  Segment Id (long): the owner's number for the segment        |
+ *   +---------------------------------------------------------------+  +16
+ *   |  Nonce (long): the segment's, as its header holds it          |
+ *   +---------------------------------------------------------------+  +24
+ *   |  Offset (long): of the bytes, from the segment's data start   |
+ *   +---------------------------------------------------------------+  +32 BOUNCE_LENGTH
  * </pre>
  * Datatype and Atomic Op are libfabric's numbers ({@code AtomicDatatype.value()}, {@code AtomicOp.value()}); Atomic
  * Kind is {@code AtomicSupport.Kind}'s ordinal (0 fi_atomic, 1 fetch, 2 compare). The State word lets each side
@@ -171,6 +190,21 @@ public final class LaneRecordDescriptor
      * {@link #contentLength}) is stored as an int right after the content.
      */
     public static final int FLAG_CHECKSUM = 4;
+    /**
+     * Flag of an emulated RMA request: its bytes are in the initiator's bounce segment, which its payload names
+     * ({@link #BOUNCE_OWNER_OFFSET} on, {@link #BOUNCE_LENGTH} bytes), not in the request or its answer.
+     */
+    public static final int FLAG_BOUNCE = 8;
+    /** Offset of a bounce reference's owner identity (long), from the request's payload. */
+    public static final int BOUNCE_OWNER_OFFSET = 0;
+    /** Offset of a bounce reference's segment id (long), from the request's payload. */
+    public static final int BOUNCE_SEGMENT_OFFSET = 8;
+    /** Offset of a bounce reference's segment nonce (long), from the request's payload. */
+    public static final int BOUNCE_NONCE_OFFSET = 16;
+    /** Offset of a bounce reference's data offset (long), from the request's payload. */
+    public static final int BOUNCE_DATA_OFFSET = 24;
+    /** Bytes of a bounce reference: a bounced request's whole payload. */
+    public static final int BOUNCE_LENGTH = 32;
     /** Bytes of the checksum that follows a record's content when {@link #FLAG_CHECKSUM} is set. */
     public static final int CHECKSUM_LENGTH = 4;
     /**

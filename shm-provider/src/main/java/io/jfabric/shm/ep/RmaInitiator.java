@@ -24,8 +24,10 @@ import io.jfabric.Ioc;
 import io.jfabric.Msg;
 import io.jfabric.RmaIoc;
 import io.jfabric.RmaIov;
+import io.jfabric.shm.av.ShmAddressVector;
 import io.jfabric.shm.cntr.ShmCounter;
 import io.jfabric.shm.cq.ShmCompletionQueue;
+import io.jfabric.shm.mr.MemoryRegistrar;
 import io.jfabric.shm.mr.RemoteMemory;
 import io.jfabric.shm.rma.AtomicOps;
 import io.jfabric.shm.rma.AtomicSupport;
@@ -66,6 +68,14 @@ final class RmaInitiator
     private ByteBuffer stageCompare;
     private ByteBuffer stageResult;
     private final EmulatedRequest request = new EmulatedRequest();
+    private final MemoryRegistrar registrar;
+    /** Made at the first emulated RMA too large for one ring record. */
+    private EmulatedBounce bounce;
+    /** The AV, when each destination's key comes from it (FI_AV_AUTH_KEY), else null. */
+    private final ShmAddressVector keysFrom;
+    /** Per AV entry: the entry state word its key digest was read under (-1: not yet), and that digest. */
+    private final long[] keyState;
+    private final long[] keyDigest;
 
     /**
      * What {@link #atomicVector} returns when told that an emulated operation to the target is outstanding and every
@@ -74,21 +84,67 @@ final class RmaInitiator
     static final int FENCED = Integer.MIN_VALUE;
 
     /**
-     * @param remote       a view of the domain's registered memory, closed by {@link #close}.
-     * @param cq           the CQ bound with FI_TRANSMIT, or null.
-     * @param readCounter  the counter bound with FI_READ, or null.
-     * @param writeCounter the counter bound with FI_WRITE, or null.
+     * @param registrar  the domain's registrar: the view of its registered memory ({@link #close} closes it), and the
+     *                   bounce of large emulated operations.
+     * @param bindings   the endpoint's bindings: the CQ bound with FI_TRANSMIT, the counters bound with FI_READ and
+     *                   FI_WRITE (each may be null).
+     * @param av         the bound AV.
+     * @param authDigest the endpoint's authorization key digest (its ep_attr.auth_key, else its domain's), 0 for
+     *                   none: what its one-sided accesses present.
+     * @param keysFromAv whether each destination's key comes from the AV instead (FI_AV_AUTH_KEY).
      */
     RmaInitiator(
-        final RemoteMemory remote,
-        final ShmCompletionQueue cq,
-        final ShmCounter readCounter,
-        final ShmCounter writeCounter)
+        final MemoryRegistrar registrar,
+        final EndpointBindings bindings,
+        final ShmAddressVector av,
+        final long authDigest,
+        final boolean keysFromAv)
     {
-        this.remote = remote;
-        this.cq = cq;
-        this.readCounter = readCounter;
-        this.writeCounter = writeCounter;
+        this.registrar = registrar;
+        this.remote = registrar.endpointRemoteMemory();
+        this.cq = bindings.txCq;
+        this.readCounter = bindings.readCntr;
+        this.writeCounter = bindings.writeCntr;
+        this.keysFrom = keysFromAv ? av : null;
+        this.keyState = new long[keysFromAv ? av.entries() : 0];
+        this.keyDigest = new long[keyState.length];
+        java.util.Arrays.fill(keyState, -1);
+        remote.presentKey(keysFromAv ? 0 : authDigest);
+    }
+
+    /**
+     * The first step of every operation: present the authorization key the endpoint's messages to {@code destAddr}
+     * use (fi_domain(3): only endpoints programmed with the same key may access a region), and check the CQ has
+     * room for the entry the operation may write. Sending side.
+     *
+     * @param destAddr the target, an fi_addr of the bound AV that names an address.
+     * @return -FI_EAGAIN when the CQ has no room for the entry this operation may write, else 0.
+     */
+    int begin(final long destAddr)
+    {
+        if (keysFrom != null)
+        {
+            presentKeyOf(destAddr);
+        }
+        return cq != null && !cq.hasRoom() ? -Errno.FI_EAGAIN : 0;
+    }
+
+    /** FI_AV_AUTH_KEY: present the key the AV ties to the destination (0 for none), cached per entry state. */
+    private void presentKeyOf(final long destAddr)
+    {
+        final int index = keysFrom.indexOf(destAddr);
+        if (index < 0 || index >= keyState.length)
+        {
+            remote.presentKey(0);
+            return;
+        }
+        final long state = keysFrom.entryStateAt(index);
+        if (state != keyState[index] || state == -1)
+        {
+            keyDigest[index] = keysFrom.authKeyDigestOf(destAddr); // allocates: once per change of the entry
+            keyState[index] = state;
+        }
+        remote.presentKey(keyDigest[index]);
     }
 
     /** @return the description of the operation being issued, filled when a call returned LOCAL_ONLY. */
@@ -142,6 +198,14 @@ final class RmaInitiator
      * target region is local-only memory; nothing moved; {@link #request()} describes it).
      */
     int copy(final boolean write, final Msg msg, final RmaIov rma, final long addr, final long key)
+    {
+        remote.beginOperation(); // a region's counter counts the operation once, not each buffer copied into it
+        final int rc = copyMany(write, msg, rma, addr, key);
+        remote.endOperation(rc == 0);
+        return rc;
+    }
+
+    private int copyMany(final boolean write, final Msg msg, final RmaIov rma, final long addr, final long key)
     {
         int target = 0;
         long targetDone = 0;
@@ -325,7 +389,10 @@ final class RmaInitiator
                     checked != 0 ? checked : FENCED;
             }
         }
-        return applyStaged(kind, type, op, iov, compare, result, rmaIoc, count, addr, key);
+        remote.beginOperation();
+        final int rc = applyStaged(kind, type, op, iov, compare, result, rmaIoc, count, addr, key);
+        remote.endOperation(rc == 0);
+        return rc;
     }
 
     /** The one-sided vectored atomic, operands staged and regions checked: region by region, then the scatter. */
@@ -536,15 +603,24 @@ final class RmaInitiator
         remote.countEvent(counterPlusOne);
     }
 
-    /** Close the view. Control path, send guard held. */
+    /** @return the bounce of emulated RMA too large for one ring record, made (not its segment) at first use. */
+    EmulatedBounce bounce()
+    {
+        if (bounce == null)
+        {
+            bounce = new EmulatedBounce(registrar);
+        }
+        return bounce;
+    }
+
+    /** Close the view and free the bounce. Control path, both guards held. */
     void close()
     {
         remote.close();
+        if (bounce != null)
+        {
+            bounce.close();
+        }
     }
 
-    /** @return -FI_EAGAIN when the CQ has no room for the entry this operation may write, else 0. */
-    int roomCheck()
-    {
-        return cq != null && !cq.hasRoom() ? -Errno.FI_EAGAIN : 0;
-    }
 }

@@ -368,7 +368,7 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
             fromAddressSlot ? parent.incarnation() : incarnation, av, registrar, b.txCq, b.selectiveTx, b.sendCntr,
             config.rendezvousMin(), config.livenessTimeoutMs(), config.checksum(), (int)Math.min(txSize, 1 << 16), iovLimit(), guards.sendGuard(),
             guards.progressGuard(), claim, keys.digest(), keys.fromAv(),
-            new RmaInitiator(registrar.endpointRemoteMemory(), b.txCq, b.readCntr, b.writeCntr));
+            new RmaInitiator(registrar, b, av, keys.digest(), keys.fromAv()));
         rx = new RxContext(region, geometry, slot, incarnation, av, b.rxCq, b.selectiveRx, b.recvCntr,
             registrar.endpointRemoteMemory(), (int)Math.min(rxSize, 1 << 20), config.unexpectedCount(),
             config.unexpectedBytes(), config.unexpectedPreallocate(), directedRecv, minMultiRecv, guards.receiveGuard(), config.livenessTimeoutMs(), b.eq,
@@ -843,7 +843,7 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
             {
                 return unusable;
             }
-            if (invalidBuffer(buf, offset, len))
+            if (invalidBuffer(buf, offset, len) || !write && DestinationBuffers.readOnly(buf))
             {
                 return -Errno.FI_EINVAL;
             }
@@ -870,11 +870,7 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
         try
         {
             final int refused = atomicRefused(type, op);
-            if (refused != 0)
-            {
-                return refused;
-            }
-            final int checked = AtomicSupport.check(kind, type, op, count);
+            final int checked = refused != 0 ? refused : AtomicSupport.check(kind, type, op, count);
             if (checked != 0)
             {
                 return checked;
@@ -882,7 +878,7 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
             final int length = count * type.size();
             if (!(buf == null && op == AtomicOp.ATOMIC_READ) && invalidBuffer(buf, offset, length) ||
                 compare != null && invalidBuffer(compare, compareOffset, length) ||
-                result != null && invalidBuffer(result, resultOffset, length) ||
+                result != null && (invalidBuffer(result, resultOffset, length) || result.isReadOnly()) ||
                 kind != AtomicSupport.Kind.WRITE && result == null ||
                 kind == AtomicSupport.Kind.COMPARE && compare == null)
             {
@@ -931,7 +927,8 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
             {
                 return checked;
             }
-            if (kind != AtomicSupport.Kind.WRITE && iocElements(result, type) != count ||
+            if (kind != AtomicSupport.Kind.WRITE && (iocElements(result, type) != count ||
+                DestinationBuffers.anyReadOnly(result)) ||
                 kind == AtomicSupport.Kind.COMPARE && iocElements(compare, type) != count ||
                 rma != null && (rma.count > ShmCapabilities.RMA_IOV_LIMIT || rma.totalElements() != count))
             {
@@ -941,10 +938,9 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
             {
                 return -Errno.FI_EBADFLAGS; // shm gives atomics no remote completion (API-MAP, "Atomics")
             }
-            final boolean inject = (flags & Flags.FI_INJECT) != 0;
-            if (inject && (kind != AtomicSupport.Kind.WRITE || count * type.size() > injectSize))
+            if ((flags & Flags.FI_INJECT) != 0 && (readOnly ? 0 : count * type.size()) > injectSize) // operands
             {
-                return kind != AtomicSupport.Kind.WRITE ? -Errno.FI_EINVAL : -Errno.FI_EMSGSIZE;
+                return -Errno.FI_EMSGSIZE;
             }
             return tx.atomicVector(kind, type, op, readOnly ? null : iov, compare, result, rma, (int)count, peer,
                 addr, key, flags, context);
@@ -984,7 +980,8 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
                 return unusable;
             }
             final long total = msgTotal(msg);
-            if (total < 0 || rma != null && (rma.count < 1 || rma.count > rma.addr.length ||
+            if (total < 0 || !write && DestinationBuffers.anyReadOnly(msg) ||
+                rma != null && (rma.count < 1 || rma.count > rma.addr.length ||
                 rma.count > ShmCapabilities.RMA_IOV_LIMIT || rma.totalLength() != total))
             {
                 return -Errno.FI_EINVAL;

@@ -236,9 +236,9 @@ final class TxContext
     }
 
     /**
-     * The most bytes one emulated operation moves (its request and its response each fit one ring record): an
-     * eighth of a lane less a request's largest header (four regions) and checksum, or an eighth of the transmit
-     * ring less a response's header, whichever is less, rounded down to 8. 8016 with the default 64 KiB lanes.
+     * The most bytes an emulated operation moves in its records (larger RMA: {@link EmulatedBounce}): an eighth of a
+     * lane less a request's largest header (four regions) and checksum, or an eighth of the transmit ring less a
+     * response's header, whichever is less, rounded down to 8. 8016 with the default 64 KiB lanes.
      *
      * @param geometry a region geometry.
      * @return the limit: an RMA's bytes, an atomic's operands plus compare values, and its results, each at most this.
@@ -823,7 +823,7 @@ final class TxContext
      * @param rmaIov     the target regions, or null for {@code addr}/{@code key}.
      * @param remoteData the data for the target's completion (fi_writedata), or -1 with {@code withData} false.
      * @return 0, or a negated errno for a call refused before anything moved: FI_EAGAIN (lane or CQ full, sends
-     * queued to that peer, the fence), FI_EMSGSIZE (emulated, above the limit), FI_EHOSTUNREACH, FI_EACCES,
+     * queued to that peer, the fence, an emulated bounce busy), FI_EMSGSIZE, FI_EHOSTUNREACH, FI_EACCES,
      * FI_EINVAL, FI_EBADF.
      */
     long rma(
@@ -839,7 +839,7 @@ final class TxContext
             {
                 return peer;
             }
-            final int room = rma.roomCheck();
+            final int room = rma.begin(destAddr);
             if (room != 0)
             {
                 return room;
@@ -964,7 +964,7 @@ final class TxContext
      * operation completes when the target's progress answers ({@link EmulatedCompletions}). Sending side.
      *
      * @return 0, or a negated errno for a call refused before anything was sent: FI_EAGAIN (lane, pool or CQ full,
-     * sends queued to that peer), FI_EMSGSIZE (above {@link #emulatedLimit}), FI_EHOSTUNREACH, FI_EACCES, FI_EINVAL.
+     * sends queued to that peer, the bounce busy), FI_ENOSPC (no bounce), FI_EHOSTUNREACH, FI_EACCES, FI_EINVAL.
      */
     private long emulate(final long destAddr, final boolean completion, final long context)
     {
@@ -985,9 +985,10 @@ final class TxContext
         {
             return -Errno.FI_EAGAIN;
         }
-        if (request.requestPayload() > emulatedLimit || request.responsePayload() > emulatedLimit)
+        final int staged = request.stage(emulatedLimit, rma.bounce()); // too large for a record: the bounce
+        if (staged != 0)
         {
-            return -Errno.FI_EMSGSIZE;
+            return staged;
         }
         if (!request.ownedBy(region.getLongVolatile(SlotDescriptor.ownerOffset(geometry, peer))))
         {
@@ -1118,18 +1119,17 @@ final class TxContext
             {
                 return peer;
             }
-            final boolean inject = (opFlags & Flags.FI_INJECT) != 0;
             final int rc = rma.atomicVector(kind, type, op, iov, compare, result, rmaIoc, count, addr, key,
                 fenced(peer));
             if (rc == RemoteMemory.LOCAL_ONLY)
             {
-                return emulate(destAddr, wantsCompletion(opFlags, inject), context);
+                return emulate(destAddr, wantsCompletion(opFlags, false), context); // FI_INJECT still completes
             }
             if (rc == RmaInitiator.FENCED)
             {
                 return -Errno.FI_EAGAIN; // one-sided, behind an emulated operation to the same target: wait
             }
-            atomicDone(peer, kind, rc, opFlags, inject, context, (long)count * type.size());
+            atomicDone(peer, kind, rc, opFlags, false, context, (long)count * type.size());
             return 0;
         }
         finally
@@ -1146,7 +1146,7 @@ final class TxContext
         {
             return peer;
         }
-        final int room = rma.roomCheck();
+        final int room = rma.begin(destAddr);
         return room != 0 ? room : peer;
     }
 

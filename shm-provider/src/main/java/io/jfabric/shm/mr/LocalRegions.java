@@ -73,6 +73,25 @@ public final class LocalRegions
     }
 
     /**
+     * Map another process's segment named by an emulated request's bounce reference ({@link
+     * MemoryRegistrar#openSegment}); the caller keeps and closes the mapping. Receive progress; allocates and maps
+     * on a miss of the caller's cache only.
+     *
+     * @return the mapping, or null when the segment does not exist (or is damaged or foreign).
+     */
+    public SegmentFile openSegment(final long owner, final long segmentId, final long nonce)
+    {
+        try
+        {
+            return registrar.openSegment(owner, segmentId, nonce);
+        }
+        catch (final RuntimeException ex)
+        {
+            return null;
+        }
+    }
+
+    /**
      * Check a region for an access without touching it (a request over several regions checks all first).
      *
      * @param key     the region's key.

@@ -48,9 +48,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * Rules, in the order they are checked (each a {@link FabricException}):
  * <ul>
  *   <li>iov: 1 to mr_iov_limit entries ({@link Errno#FI_EINVAL}), each of length &gt; 0 within its memory;
- *   offset 0; flags only {@link Flags#FI_RMA_EVENT} ({@link Errno#FI_EBADFLAGS}); access only FI_SEND, FI_RECV,
- *   FI_READ, FI_WRITE, FI_REMOTE_READ, FI_REMOTE_WRITE ({@link Errno#FI_EINVAL}); iface is ignored (fi_mr(3) reads
- *   it only with FI_HMEM, which shm does not offer).</li>
+ *   offset 0; flags only {@link Flags#FI_RMA_EVENT} and {@link Flags#FI_AUTH_KEY} ({@link Errno#FI_EBADFLAGS});
+ *   access only FI_SEND, FI_RECV, FI_READ, FI_WRITE, FI_REMOTE_READ, FI_REMOTE_WRITE ({@link Errno#FI_EINVAL}); the
+ *   region's authorization key as {@link RegionAuthKey} says (in an FI_AV_AUTH_KEY domain a region peers may access
+ *   needs one); iface is ignored (fi_mr(3) reads it only with FI_HMEM, which shm does not offer).</li>
  *   <li>Remote access (FI_REMOTE_READ/WRITE) on shareable memory of this domain needs, with several iov entries,
  *   entries that follow each other in one shareable allocation ({@link Errno#FI_EINVAL}): peers reach it one-sidedly
  *   through their own mapping. On local-only memory (heap and direct buffers, {@code byte[]}: no iov entry is
@@ -223,7 +224,8 @@ public final class MemoryRegistrar
         {
             throw new FabricException(Errno.FI_EINVAL, "fi_mr_reg: buffer must not be null");
         }
-        return register("fi_mr_reg", new MrIov[]{MrIov.of(buffer)}, access, offset, requestedKey, flags, context, null);
+        return register("fi_mr_reg", new MrIov[]{MrIov.of(buffer)}, access, offset, requestedKey, flags, context,
+            null);
     }
 
     /**
@@ -267,7 +269,7 @@ public final class MemoryRegistrar
                 " bytes is longer than the " + ShmCapabilities.MAX_AUTH_KEY_SIZE + " shm accepts");
         }
         return register("fi_mr_regattr", mrAttr.iov(), mrAttr.access(), mrAttr.offset(), mrAttr.requestedKey(),
-            flags, mrAttr.context(), mrAttr.authKey());
+            flags, mrAttr.context(), mrAttr);
     }
 
     /**
@@ -287,7 +289,7 @@ public final class MemoryRegistrar
         final long requestedKey,
         final long flags,
         final long context,
-        final byte[] authKey)
+        final MrAttr mrAttr)
     {
         domain.ensureOpen(operation);
         final MrIov[] pieces = checkIov(operation, iov);
@@ -296,11 +298,11 @@ public final class MemoryRegistrar
             throw new FabricException(Errno.FI_EINVAL, operation + ": offset " + offset + " given; fi_mr(3) " +
                 "reserves it and requires 0");
         }
-        if ((flags & ~Flags.FI_RMA_EVENT) != 0)
+        if ((flags & ~(Flags.FI_RMA_EVENT | Flags.FI_AUTH_KEY)) != 0)
         {
             throw new FabricException(Errno.FI_EBADFLAGS, operation + ": flags 0x" +
-                Long.toHexString(flags & ~Flags.FI_RMA_EVENT) + " are not supported; shm takes FI_RMA_EVENT only " +
-                "(no persistent memory, so not FI_RMA_PMEM)");
+                Long.toHexString(flags & ~(Flags.FI_RMA_EVENT | Flags.FI_AUTH_KEY)) + " are not supported; shm " +
+                "takes FI_RMA_EVENT and, with FI_AV_AUTH_KEY, FI_AUTH_KEY (no persistent memory, so not FI_RMA_PMEM)");
         }
         if ((access & ~ACCESS_BITS) != 0)
         {
@@ -308,6 +310,7 @@ public final class MemoryRegistrar
                 " has bits 0x" + Long.toHexString(access & ~ACCESS_BITS) + " that are not access bits (FI_SEND, " +
                 "FI_RECV, FI_READ, FI_WRITE, FI_REMOTE_READ, FI_REMOTE_WRITE)");
         }
+        final long authDigest = RegionAuthKey.digest(operation, domain, mrAttr, flags, access);
         // iface is ignored: fi_mr(3) reads it only when the application asked for FI_HMEM, which shm never offers,
         // so the memory is host memory whatever the field says.
 
@@ -363,7 +366,7 @@ public final class MemoryRegistrar
         }
 
         final ShmMemoryRegion mr = new ShmMemoryRegion(this, pieces, access, flags, requestedKey, length, baseAddress,
-            shareable, segmentOffset, authKey != null ? AuthKeyDigest.of(authKey) : domainAuthDigest(), context);
+            shareable, segmentOffset, authDigest, context);
         final ShmEventQueue eq = domain.asyncMrRegistration() ? domain.eventQueue() : null;
         if (eq == null)
         {
@@ -550,7 +553,62 @@ public final class MemoryRegistrar
                 domain.release();
             }
         }
-        return new ShmShareableMemory(domain.fid(), segment);
+        return new ShmShareableMemory(domain.fid(), reporting(segment));
+    }
+
+    /**
+     * A shareable segment for the provider's own use, not a domain object: an endpoint's bounce for emulated RMA
+     * larger than one ring record ({@code ep.EmulatedBounce}), which peers map by its name from a request
+     * ({@link #openSegment}). Its user frees it ({@link SegmentFile#close(boolean)}, deleting the file) before the
+     * domain closes; JVM shutdown deletes one it did not. Creates a file: a control-path cost, paid on the data path
+     * the first time an endpoint needs it and each time it grows.
+     *
+     * @param length bytes of data, in {@code [1, SegmentDescriptor.MAX_DATA_LENGTH]}.
+     * @return the mapped segment.
+     * @throws FabricException as {@link SegmentFile#create} does ({@link Errno#FI_ENOSPC} when tmpfs is full).
+     */
+    public SegmentFile createSegment(final long length)
+    {
+        return reporting(SegmentFile.create(directory(), attr.name(), ProcessHandle.current().pid(), nextSegmentId(),
+            length, groupAccess));
+    }
+
+    /**
+     * @param segment a mapping this domain object made, or null.
+     * @return it, reporting a fault (its file truncated) on the domain's event queue.
+     */
+    SegmentFile reporting(final SegmentFile segment)
+    {
+        if (segment != null)
+        {
+            segment.reportFaultsTo(this::reportFault);
+        }
+        return segment;
+    }
+
+    /** Post a mapped file's fault on the domain's event queue (fi_domain_bind), if one is bound. Any thread. */
+    private void reportFault(final String detail)
+    {
+        final ShmEventQueue eq = domain.eventQueue();
+        if (eq != null)
+        {
+            eq.postError(domain.fid(), domain.fid().context(), 0, Errno.FI_EIO, Errno.FI_EIO, detail);
+        }
+    }
+
+    /**
+     * Map a segment of a process of this domain by its name, as an emulated request's bounce reference gives it.
+     *
+     * @param owner     the owner's {@code ProcessIdentity}.
+     * @param segmentId the owner's number for it.
+     * @param nonce     its nonce.
+     * @return the mapping, or null when no such segment exists (freed, or its name holds another nonce).
+     * @throws FabricException as {@link SegmentFile#open} does (a damaged or foreign file).
+     */
+    SegmentFile openSegment(final long owner, final long segmentId, final long nonce)
+    {
+        return reporting(SegmentFile.open(directory(), attr.name(), io.jfabric.shm.core.ProcessIdentity.pid(owner),
+            segmentId, nonce));
     }
 
     /** @return a segment id no segment of this process had before. */

@@ -20,6 +20,7 @@ import io.jfabric.FabricException;
 import io.jfabric.FidClass;
 import io.jfabric.Flags;
 import io.jfabric.shm.cntr.CounterTable;
+import io.jfabric.shm.core.MappedFileWatch;
 import io.jfabric.shm.core.FidLifecycle;
 
 import org.agrona.DirectBuffer;
@@ -59,11 +60,15 @@ import org.agrona.concurrent.UnsafeBuffer;
  * target bytes are undefined. A write that succeeds raises the counter bound when its entry was read by one,
  * exactly once.
  * <p>
+ * Counting is per operation: an operation of several copies into one region ({@link #beginOperation}, a writev of
+ * three buffers) raises that region's counter once, after its last copy, and not at all when a copy failed.
+ * <p>
  * The one gap, documented rather than closed: the counter add follows the entry's final re-check, and the counter
  * table entry carries no generation a single atomic add could check. If, between that re-check and the add, this
  * thread stalls while the owner closes the region, then closes the counter (allowed once no region is bound), and a
  * new counter (of any process) claims the same counter table entry, the stalled write adds 1 to that new counter.
- * All three steps must fit in one stall of the writer between two adjacent instructions; the copy itself did happen
+ * All three steps must fit in one stall of the writer between two adjacent instructions (for an operation of several
+ * copies, between its last copy and its end); the copy itself did happen
  * while the registration was live. A check of a generation before the add would only narrow the window (two words,
  * not one atomic step), so none is made.
  * <p>
@@ -96,13 +101,18 @@ public final class RemoteMemory extends FidLifecycle
     private final MrTable table;
     private final CounterTable counters;
     private final SegmentCache segments;
-    private final long authDigest;
+    /** The digest of the authorization key this view presents ({@link #presentKey}); the domain's at first. */
+    private long authDigest;
     /** Whether this view counts as an object opened from the domain (an application's does; an endpoint's not). */
     private final boolean holdsDomain;
     /** What a key of local-only memory gives: -FI_EACCES for an application's view, LOCAL_ONLY for an endpoint's. */
     private final int localOnly;
     private long resolvedControl;
     private long resolvedOwner;
+    /** The regions (key table entries) the operation in progress wrote, and their counters + 1; -1: none begun. */
+    private final int[] writtenEntries = new int[4];
+    private final int[] writtenCounters = new int[4];
+    private int written = -1;
 
     RemoteMemory(final MemoryRegistrar registrar, final boolean holdsDomain)
     {
@@ -121,18 +131,31 @@ public final class RemoteMemory extends FidLifecycle
     }
 
     /**
+     * Present another authorization key from now on: an endpoint's view presents the key the endpoint's messages to
+     * the target use (its {@code ep_attr.auth_key}, or under FI_AV_AUTH_KEY the key the destination was inserted
+     * with), not its domain's. A region registered with another key refuses the access with FI_EACCES.
+     *
+     * @param digest the key's {@code AuthKeyDigest}, 0 for no key.
+     */
+    public void presentKey(final long digest)
+    {
+        authDigest = digest;
+    }
+
+    /**
      * Copy {@code length} bytes of a peer's region into {@code dst}.
      *
      * @param key       the region's key.
      * @param addr      where in the region (see the class description).
-     * @param dst       destination.
+     * @param dst       destination: not a view of a read-only {@link java.nio.ByteBuffer} (-FI_EINVAL).
      * @param dstOffset first byte in {@code dst}.
      * @param length    bytes.
      * @return 0, or a negated errno.
      */
     public int read(final long key, final long addr, final MutableDirectBuffer dst, final int dstOffset, final int length)
     {
-        if (dst == null || dstOffset < 0 || length < 0 || dstOffset > dst.capacity() - length)
+        if (dst == null || dstOffset < 0 || length < 0 || dstOffset > dst.capacity() - length ||
+            dst.byteBuffer() != null && dst.byteBuffer().isReadOnly())
         {
             return -Errno.FI_EINVAL;
         }
@@ -369,29 +392,23 @@ public final class RemoteMemory extends FidLifecycle
         {
             return -Errno.FI_EIO; // The entry describes more than its segment holds.
         }
-        final UnsafeBuffer memory = segment.buffer();
+        if (segment.fault() != null)
+        {
+            return -Errno.FI_EIO; // its file was truncated: the regions it backs fail, and it is never touched again
+        }
         final int at = (int)(SegmentDescriptor.DATA_OFFSET + segmentOffset + offset);
-        if (sink != null)
+        final int rc;
+        try
         {
-            sink.read(memory, at, length);
-            return table.unchanged(index, control) ? 0 : -Errno.FI_EKEYREJECTED;
+            rc = touch(segment.buffer(), at, dst, src, localOffset, length, sink, op);
         }
-        if (dst != null)
+        catch (final InternalError ex)
         {
-            dst.putBytes(localOffset, memory, at, length);
-            return table.unchanged(index, control) ? 0 : -Errno.FI_EKEYREJECTED;
+            return segmentFaulted(segment, key, ex);
         }
-        if (op != null)
+        if (rc != 0 || sink != null || dst != null || op != null && (right & Flags.FI_REMOTE_WRITE) == 0)
         {
-            final int rc = op.access(memory, at, length);
-            if (rc != 0 || (right & Flags.FI_REMOTE_WRITE) == 0)
-            {
-                return rc != 0 ? rc : table.unchanged(index, control) ? 0 : -Errno.FI_EKEYREJECTED;
-            }
-        }
-        else
-        {
-            memory.putBytes(at, src, localOffset, length);
+            return rc != 0 ? rc : table.unchanged(index, control) ? 0 : -Errno.FI_EKEYREJECTED;
         }
         if (!table.unchanged(index, control))
         {
@@ -401,9 +418,110 @@ public final class RemoteMemory extends FidLifecycle
         }
         if (boundCounter > 0)
         {
-            counters.add(boundCounter - 1, 1);
+            countWrite(index, boundCounter);
         }
         return 0;
+    }
+
+    /**
+     * The access itself, the only code that touches a peer's segment: the rendezvous reader's, the read's or the
+     * write's copy, or the operation in place. A fault of the mapping (its file truncated) escapes as the JVM's
+     * {@link InternalError}, for {@link #copy} to catch.
+     *
+     * @return 0, or the operation's result.
+     */
+    private static int touch(
+        final UnsafeBuffer memory,
+        final int at,
+        final MutableDirectBuffer dst,
+        final DirectBuffer src,
+        final int localOffset,
+        final int length,
+        final SegmentReader sink,
+        final SegmentAccess op)
+    {
+        if (sink != null)
+        {
+            sink.read(memory, at, length);
+            return 0;
+        }
+        if (dst != null)
+        {
+            dst.putBytes(localOffset, memory, at, length);
+            return 0;
+        }
+        if (op != null)
+        {
+            return op.access(memory, at, length);
+        }
+        memory.putBytes(at, src, localOffset, length);
+        return 0;
+    }
+
+    /**
+     * An access faulted: a mapped file was truncated. The JVM raises the error of a compiled access at the thread's
+     * next safepoint poll, so it may be an earlier access's, to another file: the files found shorter than their
+     * mappings ({@link MappedFileWatch#check()}) are the ones that fail, each reported once on the domain's event
+     * queue ({@link SegmentFile#faulted}), naming the file; only when none is found is this segment taken for the
+     * culprit. Either way this call answers FI_EIO (where the error met it is unknown). Error path (allocates).
+     *
+     * @return -FI_EIO.
+     */
+    private int segmentFaulted(final SegmentFile segment, final long key, final InternalError ex)
+    {
+        if (MappedFileWatch.check() > 0)
+        {
+            return -Errno.FI_EIO; // the files found short fail (the error may be another access's, raised late)
+        }
+        segment.faulted("shareable memory segment " + segment.path() + " (owner pid " + segment.ownerPid() +
+            ", reached through region key 0x" + Long.toHexString(key) + ") faulted: was the file truncated by another" +
+            " process? (" + ex.getMessage() + "); the regions it backs now fail with FI_EIO in this process");
+        return -Errno.FI_EIO;
+    }
+
+    /**
+     * Count one operation on the regions it writes (fi_mr(3) FI_REMOTE_WRITE: an event per operation that modifies
+     * the region, not per copy): from here to {@link #endOperation}, the writes of this view raise each region's
+     * counter once, at the end, and only if the operation succeeded. Without it, each write counts at once.
+     */
+    public void beginOperation()
+    {
+        written = 0;
+    }
+
+    /**
+     * End what {@link #beginOperation} began: raise the counter of every region the operation wrote, once each.
+     *
+     * @param succeeded whether the operation succeeded (a failed one counts nothing).
+     */
+    public void endOperation(final boolean succeeded)
+    {
+        for (int i = 0; succeeded && i < written; i++)
+        {
+            counters.add(writtenCounters[i] - 1, 1);
+        }
+        written = -1;
+    }
+
+    /** A write to key table entry {@code entry} succeeded: count it now, or once at the operation's end. */
+    private void countWrite(final int entry, final int counterPlusOne)
+    {
+        final int n = written;
+        for (int i = 0; i < n; i++)
+        {
+            if (writtenEntries[i] == entry)
+            {
+                return;
+            }
+        }
+        if (n < 0 || n == writtenEntries.length)
+        {
+            counters.add(counterPlusOne - 1, 1);
+            return;
+        }
+        writtenEntries[n] = entry;
+        writtenCounters[n] = counterPlusOne;
+        written = n + 1;
     }
 
     /**

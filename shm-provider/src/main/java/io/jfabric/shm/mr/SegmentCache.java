@@ -82,8 +82,8 @@ final class SegmentCache
             }
         }
         dropStale();
-        final SegmentFile opened =
-            SegmentFile.open(registrar.directory(), domainName, ProcessIdentity.pid(owner), segmentId, nonce);
+        final SegmentFile opened = registrar.reporting(
+            SegmentFile.open(registrar.directory(), domainName, ProcessIdentity.pid(owner), segmentId, nonce));
         if (opened != null)
         {
             final int slot = freeSlot();

@@ -17,6 +17,7 @@ package io.jfabric.shm.mr;
 
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
+import io.jfabric.shm.core.MappedFileWatch;
 import io.jfabric.shm.core.ProcessIdentity;
 import io.jfabric.shm.region.HeaderChecks;
 import io.jfabric.shm.region.OwnedFiles;
@@ -31,6 +32,7 @@ import java.io.IOException;
 import java.nio.MappedByteBuffer;
 import java.nio.file.Path;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
 
 import static io.jfabric.shm.mr.SegmentDescriptor.*;
 
@@ -48,7 +50,7 @@ import static io.jfabric.shm.mr.SegmentDescriptor.*;
  * Threads: created and opened on the control path (a peer's first access to a segment); the buffer may be used from
  * any thread until {@link #close()}, which unmaps at once.
  */
-public final class SegmentFile implements AutoCloseable
+public final class SegmentFile implements AutoCloseable, MappedFileWatch.Watched
 {
     private final Path path;
     private final long ownerPid;
@@ -58,6 +60,10 @@ public final class SegmentFile implements AutoCloseable
     private final MappedByteBuffer mapped;
     private final UnsafeBuffer buffer;
     private boolean closed;
+    /** Why an access to the mapping faulted (its file was truncated), or null. */
+    private volatile String fault;
+    /** Where a fault is reported once ({@link #reportFaultsTo}): the domain's event queue; null for nowhere. */
+    private volatile Consumer<String> faultReport;
 
     private SegmentFile(
         final Path path,
@@ -74,6 +80,7 @@ public final class SegmentFile implements AutoCloseable
         this.dataLength = dataLength;
         this.mapped = mapped;
         this.buffer = new UnsafeBuffer(mapped);
+        MappedFileWatch.watch(this);
     }
 
     /**
@@ -358,6 +365,65 @@ public final class SegmentFile implements AutoCloseable
         return mapped;
     }
 
+    /**
+     * @return why an access to this mapping faulted (the file was truncated under it), or null: a faulted mapping is
+     * never touched again.
+     */
+    public String fault()
+    {
+        return fault;
+    }
+
+    /**
+     * Mark the mapping faulted, and report it (the first time) where {@link #reportFaultsTo} said. Any thread.
+     *
+     * @param reason what happened, naming the file.
+     */
+    public void faulted(final String reason)
+    {
+        synchronized (this)
+        {
+            if (fault != null)
+            {
+                return;
+            }
+            fault = reason;
+        }
+        final Consumer<String> report = faultReport;
+        if (report != null)
+        {
+            report.accept(reason);
+        }
+    }
+
+    /**
+     * @param report where a fault of the mapping is reported, once, with a text naming the file.
+     */
+    public void reportFaultsTo(final Consumer<String> report)
+    {
+        this.faultReport = report;
+    }
+
+    @Override
+    public Path file()
+    {
+        return path;
+    }
+
+    @Override
+    public long mappedLength()
+    {
+        return mapped.capacity();
+    }
+
+    @Override
+    public void truncated(final long fileLength)
+    {
+        faulted("shareable memory segment " + path + " (owner pid " + ownerPid + ") was truncated from " +
+            mapped.capacity() + " to " + fileLength + " bytes by another process: the memory regions it backs now " +
+            "fail with FI_EIO in this process");
+    }
+
     /** @return native address of the first data byte in this process. */
     public long dataAddress()
     {
@@ -388,6 +454,7 @@ public final class SegmentFile implements AutoCloseable
             return;
         }
         closed = true;
+        MappedFileWatch.unwatch(this);
         if (delete)
         {
             OwnedFiles.delete(path);

@@ -17,6 +17,7 @@ package io.jfabric.shm.region;
 
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
+import io.jfabric.shm.core.MappedFileWatch;
 import io.jfabric.shm.core.ProcessIdentity;
 
 import org.agrona.IoUtil;
@@ -491,6 +492,10 @@ public final class RegionFile implements AutoCloseable
      */
     public int faulted(final Throwable error)
     {
+        if (error instanceof InternalError && MappedFileWatch.check() > 0)
+        {
+            return -Errno.FI_EIO; // a segment or AV file was truncated: it fails on its own, the region is whole
+        }
         fail(error instanceof IndexOutOfBoundsException ?
             "a ring in domain region " + path + " led an access out of bounds (" + error.getMessage() +
             "): was the file truncated or damaged by another process?" :

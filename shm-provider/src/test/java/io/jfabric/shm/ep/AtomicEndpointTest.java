@@ -403,8 +403,6 @@ class AtomicEndpointTest
             bad.rmaIov.add(first, 0, RW_KEY);
         }
         assertEquals(-Errno.FI_EINVAL, ep.atomicmsg(bad, 0), "five regions, rma_iov_limit is 4");
-        assertEquals(-Errno.FI_EINVAL, ep.fetchAtomicmsg(read, new Ioc(1).set(b, 0, 3, 0), Flags.FI_INJECT),
-            "a fetch cannot be injected");
         assertEquals(-Errno.FI_EINVAL, ep.fetchAtomicv(two, new Ioc(1).set(b, 0, 4, 0), peer, first, RW_KEY,
             AtomicDatatype.INT32, AtomicOp.SUM, 38), "five operands, four results");
     }

@@ -98,7 +98,7 @@ public final class EmulatedPeerMain
         }
         final Info info = Fabrics.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints).get(0);
         final ByteBuffer heap = ByteBuffer.allocate(size);
-        final ByteBuffer direct = ByteBuffer.allocateDirect(65536);
+        final ByteBuffer direct = ByteBuffer.allocateDirect(Math.max(65536, Math.min(size, 4 << 20)));
         final byte[] array = new byte[ARRAY_BYTES];
         final ByteBuffer tail = ByteBuffer.allocate(ARRAY_BYTES);
         try (Fabric fabric = Fabrics.fabric(info.fabricAttr(), 0);
@@ -110,6 +110,7 @@ public final class EmulatedPeerMain
             Counter remoteReads = domain.cntrOpen(null, 0);
             Counter remoteWrites = domain.cntrOpen(null, 0);
             Counter regionWrites = domain.cntrOpen(null, 0);
+            Counter sharedWrites = domain.cntrOpen(null, 0);
             MemoryRegion rw = domain.mrReg(heap, Flags.FI_REMOTE_READ | Flags.FI_REMOTE_WRITE, 0, 7, 0, 0);
             MemoryRegion ro = domain.mrReg(ByteBuffer.allocate(4096), Flags.FI_REMOTE_READ, 0, 8, 0, 0);
             MemoryRegion dm = domain.mrReg(direct, Flags.FI_REMOTE_READ | Flags.FI_REMOTE_WRITE, 0, 9, 0, 0);
@@ -121,6 +122,7 @@ public final class EmulatedPeerMain
             Endpoint ep2 = domain.endpoint(info, 0))
         {
             rw.bind(regionWrites, Flags.FI_REMOTE_WRITE);
+            sm.bind(sharedWrites, Flags.FI_REMOTE_WRITE);
             ep.bind(av, 0);
             ep.bind(cq, Flags.FI_TRANSMIT | Flags.FI_RECV);
             ep.bind(remoteReads, Flags.FI_REMOTE_READ);
@@ -181,7 +183,7 @@ public final class EmulatedPeerMain
                         break;
                     case "counters":
                         System.out.println("result rread=" + remoteReads.read() + " rwrite=" + remoteWrites.read() +
-                            " mrwrite=" + regionWrites.read());
+                            " mrwrite=" + regionWrites.read() + " smwrite=" + sharedWrites.read());
                         break;
                     case "pause":
                         pause();

@@ -237,22 +237,6 @@ class EmulatedRmaTest
     }
 
     @Test
-    void shouldReturnEmsgsizeAboveTheLimitWithNothingSent() throws Exception
-    {
-        final long before = crcAtTarget(0, 2 * limit);
-        final ByteBuffer big = pattern(limit + 1, 3, true);
-        assertEquals(-Errno.FI_EMSGSIZE, ep.write(big, 0, limit + 1, 0, peer, base, RW_KEY, 1));
-        assertEquals(-Errno.FI_EMSGSIZE, ep.read(big, 0, limit + 1, 0, peer, base, RW_KEY, 2));
-        assertEquals(-Errno.FI_EMSGSIZE, ep.writedata(big, 0, limit + 1, 0, 9, peer, base, RW_KEY, 3));
-        final Msg msg = msg(big, 0, limit, big, limit, 1);
-        msg.addr = peer;
-        assertEquals(-Errno.FI_EMSGSIZE, ep.writemsg(msg, new RmaIov(1).set(base, limit + 1, RW_KEY), 0));
-        assertEquals(before, crcAtTarget(0, 2 * limit), "nothing of it reached the target");
-        assertEquals(-Errno.FI_EAGAIN, cq.read(new CqEntries(1), 1), "and nothing completes");
-        assertEquals(0, Long.parseLong(ask("cq 200").get("count")), "not even writedata's completion");
-    }
-
-    @Test
     void shouldServeEveryRmaCallForm() throws Exception
     {
         // writev / readv: three local buffers, one region; the region spans two iov entries of the target
