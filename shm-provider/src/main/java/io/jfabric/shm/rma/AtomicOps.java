@@ -403,7 +403,7 @@ public final class AtomicOps
             case UINT16:
                 return updateSubWord(op, target, index, Short.BYTES, true, operand, compare);
             case INT32:
-                return (int)updateInt(op, target, index, operand, compare, false);
+                return updateInt(op, target, index, operand, compare, false);
             case UINT32:
                 return updateInt(op, target, index, operand, compare, true) & 0xFFFF_FFFFL;
             case INT64:

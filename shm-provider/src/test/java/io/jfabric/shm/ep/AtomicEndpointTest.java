@@ -287,7 +287,7 @@ class AtomicEndpointTest
             case DOUBLE:
                 return new long[] {d(1.5), d(-2.0), d(0.0), d(Double.NaN)};
             case FLOAT_COMPLEX:
-                return new long[] {f(1.5f) | (long)f(-2.0f) << 32, f(0.0f) | (long)f(3.0f) << 32, 0};
+                return new long[] {f(1.5f) | f(-2.0f) << 32, f(0.0f) | f(3.0f) << 32, 0};
             default:
                 final int bits = 8 * type.size();
                 return new long[] {0, 1, 7, SerialAtomics.mask(type, -1), SerialAtomics.mask(type, 1L << (bits - 1))};

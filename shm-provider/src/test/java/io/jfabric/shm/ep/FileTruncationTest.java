@@ -126,7 +126,7 @@ class FileTruncationTest
         assertEquals("" + length, ask(owner, "truncate " + file + " " + length).get("truncated"));
         assertEquals("yes", ask(peer, "mark").get("marked"));
         Thread.sleep(1000);
-        @SuppressWarnings("unchecked")
+        @SuppressWarnings({"unchecked", "rawtypes"}) // an array of a generic type
         final Map<String, String>[] reports = new Map[] {
             ask(owner, "report " + file.getFileName()), ask(peer, "report " + file.getFileName())};
         owner.tell("ping");
