@@ -71,6 +71,7 @@ public final class OfiFabric extends OfiFid implements Fabric
             }
             finally
             {
+                lib.jvmHandlers.restore();
                 CStrings.free(nativeAttr.get(ADDRESS, InfoLayouts.FAB_NAME).address());
                 CStrings.free(nativeAttr.get(ADDRESS, InfoLayouts.FAB_PROV_NAME).address());
             }
@@ -111,12 +112,14 @@ public final class OfiFabric extends OfiFid implements Fabric
     @Override
     public Domain domain(final Info info, final long flags, final long context)
     {
-        throw new FabricException(Errno.FI_ENOSYS, "fi_domain: not built yet");
+        checkOpen();
+        return OfiDomain.open(this, info, flags, context);
     }
 
     @Override
     public EventQueue eqOpen(final EqAttr attr, final long context)
     {
-        throw new FabricException(Errno.FI_ENOSYS, "fi_eq_open: not built yet");
+        checkOpen();
+        return io.jfabric.ofi.eq.OfiEventQueue.open(this, attr, context);
     }
 }

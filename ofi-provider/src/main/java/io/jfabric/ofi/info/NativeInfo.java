@@ -113,8 +113,16 @@ public final class NativeInfo
             final MemorySegment out = arena.allocate(ADDRESS);
             final MemorySegment nodeText = node == null ? MemorySegment.NULL : arena.allocateFrom(node);
             final MemorySegment serviceText = service == null ? MemorySegment.NULL : arena.allocateFrom(service);
-            final int rc = (int)lib.getinfo.invokeExact(version, nodeText, serviceText, flags,
-                MemorySegment.ofAddress(hints), out);
+            final int rc;
+            try
+            {
+                rc = (int)lib.getinfo.invokeExact(version, nodeText, serviceText, flags,
+                    MemorySegment.ofAddress(hints), out);
+            }
+            finally
+            {
+                lib.jvmHandlers.restore();
+            }
             if (rc != 0)
             {
                 return new Result(rc, List.of());

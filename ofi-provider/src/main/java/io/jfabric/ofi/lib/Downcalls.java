@@ -41,12 +41,12 @@ public final class Downcalls
 
     /**
      * @param result the C return type.
-     * @param args   the C parameter types.
+     * @param args   {@link CTypes#PTR} for the function, then the C parameter types.
      * @return a handle for non-blocking calls, its first parameter the function.
      */
     public static MethodHandle quick(final MemoryLayout result, final MemoryLayout... args)
     {
-        return LINKER.downcallHandle(FunctionDescriptor.of(result, args), Linker.Option.critical(false));
+        return LINKER.downcallHandle(FunctionDescriptor.of(result, parameters(args)), Linker.Option.critical(false));
     }
 
     /**
@@ -56,7 +56,21 @@ public final class Downcalls
      */
     public static MethodHandle blocking(final MemoryLayout result, final MemoryLayout... args)
     {
-        return LINKER.downcallHandle(
-            result == null ? FunctionDescriptor.ofVoid(args) : FunctionDescriptor.of(result, args));
+        return LINKER.downcallHandle(result == null ? FunctionDescriptor.ofVoid(parameters(args)) :
+            FunctionDescriptor.of(result, parameters(args)));
+    }
+
+    /**
+     * @param args the function ({@link CTypes#PTR}, listed first for readability, as the handle takes it first),
+     *             then the C parameters.
+     * @return the C parameters alone: an address-less handle adds the function parameter itself.
+     */
+    public static MemoryLayout[] parameters(final MemoryLayout... args)
+    {
+        if (args.length == 0 || args[0] != CTypes.PTR)
+        {
+            throw new IllegalArgumentException("the first layout stands for the function: CTypes.PTR");
+        }
+        return java.util.Arrays.copyOfRange(args, 1, args.length);
     }
 }

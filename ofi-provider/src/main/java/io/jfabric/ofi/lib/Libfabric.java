@@ -61,6 +61,9 @@ public final class Libfabric
 
     private static volatile Object loaded;
 
+    /** The JVM's signal handlers, put back after every call that may load providers. */
+    public final SignalHandlers jvmHandlers;
+
     /** {@code int fi_getinfo(uint32_t version, const char *node, const char *service, uint64_t flags, const struct fi_info *hints, struct fi_info **info)}. */
     public final MethodHandle getinfo;
     /** {@code struct fi_info *fi_dupinfo(const struct fi_info *info)}. */
@@ -76,15 +79,16 @@ public final class Libfabric
     /** {@code uint32_t fi_version(void)}. */
     public final MethodHandle version;
 
-    private Libfabric(final SymbolTable symbols)
+    private Libfabric(final SymbolTable symbols, final SignalHandlers jvmHandlers)
     {
+        this.jvmHandlers = jvmHandlers;
         final Linker linker = Linker.nativeLinker();
         getinfo = linker.downcallHandle(symbols.find("fi_getinfo"),
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, CTypes.U64, ADDRESS, ADDRESS));
         dupinfo = linker.downcallHandle(symbols.find("fi_dupinfo"), FunctionDescriptor.of(ADDRESS, ADDRESS));
         freeinfo = linker.downcallHandle(symbols.find("fi_freeinfo"), FunctionDescriptor.ofVoid(ADDRESS));
         fabric = linker.downcallHandle(symbols.find("fi_fabric"),
-            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, CTypes.PTR_ARG));
         strerror = linker.downcallHandle(symbols.find("fi_strerror"), FunctionDescriptor.of(ADDRESS, JAVA_INT));
         tostr = linker.downcallHandle(symbols.find("fi_tostr"), FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT));
         version = linker.downcallHandle(symbols.find("fi_version"), FunctionDescriptor.of(JAVA_INT));
@@ -144,7 +148,15 @@ public final class Libfabric
     {
         try
         {
-            return new Libfabric(SymbolTable.open(SONAME));
+            final SignalHandlers handlers = SignalHandlers.save();
+            try
+            {
+                return new Libfabric(SymbolTable.open(SONAME), handlers);
+            }
+            finally
+            {
+                handlers.restore();
+            }
         }
         catch (final LibfabricUnavailableException ex)
         {
