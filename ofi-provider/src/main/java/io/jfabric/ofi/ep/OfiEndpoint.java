@@ -263,10 +263,10 @@ public final class OfiEndpoint extends OfiFid implements Endpoint
             new SpscSlotPool(capacity, core.stride(), core.refsPerSlot(), arena);
     }
 
-    /** @return operations posted on this endpoint whose completion has not been read: transmit, receive. */
-    public int[] inFlight()
+    /** @return operations posted on this endpoint whose completion has not been read, both directions. */
+    public int inFlightTotal()
     {
-        return core.tx == null ? new int[2] : new int[] {core.tx.inFlight(), core.rx.inFlight()};
+        return core.tx == null ? 0 : core.tx.inFlight() + core.rx.inFlight();
     }
 
     @Override
