@@ -180,6 +180,7 @@ public final class PeerMain
                     (len > 0 ? buf.get((int)off) : -1) + " " + node.entries.opContext[i]);
             }
         }
+        cancel(node, 9);
     }
 
     private static void target(final Tcp.Node node, final BlockingQueue<String> commands) throws Exception

@@ -41,6 +41,7 @@ import io.jfabric.ofi.lib.Ops;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
+import java.util.ArrayDeque;
 import java.util.Arrays;
 
 import static io.jfabric.ofi.lib.DataLayouts.*;
@@ -98,6 +99,9 @@ public final class OfiCompletionQueue extends OfiFid implements CompletionQueue
     private final MemorySegment strerrorFn;
     private final long condition;
     private volatile SlotPool[] pools = new SlotPool[0];
+    private volatile SlotPool[] closedPools = new SlotPool[0];
+    private final ArrayDeque<long[]> cancelled = new ArrayDeque<>();
+    private volatile int cancelledCount;
     private volatile boolean strayReported;
 
     private OfiCompletionQueue(final long fid, final CqAttr attr, final long context, final OfiFid domain,
@@ -209,6 +213,23 @@ public final class OfiCompletionQueue extends OfiFid implements CompletionQueue
     public synchronized void removePool(final SlotPool pool)
     {
         pools = Arrays.stream(pools).filter(p -> p != pool).toArray(SlotPool[]::new);
+        final SlotPool[] closed = Arrays.copyOf(closedPools, closedPools.length + 1);
+        closed[closedPools.length] = pool;
+        closedPools = closed;
+    }
+
+    /**
+     * An endpoint closed with an operation of this queue in flight: libfabric has let go of it (fi_close returned),
+     * so its slot is freed now and the application gets an FI_ECANCELED error entry for it from {@link #readErr},
+     * read reporting -FI_EAVAIL until then. A completion libfabric had already queued for it is dropped when read.
+     *
+     * @param context the operation's application context.
+     * @param flags   the entry's flags (FI_SEND or FI_RECV).
+     */
+    public synchronized void cancelled(final long context, final long flags)
+    {
+        cancelled.add(new long[] {context, flags});
+        cancelledCount = cancelled.size();
     }
 
     @Override
@@ -227,6 +248,10 @@ public final class OfiCompletionQueue extends OfiFid implements CompletionQueue
         if (entries == null || count < 1 || count > entries.capacity())
         {
             return -Errno.FI_EINVAL;
+        }
+        if (cancelledCount != 0)
+        {
+            return -Errno.FI_EAVAIL;
         }
         final long block = scratch.address();
         final long wanted = Math.min(count, MAX_BATCH);
@@ -256,6 +281,10 @@ public final class OfiCompletionQueue extends OfiFid implements CompletionQueue
         if (readfromFn.equals(MemorySegment.NULL))
         {
             return -Errno.FI_ENOSYS;
+        }
+        if (cancelledCount != 0)
+        {
+            return -Errno.FI_EAVAIL;
         }
         final long block = scratch.address();
         final long wanted = Math.min(count, MAX_BATCH);
@@ -327,6 +356,10 @@ public final class OfiCompletionQueue extends OfiFid implements CompletionQueue
             long context = opContext;
             long offset = 0;
             long base = 0;
+            if (pool == null && closedPool(opContext))
+            {
+                continue;
+            }
             if (pool != null)
             {
                 final int slot = pool.slotOf(opContext);
@@ -402,6 +435,25 @@ public final class OfiCompletionQueue extends OfiFid implements CompletionQueue
         return null;
     }
 
+    private boolean closedPool(final long opContext)
+    {
+        for (final SlotPool pool : closedPools)
+        {
+            if (pool.slotOf(opContext) >= 0)
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private synchronized long[] nextCancelled()
+    {
+        final long[] next = cancelled.poll();
+        cancelledCount = cancelled.size();
+        return next;
+    }
+
     private void stray(final long opContext)
     {
         if (!strayReported)
@@ -423,6 +475,27 @@ public final class OfiCompletionQueue extends OfiFid implements CompletionQueue
         if (entry == null)
         {
             return -Errno.FI_EINVAL;
+        }
+        if (cancelledCount != 0)
+        {
+            final long[] c = nextCancelled();
+            if (c != null)
+            {
+                entry.opContext = c[0];
+                entry.flags = c[1];
+                entry.len = 0;
+                entry.bufOffset = 0;
+                entry.data = 0;
+                entry.tag = 0;
+                entry.olen = 0;
+                entry.err = Errno.FI_ECANCELED;
+                entry.provErrno = Errno.FI_ECANCELED;
+                entry.srcAddr = Addresses.FI_ADDR_NOTAVAIL;
+                final byte[] why = "endpoint closed with the operation in flight".getBytes();
+                entry.errDataSize = Math.min(why.length, entry.errData.length);
+                System.arraycopy(why, 0, entry.errData, 0, entry.errDataSize);
+                return 1;
+            }
         }
         final long err = scratch.address() + BLOCK - ERR_ENTRY - 64;
         CTypes.ALL.asSlice(err, ERR_ENTRY).fill((byte)0);

@@ -64,8 +64,9 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * may touch it; a transmit or receive direction the endpoint's capabilities use therefore needs a CQ
  * ({@code FI_ENOCQ} at enable otherwise: a counter alone cannot say which operation finished). Completions are
  * always asked of libfabric; FI_SELECTIVE_COMPLETION is honoured by not reporting the successes the application
- * did not ask for. {@link #close()} with operations in flight is refused with FI_EBUSY (cancel posted receives,
- * read the completions, then close), so libfabric never writes into memory the JVM has let go.
+ * did not ask for. {@link #close()} with operations in flight closes the native endpoint first (after which
+ * libfabric touches none of its buffers), then completes each of them with an FI_ECANCELED error entry on its CQ;
+ * so libfabric never writes into memory the JVM has let go, and no operation stays outstanding for ever.
  * <p>
  * Threads: control calls synchronized; the data path as the domain's threading model, with no lock of its own:
  * FI_THREAD_SAFE uses {@link MpmcSlotPool}, the other models {@link SpscSlotPool}.
@@ -96,7 +97,10 @@ public final class OfiEndpoint extends OfiFid implements Endpoint
     private final TaggedOps tagged;
     private final RmaOps rma;
     private final AtomicOps atomic;
-    private final Arena arena = Arena.ofShared();
+    /** The slots' native blocks: freed by the GC once neither this endpoint nor a CQ (which keeps the pools of closed
+     * endpoints, to recognise their late completions) holds the pools, so no new pool reuses their addresses while a
+     * CQ may still return one. */
+    private final Arena arena = Arena.ofAuto();
     private final List<OfiFid> bound = new ArrayList<>();
     private OfiCompletionQueue txCq;
     private OfiCompletionQueue rxCq;
@@ -270,35 +274,38 @@ public final class OfiEndpoint extends OfiFid implements Endpoint
     }
 
     @Override
-    protected void checkClose()
-    {
-        if (core.tx != null && (core.tx.inFlight() > 0 || core.rx.inFlight() > 0))
-        {
-            throw new FabricException(Errno.FI_EBUSY, "fi_close(" + name() + "): " + core.tx.inFlight() +
-                " transmit and " + core.rx.inFlight() + " receive operations are in flight; libfabric may still " +
-                "touch their buffers. Cancel posted receives (cancel(context)), read every completion, then close");
-        }
-    }
-
-    @Override
     protected void afterClose()
     {
         core.state = EpCore.CLOSED;
         if (txCq != null && core.tx != null)
         {
-            txCq.removePool(core.tx);
+            cancelInFlight(core.tx, txCq, Flags.FI_SEND);
         }
         if (rxCq != null && core.rx != null)
         {
-            rxCq.removePool(core.rx);
+            cancelInFlight(core.rx, rxCq, Flags.FI_RECV);
         }
         for (final OfiFid fid : bound)
         {
             fid.release();
         }
         bound.clear();
-        arena.close();
         NativeInfo.free(nativeInfo);
+    }
+
+    /**
+     * After fi_close returned libfabric touches none of the endpoint's buffers: every operation still in flight
+     * (libfabric 1.17's rxm, for one, never completes a rendezvous send to a peer that died) is completed here with
+     * an FI_ECANCELED error entry on its CQ, and its slot freed.
+     */
+    private static void cancelInFlight(final SlotPool pool, final OfiCompletionQueue cq, final long flags)
+    {
+        cq.removePool(pool);
+        pool.forEachPosted((slot, context) ->
+        {
+            cq.cancelled(context, flags);
+            pool.complete(slot);
+        });
     }
 
     @Override
