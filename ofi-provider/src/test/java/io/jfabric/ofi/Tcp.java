@@ -149,11 +149,11 @@ final class Tcp
         @Override
         public void close() throws Exception
         {
+            ep.close();
             for (int i = extra.size() - 1; i >= 0; i--)
             {
                 extra.get(i).close();
             }
-            ep.close();
             av.close();
             cq.close();
             domain.close();
