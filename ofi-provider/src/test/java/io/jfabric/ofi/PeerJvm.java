@@ -100,7 +100,15 @@ final class PeerJvm implements AutoCloseable
         while (true)
         {
             final long left = deadline - System.nanoTime();
-            final String line = left <= 0 ? null : lines.poll(left, TimeUnit.NANOSECONDS);
+            String line = left <= 0 ? null : lines.poll(Math.min(left, 200_000_000L), TimeUnit.NANOSECONDS);
+            if (line == null && left > 0 && process.isAlive())
+            {
+                continue;
+            }
+            if (line == null && !process.isAlive())
+            {
+                line = lines.poll(500, TimeUnit.MILLISECONDS);
+            }
             if (line == null)
             {
                 throw new AssertionError("peer printed no '" + prefix + "' line within " + timeoutMs + " ms; seen " +
