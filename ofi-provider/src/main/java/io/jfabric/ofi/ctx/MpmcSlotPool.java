@@ -29,6 +29,7 @@ import java.lang.invoke.VarHandle;
 public final class MpmcSlotPool extends SlotPool
 {
     private static final boolean BROKEN_PLAIN_CLAIM = BrokenVariant.active("ofi.slot.plainClaim");
+    private static final boolean BROKEN_SEQUENCE_BEFORE_ITEM = BrokenVariant.active("ofi.slot.sequenceBeforeItem");
     private static final VarHandle SEQUENCE = MethodHandles.arrayElementVarHandle(long[].class);
     private static final VarHandle DEQUEUE;
     private static final VarHandle ENQUEUE;
@@ -125,6 +126,12 @@ public final class MpmcSlotPool extends SlotPool
             {
                 if (ENQUEUE.compareAndSet(this, position, position + 1))
                 {
+                    if (BROKEN_SEQUENCE_BEFORE_ITEM)
+                    {
+                        SEQUENCE.setRelease(sequence, cell, position + 1);
+                        items[cell] = slot;
+                        return;
+                    }
                     items[cell] = slot;
                     SEQUENCE.setRelease(sequence, cell, position + 1);
                     return;

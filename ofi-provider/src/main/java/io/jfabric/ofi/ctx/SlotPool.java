@@ -64,7 +64,6 @@ public abstract class SlotPool
     static final int POSTED = 2;
 
     private static final boolean BROKEN_STATE_BEFORE_FIELDS = BrokenVariant.active("ofi.slot.stateBeforeFields");
-    private static final boolean BROKEN_FREE_BEFORE_READ = BrokenVariant.active("ofi.slot.freeBeforeRead");
     private static final VarHandle STATE = MethodHandles.arrayElementVarHandle(int[].class);
 
     private final int capacity;
@@ -277,12 +276,6 @@ public abstract class SlotPool
      */
     public final long complete(final int slot)
     {
-        if (BROKEN_FREE_BEFORE_READ)
-        {
-            STATE.setRelease(state, slot, FREE);
-            free(slot);
-            return userContext[slot];
-        }
         final long context = userContext[slot];
         clear(slot);
         return context;

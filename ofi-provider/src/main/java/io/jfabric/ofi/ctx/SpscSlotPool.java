@@ -15,6 +15,8 @@
  */
 package io.jfabric.ofi.ctx;
 
+import io.jfabric.ofi.core.BrokenVariant;
+
 import java.lang.foreign.Arena;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -34,6 +36,7 @@ public final class SpscSlotPool extends SlotPool
     private static final VarHandle HEAD;
     private static final VarHandle TAIL;
     private static final VarHandle INDEX = MethodHandles.arrayElementVarHandle(int[].class);
+    private static final boolean BROKEN_TAIL_BEFORE_INDEX = BrokenVariant.active("ofi.slot.tailBeforeIndex");
 
     static
     {
@@ -94,6 +97,12 @@ public final class SpscSlotPool extends SlotPool
     protected void free(final int slot)
     {
         final long t = (long)TAIL.getOpaque(this);
+        if (BROKEN_TAIL_BEFORE_INDEX)
+        {
+            TAIL.setRelease(this, t + 1);
+            INDEX.setRelease(ring, (int)t & mask(), slot);
+            return;
+        }
         INDEX.setRelease(ring, (int)t & mask(), slot);
         TAIL.setRelease(this, t + 1);
     }
