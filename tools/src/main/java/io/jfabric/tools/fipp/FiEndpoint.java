@@ -128,6 +128,49 @@ final class FiEndpoint implements AutoCloseable
         peer = out[0];
     }
 
+    /**
+     * Post a receive into part of the receive buffer.
+     *
+     * @param offset where in the receive buffer.
+     * @param length bytes.
+     */
+    void postRecv(final int offset, final int length)
+    {
+        long rc;
+        while ((rc = tagged ? ep.trecv(rx, offset, length, rxDesc, -1L, TAG, 0, 2) :
+            ep.recv(rx, offset, length, rxDesc, -1L, 2)) == -Errno.FI_EAGAIN)
+        {
+            poll(rxcq, 0);
+        }
+        check(rc, "fi_recv");
+    }
+
+    /**
+     * Post a send of {@code size} bytes of the transmit buffer without waiting for its completion.
+     *
+     * @param size bytes.
+     */
+    void postSend(final int size)
+    {
+        long rc;
+        while ((rc = tagged ? ep.tsend(tx, 0, size, txDesc, peer, TAG, 1) : ep.send(tx, 0, size, txDesc, peer, 1)) ==
+            -Errno.FI_EAGAIN)
+        {
+            poll(txcq, 0);
+        }
+        check(rc, "fi_send");
+    }
+
+    /**
+     * Wait for {@code n} receive completions.
+     *
+     * @param n how many.
+     */
+    void awaitRx(final int n)
+    {
+        await(rxcq, n);
+    }
+
     /** Post the receive of the next message (the whole buffer). */
     void postRecv()
     {
