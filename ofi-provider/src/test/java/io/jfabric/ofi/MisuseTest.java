@@ -160,6 +160,34 @@ class MisuseTest
         }
     }
 
+    /**
+     * libfabric 1.17's rxm indexes its AV with the fi_addr it is given, unchecked: a send to a value no insert
+     * returned killed the JVM (SIGSEGV in libfabric.so) before the endpoint checked every address.
+     */
+    @Test
+    void shouldRefuseAddressesTheAvNeverGaveOrTookBackWithEinval() throws Exception
+    {
+        try (Tcp.Node node = new Tcp.Node(Tcp.CAPS, null, CqFormat.TAGGED).enable())
+        {
+            final ByteBuffer buf = ByteBuffer.allocateDirect(64);
+            final long self = node.insert(node.ep.getname());
+            for (final long bad : new long[] {12345, self + 1, 1L << 40, -2})
+            {
+                assertEquals(-Errno.FI_EINVAL, node.ep.inject(buf, 0, 8, bad), "inject to " + bad);
+                assertEquals(-Errno.FI_EINVAL, node.ep.send(buf, 0, 8, 0, bad, 1), "send to " + bad);
+                assertEquals(-Errno.FI_EINVAL, node.ep.tsend(buf, 0, 8, 0, bad, 1, 1), "tsend to " + bad);
+                assertEquals(-Errno.FI_EINVAL, node.ep.write(buf, 0, 8, 0, bad, 0, 1, 1), "write to " + bad);
+                assertEquals(-Errno.FI_EINVAL, node.ep.read(buf, 0, 8, 0, bad, 0, 1, 1), "read from " + bad);
+                assertEquals(-Errno.FI_EINVAL, node.ep.atomic(buf, 0, 1, 0, bad, 0, 1,
+                    io.jfabric.AtomicDatatype.INT64, io.jfabric.AtomicOp.SUM, 1), "atomic to " + bad);
+                assertEquals(-Errno.FI_EINVAL, node.ep.recv(buf, 0, 8, 0, bad, 1), "recv from " + bad);
+            }
+            node.av.remove(new long[] {self}, 1, 0);
+            assertEquals(-Errno.FI_EINVAL, node.ep.inject(buf, 0, 8, self), "inject to a removed address");
+            assertEquals(0, ((io.jfabric.ofi.ep.OfiEndpoint)node.ep).inFlightTotal());
+        }
+    }
+
     private static void assertErrno(final int errno, final Executable call)
     {
         final FabricException ex = assertThrows(FabricException.class, call);

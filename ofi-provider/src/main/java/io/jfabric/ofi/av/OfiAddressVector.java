@@ -68,6 +68,7 @@ public final class OfiAddressVector extends OfiFid implements AddressVector
         CTypes.PTR_ARG, CTypes.PTR_ARG, CTypes.PTR_ARG);
 
     private final AvAttr attr;
+    private final PeerTable peers = new PeerTable();
 
     private OfiAddressVector(final long fid, final AvAttr attr, final long context, final OfiFid domain)
     {
@@ -127,6 +128,12 @@ public final class OfiAddressVector extends OfiFid implements AddressVector
     public AvAttr attr()
     {
         return attr.copy();
+    }
+
+    /** @return the fi_addr values inserted and not removed, which endpoints check before every call. */
+    public PeerTable peers()
+    {
+        return peers;
     }
 
     @Override
@@ -254,19 +261,23 @@ public final class OfiAddressVector extends OfiFid implements AddressVector
         final String name = what.startsWith("fi_av_insertsvc") ? "insertsvc" :
             what.startsWith("fi_av_insertsym") ? "insertsym" : "insert";
         final MemorySegment fn = Ops.function(fid, FidLayouts.OBJ_OPS, FidLayouts.fn(FidLayouts.FI_OPS_AV, name));
+        out.fill((byte)-1);
         final int rc;
         try
         {
-            rc = insert.call(fn, fiAddr == null ? 0 : out.address(), syncErr ? errors.address() : context);
+            rc = insert.call(fn, out.address(), syncErr ? errors.address() : context);
         }
         catch (final Throwable t)
         {
             throw NativeCalls.rethrow(t);
         }
         NativeCalls.check(rc, what + " into " + name());
+        final long[] inserted = new long[count];
+        MemorySegment.copy(out, JAVA_LONG, 0, inserted, 0, count);
+        peers.add(inserted, count);
         if (fiAddr != null)
         {
-            MemorySegment.copy(out, JAVA_LONG, 0, fiAddr, 0, count);
+            System.arraycopy(inserted, 0, fiAddr, 0, count);
         }
         if (syncErr && status != null)
         {
@@ -284,6 +295,7 @@ public final class OfiAddressVector extends OfiFid implements AddressVector
             throw new FabricException(Errno.FI_EINVAL, "fi_av_remove: " + count + " of " +
                 (fiAddr == null ? "null" : fiAddr.length));
         }
+        peers.remove(fiAddr, count);
         try (Arena call = Arena.ofConfined())
         {
             final MemorySegment addrs = call.allocate(JAVA_LONG, Math.max(1, count));

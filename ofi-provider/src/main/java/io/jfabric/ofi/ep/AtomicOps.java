@@ -129,7 +129,7 @@ final class AtomicOps
     long atomic(final ByteBuffer buf, final int offset, final int count, final long desc, final long dest,
         final long addr, final long key, final AtomicDatatype datatype, final AtomicOp op, final long context)
     {
-        final long check = check(fns[0], datatype, op);
+        final long check = check(fns[0], datatype, op, dest);
         if (check != 0)
         {
             return check;
@@ -160,7 +160,7 @@ final class AtomicOps
     long injectAtomic(final ByteBuffer buf, final int offset, final int count, final long dest, final long addr,
         final long key, final AtomicDatatype datatype, final AtomicOp op)
     {
-        final long check = check(fns[3], datatype, op);
+        final long check = check(fns[3], datatype, op, dest);
         if (check != 0)
         {
             return check;
@@ -185,7 +185,7 @@ final class AtomicOps
         final ByteBuffer result, final int resultOffset, final long resultDesc, final long dest, final long addr,
         final long key, final AtomicDatatype datatype, final AtomicOp op, final long context)
     {
-        final long check = check(fns[4], datatype, op);
+        final long check = check(fns[4], datatype, op, dest);
         if (check != 0)
         {
             return check;
@@ -223,7 +223,7 @@ final class AtomicOps
         final int resultOffset, final long resultDesc, final long dest, final long addr, final long key,
         final AtomicDatatype datatype, final AtomicOp op, final long context)
     {
-        final long check = check(fns[7], datatype, op);
+        final long check = check(fns[7], datatype, op, dest);
         if (check != 0)
         {
             return check;
@@ -292,7 +292,7 @@ final class AtomicOps
     private long vector(final int fn, final Ioc iov, final Ioc compare, final Ioc result, final long dest,
         final long addr, final long key, final AtomicDatatype datatype, final AtomicOp op, final long context)
     {
-        final long check = check(fns[fn], datatype, op);
+        final long check = check(fns[fn], datatype, op, dest);
         if (check != 0)
         {
             return check;
@@ -345,7 +345,7 @@ final class AtomicOps
         {
             return -Errno.FI_EINVAL;
         }
-        final long check = check(fns[fn], msg.datatype, msg.op);
+        final long check = check(fns[fn], msg.datatype, msg.op, msg.addr);
         if (check != 0)
         {
             return check;
@@ -414,7 +414,7 @@ final class AtomicOps
         return settle(pool, slot, rc);
     }
 
-    private long check(final MemorySegment fn, final AtomicDatatype datatype, final AtomicOp op)
+    private long check(final MemorySegment fn, final AtomicDatatype datatype, final AtomicOp op, final long dest)
     {
         if (c.state != EpCore.ENABLED)
         {
@@ -424,7 +424,7 @@ final class AtomicOps
         {
             return -Errno.FI_ENOSYS;
         }
-        return datatype == null || op == null ? -Errno.FI_EINVAL : 0;
+        return datatype == null || op == null || c.badPeer(dest) ? -Errno.FI_EINVAL : 0;
     }
 
     private static long settle(final SlotPool pool, final int slot, final long rc)

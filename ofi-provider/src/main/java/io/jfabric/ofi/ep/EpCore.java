@@ -79,6 +79,8 @@ final class EpCore
     boolean txSelective;
     /** Whether receive completions are selective. */
     boolean rxSelective;
+    /** The fi_addr values of the bound AV (set at bind): every destination and source is checked against them. */
+    io.jfabric.ofi.av.PeerTable peers = new io.jfabric.ofi.av.PeerTable();
     private Base lastTx = Base.NONE;
     private Base lastRx = Base.NONE;
     private volatile boolean heapWarned;
@@ -102,6 +104,25 @@ final class EpCore
     int refsPerSlot()
     {
         return 3 * maxIov;
+    }
+
+    /**
+     * @param fiAddr a destination.
+     * @return whether libfabric must not see it: no insert of the bound AV returned it (rxm would index its table
+     *         with it unchecked and crash).
+     */
+    boolean badPeer(final long fiAddr)
+    {
+        return !peers.contains(fiAddr);
+    }
+
+    /**
+     * @param fiAddr a receive's source.
+     * @return whether it is neither FI_ADDR_UNSPEC nor an address of the bound AV.
+     */
+    boolean badSource(final long fiAddr)
+    {
+        return fiAddr != -1L && !peers.contains(fiAddr);
     }
 
     /** @return the negated errno for a call outside the enabled state. */

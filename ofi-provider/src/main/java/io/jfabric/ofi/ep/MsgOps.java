@@ -83,6 +83,10 @@ final class MsgOps
         {
             return c.badState();
         }
+        if (c.badPeer(dest))
+        {
+            return -Errno.FI_EINVAL;
+        }
         if (sendFn.address() == 0)
         {
             return -Errno.FI_ENOSYS;
@@ -121,6 +125,10 @@ final class MsgOps
         if (c.state != EpCore.ENABLED)
         {
             return c.badState();
+        }
+        if (c.badPeer(dest))
+        {
+            return -Errno.FI_EINVAL;
         }
         if (senddataFn.address() == 0)
         {
@@ -161,6 +169,10 @@ final class MsgOps
         {
             return c.badState();
         }
+        if (c.badPeer(dest))
+        {
+            return -Errno.FI_EINVAL;
+        }
         if (injectFn.address() == 0)
         {
             return -Errno.FI_ENOSYS;
@@ -185,6 +197,10 @@ final class MsgOps
         if (c.state != EpCore.ENABLED)
         {
             return c.badState();
+        }
+        if (c.badPeer(dest))
+        {
+            return -Errno.FI_EINVAL;
         }
         if (injectdataFn.address() == 0)
         {
@@ -231,6 +247,10 @@ final class MsgOps
         if (c.state != EpCore.ENABLED)
         {
             return c.badState();
+        }
+        if (c.badSource(src))
+        {
+            return -Errno.FI_EINVAL;
         }
         if (recvFn.address() == 0)
         {
@@ -296,6 +316,10 @@ final class MsgOps
         if (c.state != EpCore.ENABLED)
         {
             return c.badState();
+        }
+        if (receive ? c.badSource(addr) : c.badPeer(addr))
+        {
+            return -Errno.FI_EINVAL;
         }
         if (msg == null || msg.iovCount < 0 || msg.iovCount > c.maxIov)
         {

@@ -211,6 +211,10 @@ public final class OfiEndpoint extends OfiFid implements Endpoint
         else
         {
             nativeBind(other, flags, "fi_ep_bind");
+            if (fid instanceof io.jfabric.ofi.av.OfiAddressVector av)
+            {
+                core.peers = av.peers();
+            }
         }
         other.use();
         bound.add(other);

@@ -100,6 +100,10 @@ final class RmaOps
         {
             return c.badState();
         }
+        if (c.badPeer(peer))
+        {
+            return -Errno.FI_EINVAL;
+        }
         if (fn.address() == 0)
         {
             return -Errno.FI_ENOSYS;
@@ -155,6 +159,10 @@ final class RmaOps
         {
             return c.badState();
         }
+        if (c.badPeer(dest))
+        {
+            return -Errno.FI_EINVAL;
+        }
         if (fn.address() == 0)
         {
             return -Errno.FI_ENOSYS;
@@ -192,6 +200,10 @@ final class RmaOps
         if (c.state != EpCore.ENABLED)
         {
             return c.badState();
+        }
+        if (c.badPeer(peer))
+        {
+            return -Errno.FI_EINVAL;
         }
         if (fn.address() == 0)
         {
@@ -256,7 +268,7 @@ final class RmaOps
             return -Errno.FI_ENOSYS;
         }
         if (msg == null || rma == null || msg.iovCount < 0 || msg.iovCount > c.maxIov || rma.count < 1 ||
-            rma.count > c.maxRmaIov)
+            rma.count > c.maxRmaIov || c.badPeer(msg.addr))
         {
             return -Errno.FI_EINVAL;
         }

@@ -82,6 +82,10 @@ final class TaggedOps
         {
             return c.badState();
         }
+        if (c.badPeer(dest))
+        {
+            return -Errno.FI_EINVAL;
+        }
         if (sendFn.address() == 0)
         {
             return -Errno.FI_ENOSYS;
@@ -122,6 +126,10 @@ final class TaggedOps
         {
             return c.badState();
         }
+        if (c.badPeer(dest))
+        {
+            return -Errno.FI_EINVAL;
+        }
         if (senddataFn.address() == 0)
         {
             return -Errno.FI_ENOSYS;
@@ -161,6 +169,10 @@ final class TaggedOps
         {
             return c.badState();
         }
+        if (c.badPeer(dest))
+        {
+            return -Errno.FI_EINVAL;
+        }
         if (injectFn.address() == 0)
         {
             return -Errno.FI_ENOSYS;
@@ -189,6 +201,10 @@ final class TaggedOps
         {
             return c.badState();
         }
+        if (c.badPeer(dest))
+        {
+            return -Errno.FI_EINVAL;
+        }
         if (injectdataFn.address() == 0)
         {
             return -Errno.FI_ENOSYS;
@@ -216,6 +232,10 @@ final class TaggedOps
         if (c.state != EpCore.ENABLED)
         {
             return c.badState();
+        }
+        if (c.badSource(src))
+        {
+            return -Errno.FI_EINVAL;
         }
         if (recvFn.address() == 0)
         {
@@ -280,6 +300,10 @@ final class TaggedOps
         if (c.state != EpCore.ENABLED)
         {
             return c.badState();
+        }
+        if (receive ? c.badSource(addr) : c.badPeer(addr))
+        {
+            return -Errno.FI_EINVAL;
         }
         if (m == null || m.iovCount < 0 || m.iovCount > c.maxIov)
         {
