@@ -15,13 +15,20 @@
  */
 package io.jfabric.tools.fipp;
 
+import io.jfabric.EpType;
+import io.jfabric.FabricException;
+import io.jfabric.Fabrics;
+import io.jfabric.Flags;
+import io.jfabric.Info;
+import io.jfabric.Versions;
+
 import java.util.Arrays;
 import java.util.Locale;
 
 /**
  * fi_pingpong's choice of sizes for a native provider's run: {@code -S n} (k, m suffixes taken), a comma list, or
- * nothing: its default list 64, 256, 1k, 4k, 64k, 1m. Also which provider names are native (everything but
- * jfabric's own {@code shm}). Stateless.
+ * nothing: its default list 64, 256, 1k, 4k, 64k, 1m. Also which provider names are served natively (by the ofi
+ * provider). Stateless.
  */
 public final class FiSizes
 {
@@ -33,11 +40,28 @@ public final class FiSizes
 
     /**
      * @param provider a -p value.
-     * @return whether it names a native libfabric provider (the ofi provider's), not jfabric's shm.
+     * @return whether getinfo finds an RDM endpoint with FI_MSG of that name from a native libfabric provider (the
+     *         ofi provider's, named other than jfabric's shm); a name nobody serves goes the shm way, which reports
+     *         it.
      */
     public static boolean isNative(final String provider)
     {
-        return provider != null && !provider.trim().equalsIgnoreCase("shm");
+        if (provider == null || provider.trim().equalsIgnoreCase("shm"))
+        {
+            return false;
+        }
+        final Info hints = new Info().caps(Flags.FI_MSG);
+        hints.epAttr().type(EpType.RDM);
+        hints.fabricAttr().provName(provider);
+        try
+        {
+            return Fabrics.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints).stream()
+                .anyMatch(info -> info.fabricAttr() != null && !"shm".equalsIgnoreCase(info.fabricAttr().provName()));
+        }
+        catch (final FabricException ex)
+        {
+            return false;
+        }
     }
 
     /**
