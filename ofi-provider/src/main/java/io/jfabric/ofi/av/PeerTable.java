@@ -21,31 +21,33 @@ import java.util.Arrays;
  * The fi_addr values an address vector has handed out and not removed, for the data path to check every destination
  * and source before libfabric sees it: libfabric 1.17's rxm indexes its AV table with the fi_addr it is given
  * without a bounds check, so a send to a value no insert returned crashes the process (found by this provider's
- * tests: SIGSEGV in libfabric.so). Small values (the table indices FI_AV_TABLE gives) are a bitmap, others (FI_AV_MAP
- * handles) a sorted array; both are replaced whole on every insert or remove, so a reader sees one state or the
- * other. {@link #contains} is one or two array reads for table indices.
+ * tests: SIGSEGV in libfabric.so). A value is counted once per insert that returned it, since providers give the
+ * same fi_addr for the same address inserted twice and keep it until it is removed as often (rxm does): small values
+ * (the table indices FI_AV_TABLE gives) in a count array, others (FI_AV_MAP handles) in a sorted array that holds a
+ * value once per insert. Both are replaced whole on every insert or remove, so a reader sees one state or the other.
+ * {@link #contains} is one or two array reads for table indices.
  * <p>
- * Threads: {@link #contains} any thread, lock-free; add and remove under the AV's lock.
+ * Threads: {@link #contains} any thread, lock-free; add and remove under this object's lock.
  */
 public final class PeerTable
 {
-    private static final int BITMAP_LIMIT = 1 << 22;
+    private static final int TABLE_LIMIT = 1 << 22;
+    private static final int[] NO_COUNTS = new int[0];
     private static final long[] NONE = new long[0];
 
-    private volatile long[] bits = NONE;
+    private volatile int[] counts = NO_COUNTS;
     private volatile long[] others = NONE;
 
     /**
      * @param fiAddr an fi_addr.
-     * @return whether an insert returned it and no remove took it back.
+     * @return whether an insert returned it and as many removes have not taken it back.
      */
     public boolean contains(final long fiAddr)
     {
-        if (fiAddr >= 0 && fiAddr < BITMAP_LIMIT)
+        if (fiAddr >= 0 && fiAddr < TABLE_LIMIT)
         {
-            final long[] b = bits;
-            final int word = (int)(fiAddr >>> 6);
-            return word < b.length && (b[word] & (1L << fiAddr)) != 0;
+            final int[] c = counts;
+            return fiAddr < c.length && c[(int)fiAddr] > 0;
         }
         final long[] o = others;
         return o.length > 0 && Arrays.binarySearch(o, fiAddr) >= 0;
@@ -57,7 +59,7 @@ public final class PeerTable
      */
     public synchronized void add(final long[] fiAddr, final int count)
     {
-        long[] b = bits;
+        int[] c = counts.clone();
         long[] o = others;
         for (int i = 0; i < count; i++)
         {
@@ -66,55 +68,56 @@ public final class PeerTable
             {
                 continue;
             }
-            if (a >= 0 && a < BITMAP_LIMIT)
+            if (a >= 0 && a < TABLE_LIMIT)
             {
-                final int word = (int)(a >>> 6);
-                if (word >= b.length)
+                if (a >= c.length)
                 {
-                    b = Arrays.copyOf(b, Math.max(word + 1, b.length * 2));
+                    c = Arrays.copyOf(c, (int)Math.max(a + 1, c.length * 2L));
                 }
-                else if (b == bits)
-                {
-                    b = b.clone();
-                }
-                b[word] |= 1L << a;
+                c[(int)a]++;
             }
-            else if (Arrays.binarySearch(o, a) < 0)
+            else
             {
                 o = Arrays.copyOf(o, o.length + 1);
                 o[o.length - 1] = a;
                 Arrays.sort(o);
             }
         }
-        bits = b;
+        counts = c;
         others = o;
     }
 
     /**
-     * @param fiAddr values to take back.
+     * @param fiAddr values to take back, once each.
      * @param count  how many.
      */
     public synchronized void remove(final long[] fiAddr, final int count)
     {
-        final long[] b = bits.clone();
+        final int[] c = counts.clone();
         long[] o = others;
         for (int i = 0; i < count; i++)
         {
             final long a = fiAddr[i];
-            if (a >= 0 && a < BITMAP_LIMIT)
+            if (a >= 0 && a < TABLE_LIMIT)
             {
-                final int word = (int)(a >>> 6);
-                if (word < b.length)
+                if (a < c.length && c[(int)a] > 0)
                 {
-                    b[word] &= ~(1L << a);
+                    c[(int)a]--;
                 }
             }
             else
             {
-                o = Arrays.stream(o).filter(v -> v != a).toArray();
+                final int at = Arrays.binarySearch(o, a);
+                if (at >= 0)
+                {
+                    final long[] fewer = new long[o.length - 1];
+                    System.arraycopy(o, 0, fewer, 0, at);
+                    System.arraycopy(o, at + 1, fewer, at, o.length - at - 1);
+                    o = fewer;
+                }
             }
         }
-        bits = b;
+        counts = c;
         others = o;
     }
 }
