@@ -125,6 +125,79 @@ final class EpCore
         return fiAddr != -1L && !peers.contains(fiAddr);
     }
 
+    /**
+     * The checks every call makes before libfabric: enabled, the function present, the peer known.
+     *
+     * @param fn   the provider's function.
+     * @param peer the destination (or, with {@code source}, the receive's source).
+     * @param source whether {@code peer} is a source (FI_ADDR_UNSPEC allowed).
+     * @return 0, or the negated errno.
+     */
+    long check(final MemorySegment fn, final long peer, final boolean source)
+    {
+        if (state != ENABLED)
+        {
+            return badState();
+        }
+        if (fn.address() == 0)
+        {
+            return -Errno.FI_ENOSYS;
+        }
+        return (source ? badSource(peer) : badPeer(peer)) ? -Errno.FI_EINVAL : 0;
+    }
+
+    /**
+     * {@link #check}, then the buffer: the native address of {@code buf[offset]} for a call that reads
+     * {@code len} bytes there (a send, a write).
+     *
+     * @return the address, or a negated errno.
+     */
+    long txAddress(final MemorySegment fn, final ByteBuffer buf, final long offset, final long len, final long peer,
+        final String call)
+    {
+        final long checked = check(fn, peer, false);
+        if (checked != 0)
+        {
+            return checked;
+        }
+        final long base = txBase(buf);
+        return base == 0 || !inBounds(buf, offset, len) ? refuse(buf, call) : base + offset;
+    }
+
+    /**
+     * {@link #check}, then the buffer: the native address of {@code buf[offset]} for a call that writes {@code len}
+     * bytes there (a receive, a read).
+     *
+     * @param source whether {@code peer} is a receive's source rather than a read's target.
+     * @return the address, or a negated errno.
+     */
+    long rxAddress(final MemorySegment fn, final ByteBuffer buf, final long offset, final long len, final long peer,
+        final boolean source, final String call)
+    {
+        final long checked = check(fn, peer, source);
+        if (checked != 0)
+        {
+            return checked;
+        }
+        final long base = rxBase(buf);
+        return base == 0 || !inBounds(buf, offset, len) ? refuse(buf, call) : base + offset;
+    }
+
+    /**
+     * @param pool the slot's pool.
+     * @param slot a held slot.
+     * @param rc   libfabric's answer to the post.
+     * @return {@code rc}; the slot given back when the post failed.
+     */
+    static long settle(final SlotPool pool, final int slot, final long rc)
+    {
+        if (rc != 0)
+        {
+            pool.abandon(slot);
+        }
+        return rc;
+    }
+
     /** @return the negated errno for a call outside the enabled state. */
     long badState()
     {

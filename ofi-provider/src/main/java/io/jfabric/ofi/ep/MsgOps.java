@@ -79,22 +79,10 @@ final class MsgOps
     long send(final ByteBuffer buf, final int offset, final int len, final long desc, final long dest,
         final long context)
     {
-        if (c.state != EpCore.ENABLED)
+        final long address = c.txAddress(sendFn, buf, offset, len, dest, "send");
+        if (address < 0)
         {
-            return c.badState();
-        }
-        if (c.badPeer(dest))
-        {
-            return -Errno.FI_EINVAL;
-        }
-        if (sendFn.address() == 0)
-        {
-            return -Errno.FI_ENOSYS;
-        }
-        final long base = c.txBase(buf);
-        if (base == 0 || !EpCore.inBounds(buf, offset, len))
-        {
-            return c.refuse(buf, "send");
+            return address;
         }
         final SlotPool pool = c.tx;
         final int slot = pool.acquire();
@@ -103,41 +91,24 @@ final class MsgOps
             return -Errno.FI_EAGAIN;
         }
         pool.hold(slot, context, buf, null, null, 0, offset, c.txDefaultFlags);
-        final long rc;
         try
         {
-            rc = (long)Calls.L6.invokeExact(sendFn, c.ep, base + offset, (long)len, desc, dest, pool.address(slot));
+            return EpCore.settle(pool, slot,
+                (long)Calls.L6.invokeExact(sendFn, c.ep, address, (long)len, desc, dest, pool.address(slot)));
         }
         catch (final Throwable t)
         {
             throw NativeCalls.rethrow(t);
         }
-        if (rc != 0)
-        {
-            pool.abandon(slot);
-        }
-        return rc;
     }
 
     long senddata(final ByteBuffer buf, final int offset, final int len, final long desc, final long data,
         final long dest, final long context)
     {
-        if (c.state != EpCore.ENABLED)
+        final long address = c.txAddress(senddataFn, buf, offset, len, dest, "senddata");
+        if (address < 0)
         {
-            return c.badState();
-        }
-        if (c.badPeer(dest))
-        {
-            return -Errno.FI_EINVAL;
-        }
-        if (senddataFn.address() == 0)
-        {
-            return -Errno.FI_ENOSYS;
-        }
-        final long base = c.txBase(buf);
-        if (base == 0 || !EpCore.inBounds(buf, offset, len))
-        {
-            return c.refuse(buf, "senddata");
+            return address;
         }
         final SlotPool pool = c.tx;
         final int slot = pool.acquire();
@@ -146,36 +117,23 @@ final class MsgOps
             return -Errno.FI_EAGAIN;
         }
         pool.hold(slot, context, buf, null, null, 0, offset, c.txDefaultFlags);
-        final long rc;
         try
         {
-            rc = (long)Calls.L7.invokeExact(senddataFn, c.ep, base + offset, (long)len, desc, data, dest,
-                pool.address(slot));
+            return EpCore.settle(pool, slot, (long)Calls.L7.invokeExact(senddataFn, c.ep, address, (long)len, desc,
+                data, dest, pool.address(slot)));
         }
         catch (final Throwable t)
         {
             throw NativeCalls.rethrow(t);
         }
-        if (rc != 0)
-        {
-            pool.abandon(slot);
-        }
-        return rc;
     }
 
     long inject(final ByteBuffer buf, final int offset, final int len, final long dest)
     {
-        if (c.state != EpCore.ENABLED)
+        final long checked = c.check(injectFn, dest, false);
+        if (checked != 0)
         {
-            return c.badState();
-        }
-        if (c.badPeer(dest))
-        {
-            return -Errno.FI_EINVAL;
-        }
-        if (injectFn.address() == 0)
-        {
-            return -Errno.FI_ENOSYS;
+            return checked;
         }
         final long base = c.txBase(buf);
         if (base == 0 || !EpCore.inBounds(buf, offset, len))
@@ -194,17 +152,10 @@ final class MsgOps
 
     long injectdata(final ByteBuffer buf, final int offset, final int len, final long data, final long dest)
     {
-        if (c.state != EpCore.ENABLED)
+        final long checked = c.check(injectdataFn, dest, false);
+        if (checked != 0)
         {
-            return c.badState();
-        }
-        if (c.badPeer(dest))
-        {
-            return -Errno.FI_EINVAL;
-        }
-        if (injectdataFn.address() == 0)
-        {
-            return -Errno.FI_ENOSYS;
+            return checked;
         }
         final long base = c.txBase(buf);
         if (base == 0 || !EpCore.inBounds(buf, offset, len))
@@ -244,22 +195,10 @@ final class MsgOps
     long recv(final ByteBuffer buf, final int offset, final int len, final long desc, final long src,
         final long context)
     {
-        if (c.state != EpCore.ENABLED)
+        final long address = c.rxAddress(recvFn, buf, offset, len, src, true, "recv");
+        if (address < 0)
         {
-            return c.badState();
-        }
-        if (c.badSource(src))
-        {
-            return -Errno.FI_EINVAL;
-        }
-        if (recvFn.address() == 0)
-        {
-            return -Errno.FI_ENOSYS;
-        }
-        final long base = c.rxBase(buf);
-        if (base == 0 || !EpCore.inBounds(buf, offset, len))
-        {
-            return c.refuse(buf, "recv");
+            return address;
         }
         final SlotPool pool = c.rx;
         final int slot = pool.acquire();
@@ -267,21 +206,16 @@ final class MsgOps
         {
             return -Errno.FI_EAGAIN;
         }
-        pool.hold(slot, context, buf, null, null, base, offset, c.rxDefaultFlags);
-        final long rc;
+        pool.hold(slot, context, buf, null, null, address - offset, offset, c.rxDefaultFlags);
         try
         {
-            rc = (long)Calls.L6.invokeExact(recvFn, c.ep, base + offset, (long)len, desc, src, pool.address(slot));
+            return EpCore.settle(pool, slot,
+                (long)Calls.L6.invokeExact(recvFn, c.ep, address, (long)len, desc, src, pool.address(slot)));
         }
         catch (final Throwable t)
         {
             throw NativeCalls.rethrow(t);
         }
-        if (rc != 0)
-        {
-            pool.abandon(slot);
-        }
-        return rc;
     }
 
     long sendv(final Msg msg, final long dest, final long context)

@@ -96,22 +96,11 @@ final class RmaOps
         final int len, final long desc, final long data, final long peer, final long addr, final long key,
         final long context, final boolean withData)
     {
-        if (c.state != EpCore.ENABLED)
+        final long address = read ? c.rxAddress(fn, buf, offset, len, peer, false, "read") :
+            c.txAddress(fn, buf, offset, len, peer, "write");
+        if (address < 0)
         {
-            return c.badState();
-        }
-        if (c.badPeer(peer))
-        {
-            return -Errno.FI_EINVAL;
-        }
-        if (fn.address() == 0)
-        {
-            return -Errno.FI_ENOSYS;
-        }
-        final long base = read ? c.rxBase(buf) : c.txBase(buf);
-        if (base == 0 || !EpCore.inBounds(buf, offset, len))
-        {
-            return c.refuse(buf, read ? "read" : "write");
+            return address;
         }
         final SlotPool pool = c.tx;
         final int slot = pool.acquire();
@@ -120,24 +109,17 @@ final class RmaOps
             return -Errno.FI_EAGAIN;
         }
         pool.hold(slot, context, buf, null, null, 0, offset, c.txDefaultFlags);
-        final long rc;
         try
         {
-            rc = withData ?
-                (long)Calls.L9.invokeExact(fn, c.ep, base + offset, (long)len, desc, data, peer, addr, key,
+            return EpCore.settle(pool, slot, withData ?
+                (long)Calls.L9.invokeExact(fn, c.ep, address, (long)len, desc, data, peer, addr, key,
                     pool.address(slot)) :
-                (long)Calls.L8.invokeExact(fn, c.ep, base + offset, (long)len, desc, peer, addr, key,
-                    pool.address(slot));
+                (long)Calls.L8.invokeExact(fn, c.ep, address, (long)len, desc, peer, addr, key, pool.address(slot)));
         }
         catch (final Throwable t)
         {
             throw NativeCalls.rethrow(t);
         }
-        if (rc != 0)
-        {
-            pool.abandon(slot);
-        }
-        return rc;
     }
 
     long injectWrite(final ByteBuffer buf, final int offset, final int len, final long dest, final long addr,
@@ -155,28 +137,16 @@ final class RmaOps
     private long inject(final MemorySegment fn, final ByteBuffer buf, final int offset, final int len,
         final long data, final long dest, final long addr, final long key, final boolean withData)
     {
-        if (c.state != EpCore.ENABLED)
+        final long address = c.txAddress(fn, buf, offset, len, dest, "inject_write");
+        if (address < 0)
         {
-            return c.badState();
-        }
-        if (c.badPeer(dest))
-        {
-            return -Errno.FI_EINVAL;
-        }
-        if (fn.address() == 0)
-        {
-            return -Errno.FI_ENOSYS;
-        }
-        final long base = c.txBase(buf);
-        if (base == 0 || !EpCore.inBounds(buf, offset, len))
-        {
-            return c.refuse(buf, "inject_write");
+            return address;
         }
         try
         {
             return withData ?
-                (long)Calls.L7.invokeExact(fn, c.ep, base + offset, (long)len, data, dest, addr, key) :
-                (long)Calls.L6.invokeExact(fn, c.ep, base + offset, (long)len, dest, addr, key);
+                (long)Calls.L7.invokeExact(fn, c.ep, address, (long)len, data, dest, addr, key) :
+                (long)Calls.L6.invokeExact(fn, c.ep, address, (long)len, dest, addr, key);
         }
         catch (final Throwable t)
         {

@@ -78,22 +78,10 @@ final class TaggedOps
     long tsend(final ByteBuffer buf, final int offset, final int len, final long desc, final long dest,
         final long tag, final long context)
     {
-        if (c.state != EpCore.ENABLED)
+        final long address = c.txAddress(sendFn, buf, offset, len, dest, "tsend");
+        if (address < 0)
         {
-            return c.badState();
-        }
-        if (c.badPeer(dest))
-        {
-            return -Errno.FI_EINVAL;
-        }
-        if (sendFn.address() == 0)
-        {
-            return -Errno.FI_ENOSYS;
-        }
-        final long base = c.txBase(buf);
-        if (base == 0 || !EpCore.inBounds(buf, offset, len))
-        {
-            return c.refuse(buf, "tsend");
+            return address;
         }
         final SlotPool pool = c.tx;
         final int slot = pool.acquire();
@@ -102,42 +90,24 @@ final class TaggedOps
             return -Errno.FI_EAGAIN;
         }
         pool.hold(slot, context, buf, null, null, 0, offset, c.txDefaultFlags);
-        final long rc;
         try
         {
-            rc = (long)Calls.L7.invokeExact(sendFn, c.ep, base + offset, (long)len, desc, dest, tag,
-                pool.address(slot));
+            return EpCore.settle(pool, slot,
+                (long)Calls.L7.invokeExact(sendFn, c.ep, address, (long)len, desc, dest, tag, pool.address(slot)));
         }
         catch (final Throwable t)
         {
             throw NativeCalls.rethrow(t);
         }
-        if (rc != 0)
-        {
-            pool.abandon(slot);
-        }
-        return rc;
     }
 
     long tsenddata(final ByteBuffer buf, final int offset, final int len, final long desc, final long data,
         final long dest, final long tag, final long context)
     {
-        if (c.state != EpCore.ENABLED)
+        final long address = c.txAddress(senddataFn, buf, offset, len, dest, "tsenddata");
+        if (address < 0)
         {
-            return c.badState();
-        }
-        if (c.badPeer(dest))
-        {
-            return -Errno.FI_EINVAL;
-        }
-        if (senddataFn.address() == 0)
-        {
-            return -Errno.FI_ENOSYS;
-        }
-        final long base = c.txBase(buf);
-        if (base == 0 || !EpCore.inBounds(buf, offset, len))
-        {
-            return c.refuse(buf, "tsenddata");
+            return address;
         }
         final SlotPool pool = c.tx;
         final int slot = pool.acquire();
@@ -146,36 +116,23 @@ final class TaggedOps
             return -Errno.FI_EAGAIN;
         }
         pool.hold(slot, context, buf, null, null, 0, offset, c.txDefaultFlags);
-        final long rc;
         try
         {
-            rc = (long)Calls.L8.invokeExact(senddataFn, c.ep, base + offset, (long)len, desc, data, dest, tag,
-                pool.address(slot));
+            return EpCore.settle(pool, slot, (long)Calls.L8.invokeExact(senddataFn, c.ep, address, (long)len, desc,
+                data, dest, tag, pool.address(slot)));
         }
         catch (final Throwable t)
         {
             throw NativeCalls.rethrow(t);
         }
-        if (rc != 0)
-        {
-            pool.abandon(slot);
-        }
-        return rc;
     }
 
     long tinject(final ByteBuffer buf, final int offset, final int len, final long dest, final long tag)
     {
-        if (c.state != EpCore.ENABLED)
+        final long checked = c.check(injectFn, dest, false);
+        if (checked != 0)
         {
-            return c.badState();
-        }
-        if (c.badPeer(dest))
-        {
-            return -Errno.FI_EINVAL;
-        }
-        if (injectFn.address() == 0)
-        {
-            return -Errno.FI_ENOSYS;
+            return checked;
         }
         final long base = c.txBase(buf);
         try
@@ -197,17 +154,10 @@ final class TaggedOps
     long tinjectdata(final ByteBuffer buf, final int offset, final int len, final long data, final long dest,
         final long tag)
     {
-        if (c.state != EpCore.ENABLED)
+        final long checked = c.check(injectdataFn, dest, false);
+        if (checked != 0)
         {
-            return c.badState();
-        }
-        if (c.badPeer(dest))
-        {
-            return -Errno.FI_EINVAL;
-        }
-        if (injectdataFn.address() == 0)
-        {
-            return -Errno.FI_ENOSYS;
+            return checked;
         }
         final long base = c.txBase(buf);
         try
@@ -229,22 +179,10 @@ final class TaggedOps
     long trecv(final ByteBuffer buf, final int offset, final int len, final long desc, final long src,
         final long tag, final long ignore, final long context)
     {
-        if (c.state != EpCore.ENABLED)
+        final long address = c.rxAddress(recvFn, buf, offset, len, src, true, "trecv");
+        if (address < 0)
         {
-            return c.badState();
-        }
-        if (c.badSource(src))
-        {
-            return -Errno.FI_EINVAL;
-        }
-        if (recvFn.address() == 0)
-        {
-            return -Errno.FI_ENOSYS;
-        }
-        final long base = c.rxBase(buf);
-        if (base == 0 || !EpCore.inBounds(buf, offset, len))
-        {
-            return c.refuse(buf, "trecv");
+            return address;
         }
         final SlotPool pool = c.rx;
         final int slot = pool.acquire();
@@ -252,22 +190,16 @@ final class TaggedOps
         {
             return -Errno.FI_EAGAIN;
         }
-        pool.hold(slot, context, buf, null, null, base, offset, c.rxDefaultFlags);
-        final long rc;
+        pool.hold(slot, context, buf, null, null, address - offset, offset, c.rxDefaultFlags);
         try
         {
-            rc = (long)Calls.L8.invokeExact(recvFn, c.ep, base + offset, (long)len, desc, src, tag, ignore,
-                pool.address(slot));
+            return EpCore.settle(pool, slot, (long)Calls.L8.invokeExact(recvFn, c.ep, address, (long)len, desc, src,
+                tag, ignore, pool.address(slot)));
         }
         catch (final Throwable t)
         {
             throw NativeCalls.rethrow(t);
         }
-        if (rc != 0)
-        {
-            pool.abandon(slot);
-        }
-        return rc;
     }
 
     long tsendv(final Msg m, final long dest, final long tag, final long context)
