@@ -279,6 +279,15 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
         return outstanding() < attr.size();
     }
 
+    /**
+     * @param entries entries about to be written.
+     * @return whether that many more fit in {@link #size()}. Data path.
+     */
+    public boolean hasRoom(final int entries)
+    {
+        return outstanding() + entries <= attr.size();
+    }
+
     /** @return entries written and not yet read, plus entries reserved and not yet written. */
     public long outstanding()
     {

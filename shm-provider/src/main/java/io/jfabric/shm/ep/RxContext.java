@@ -654,8 +654,12 @@ final class RxContext
             {
                 return Action.CONTINUE;
             }
-            matcher.write(d, b, index + PAYLOAD_OFFSET, len);
             final long left = remaining[s] - len;
+            if (left <= 0 && cq != null && !cq.hasRoom())
+            {
+                return Action.ABORT; // the last piece completes the receive: wait for room, as a whole message does
+            }
+            matcher.write(d, b, index + PAYLOAD_OFFSET, len);
             remaining[s] = left;
             if (left <= 0)
             {
@@ -841,6 +845,16 @@ final class RxContext
         }
 
         @Override
+        public boolean hasRoom(final int entries)
+        {
+            if (receiverCount > 0)
+            {
+                return receiversHaveRoom(entries);
+            }
+            return cq == null || cq.hasRoom(entries);
+        }
+
+        @Override
         public void complete(
             final long senderId, final long context, final long opFlags, final long cqFlags, final long len,
             final long bufOffset, final long data, final long tag, final long srcAddr)
@@ -1006,6 +1020,22 @@ final class RxContext
         }
         final RecvCompletionSink sink = r >= 0 && r < receivers.length ? receivers[r] : null;
         return sink == null ? DROPPED : sink;
+    }
+
+    /**
+     * As a shared receive context: whether every endpoint bound to it has room for {@code entries} completions (a
+     * completion about no message goes to the first of them, one about a message to its receiver's).
+     */
+    private boolean receiversHaveRoom(final int entries)
+    {
+        for (final RecvCompletionSink r : receivers)
+        {
+            if (r != null && !r.hasRoom(entries))
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Completions nobody reports: of an endpoint that left its shared receive context. */
