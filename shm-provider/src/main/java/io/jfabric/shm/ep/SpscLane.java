@@ -54,7 +54,8 @@ import static io.jfabric.shm.region.SpscLaneDescriptor.frame;
  * {@link #controlledRead}, {@link #unblock} and {@link #discard} by the consumer only; the rest (positions,
  * {@link #positionsSound}, {@link #headWaiting}) by any thread. The
  * object holds no state of its own beyond the buffer, so each side (each process) makes its own over its mapping.
- * Data path: no allocation, no lock; exceptions only for arguments that break the contract.
+ * Data path: no allocation, no lock; exceptions only for arguments that break the contract ({@link #tryClaim}),
+ * never for what another process wrote into the lane.
  */
 public final class SpscLane
 {
@@ -251,9 +252,10 @@ public final class SpscLane
      * Producer: publish a claimed record, with the ordered store the consumer polls.
      *
      * @param index what {@link #tryClaim} returned.
-     * @throws IllegalStateException when no record is claimed at that index.
+     * @return true; false when no record is claimed at that index any more (the consumer cleared the lane under the
+     * claim: a damaged lane repaired, a new receiver starting) and nothing was published.
      */
-    public void commit(final int index)
+    public boolean commit(final int index)
     {
         final AtomicBuffer b = buffer;
         final int at = index - HEADER_LENGTH;
@@ -261,38 +263,29 @@ public final class SpscLane
         final int recordLength = (int)claimed;
         if (recordLength >= 0)
         {
-            checkClaimed(index, recordLength);
-            return;
+            return BROKEN_EARLY_PUBLISH; // that variant's frames are committed from the claim on
         }
         b.putLongRelease(at, frame((int)(claimed >> 32), -recordLength));
+        return true;
     }
 
     /**
      * Producer: give a claimed record up; the consumer steps over it.
      *
      * @param index what {@link #tryClaim} returned.
-     * @throws IllegalStateException when no record is claimed at that index.
+     * @return true; false when no record is claimed at that index any more (see {@link #commit}).
      */
-    public void abort(final int index)
+    public boolean abort(final int index)
     {
         final AtomicBuffer b = buffer;
         final int at = index - HEADER_LENGTH;
         final int recordLength = (int)b.getLong(at);
         if (recordLength >= 0)
         {
-            checkClaimed(index, recordLength);
-            return;
+            return false;
         }
         b.putLongRelease(at, frame(PADDING_TYPE, -recordLength));
-    }
-
-    private void checkClaimed(final int index, final int recordLength)
-    {
-        if (!BROKEN_EARLY_PUBLISH) // that variant's frames are committed from the claim on
-        {
-            throw new IllegalStateException("no claimed record at index " + index + " (record length " +
-                recordLength + ")");
-        }
+        return true;
     }
 
     // ------------------------------------------------------------------ consumer

@@ -317,9 +317,9 @@ final class TxContext
         {
             senderChecksum.seal(b, index, PAYLOAD_OFFSET + len);
         }
-        if (!BROKEN_EARLY_COMMIT)
+        if (!BROKEN_EARLY_COMMIT && !lane.commit(index))
         {
-            lane.commit(index);
+            return -Errno.FI_EIO; // the receiver cleared the lane under the record: nothing was delivered
         }
         count(statInline);
         completed(completion, context, recordFlags);
@@ -739,7 +739,8 @@ final class TxContext
     /**
      * Sending side: commit or abort the claim.
      *
-     * @return 0, or -FI_EINVAL when nothing is claimed (-FI_EBADF once closed).
+     * @return 0, or -FI_EINVAL when nothing is claimed, -FI_ECANCELED for the claim the endpoint's close discarded,
+     * -FI_EBADF once closed otherwise, -FI_EIO when the record was cleared under the claim (nothing delivered).
      */
     long finishClaim(final boolean commit)
     {
@@ -749,7 +750,7 @@ final class TxContext
             final SpscLane l = claim.lane;
             if (l == null)
             {
-                return closed ? -Errno.FI_EBADF : -Errno.FI_EINVAL;
+                return closed ? claim.closedAnswer() : -Errno.FI_EINVAL;
             }
             claim.lane = null;
             claim.view.limit(0);
@@ -762,7 +763,10 @@ final class TxContext
             {
                 senderChecksum.seal(l.buffer(), claim.index, PAYLOAD_OFFSET + claim.length);
             }
-            l.commit(claim.index);
+            if (!l.commit(claim.index))
+            {
+                return -Errno.FI_EIO;
+            }
             count(statClaimed);
             final ShmCounter c = counter;
             if (c != null)
@@ -1200,6 +1204,7 @@ final class TxContext
         try
         {
             closed = true;
+            claim.discard(!faulted);
             rma.close();
             transmit.discardEmulated(faulted);
             pending.accept();
