@@ -184,7 +184,7 @@ final class TxContext
         this.cq = cq;
         this.selective = selective;
         this.counter = counter;
-        this.inlineLimit = inlineLimit(geometry);
+        this.inlineLimit = inlineLimit(geometry, checksum);
         this.rendezvousMin = rendezvousMin;
         this.sendGuard = sendGuard;
         this.progressGuard = progressGuard;
@@ -226,13 +226,15 @@ final class TxContext
 
     /**
      * @param geometry a region geometry.
-     * @return the largest message that travels in one lane record of that geometry.
+     * @param checksum whether records carry a checksum after their content.
+     * @return the largest message that travels in one lane record of that geometry, with its header and checksum:
+     * 8168 bytes with the default 64 KiB lanes, 8164 with checksums.
      */
-    static int inlineLimit(final RegionGeometry geometry)
+    static int inlineLimit(final RegionGeometry geometry, final boolean checksum)
     {
         final int laneMax = geometry.rxRingBytes() / 8;
         return (laneMax + SpscLaneDescriptor.HEADER_LENGTH) / RECORD_ALIGNMENT *
-            RECORD_ALIGNMENT - SpscLaneDescriptor.HEADER_LENGTH - HEADER_LENGTH;
+            RECORD_ALIGNMENT - SpscLaneDescriptor.HEADER_LENGTH - HEADER_LENGTH - (checksum ? CHECKSUM_LENGTH : 0);
     }
 
     /**
