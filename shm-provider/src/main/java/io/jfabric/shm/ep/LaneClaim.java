@@ -89,6 +89,7 @@ final class LaneClaim implements MessageClaim
         lane = null;
         view.limit(0);
         discarded = true;
+        l.release();
         if (abort)
         {
             l.abort(index);

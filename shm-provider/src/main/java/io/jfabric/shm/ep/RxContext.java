@@ -25,8 +25,8 @@ import io.jfabric.shm.cntr.ShmCounter;
 import io.jfabric.shm.core.BrokenVariant;
 import io.jfabric.shm.core.ShmCapabilities;
 import io.jfabric.shm.cq.ShmCompletionQueue;
+import io.jfabric.shm.eq.DamageReports;
 import io.jfabric.shm.eq.ShmEventQueue;
-import io.jfabric.shm.match.AddressResolver;
 import io.jfabric.shm.match.ReceiveMatcher;
 import io.jfabric.shm.match.RecvCompletionSink;
 import io.jfabric.shm.mr.LocalRegions;
@@ -35,6 +35,7 @@ import io.jfabric.shm.progress.SpinGuard;
 import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RegionGeometry;
 import io.jfabric.shm.region.SlotDescriptor;
+import io.jfabric.shm.region.SpscLaneDescriptor;
 
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
@@ -87,7 +88,6 @@ final class RxContext
     private final RegionGeometry geometry;
     private final int incarnation;
     private final ShmAddressVector av;
-    private final boolean avUserIds;
     private final ShmCompletionQueue cq;
     private final boolean selective;
     private final ShmCounter counter;
@@ -112,6 +112,7 @@ final class RxContext
     private final int statDamaged;
     private final RecordChecksum checksum = new RecordChecksum();
     private final ShmEventQueue eq;
+    private final DamageReports damageReports;
     private final Fid endpoint;
     private final EmulatedTarget target;
     private int damagedLane = -1;
@@ -140,7 +141,7 @@ final class RxContext
     /** A sink for completions of an endpoint that left its shared receive context: nothing reports them. */
     private static final RecvCompletionSink DROPPED = new Dropped();
     /** Turns sender ids into fi_addrs (completions' sources). Receive guard held. */
-    private final Resolver sources;
+    private final SenderAddresses sources;
     /** The shared receive context this endpoint uses, or null. */
     private final RxContext shared;
     /** This endpoint's tag in the sender ids it passes the shared matcher ((index + 1) << 48), else 0. */
@@ -203,7 +204,6 @@ final class RxContext
         this.geometry = geometry;
         this.incarnation = incarnation;
         this.av = av;
-        this.avUserIds = (av.attr().flags() & Flags.FI_AV_USER_ID) != 0;
         this.cq = cq;
         this.selective = selective;
         this.counter = counter;
@@ -225,6 +225,7 @@ final class RxContext
         liveness = new PeerLiveness(region, geometry, livenessTimeoutMs);
         target = new EmulatedTarget(local, remote, region, geometry, slot, liveness);
         this.eq = eq;
+        this.damageReports = new DamageReports("damaged lane from slot ", n);
         this.endpoint = endpoint;
         statDamaged = SlotDescriptor.statOffset(geometry, slot, SlotDescriptor.STAT_DAMAGED_OFFSET);
         for (int i = 0; i < n; i++)
@@ -237,7 +238,7 @@ final class RxContext
         // a delivery in progress is a message arriving in pieces; a sender's pieces are consecutive in its lane,
         // so there is at most one per sending slot
         maxBody = lanes[0].maxMsgLength();
-        sources = new Resolver(n);
+        sources = new SenderAddresses(region, geometry, av, SENDER_BITS);
         if (shared != null)
         {
             matcher = shared.matcher;
@@ -472,18 +473,12 @@ final class RxContext
     private boolean released(final int s, final long owner, final int senderInc, final boolean deepTurn)
     {
         final SpscLane lane = lanes[s];
-        if (!lane.positionsSound())
-        {
-            damaged(s, "head " + lane.consumerPosition() + " and tail " + lane.producerPosition() + " of a " +
-                lane.capacity() + " byte lane: the lane was cleared");
-            damagedLane = s;
-            repairLane();
-        }
+        checkTrailer(s, lane, senderInc);
         if (lane.headWaiting() && senderGone(s, senderInc))
         {
             lane.unblock(); // what the dead sender committed after the record it left still arrives
         }
-        if (lane.producerPosition() == lane.consumerPosition() && senderLeft(s, senderInc, deepTurn))
+        if (lane.drained() && senderLeft(s, senderInc, deepTurn))
         {
             if (delivery[s] != ReceiveMatcher.DELIVERY_NONE)
             {
@@ -495,6 +490,39 @@ final class RxContext
             return true;
         }
         return false;
+    }
+
+    /**
+     * The lane's trailer, as a rescan checks it: a consumer position someone overwrote (the lane's reads went on from
+     * this context's own and wrote it back), a producer position no lane can have (a live sender writes its own at
+     * its next claim; a gone one's lane is cleared), the sender's request to clear a lane it found waiting at a record
+     * nobody will commit (cleared). Each is reported.
+     */
+    private void checkTrailer(final int s, final SpscLane lane, final int senderInc)
+    {
+        if (lane.takeHeadOverwritten())
+        {
+            damaged(s, "the lane's consumer position was overwritten; it was written back, nothing was lost");
+        }
+        if (lane.repairRequested())
+        {
+            damaged(s, "its sender found the lane full and waiting at a record nobody will commit: the lane was " +
+                "cleared from it to its tail");
+            damagedLane = s;
+            repairLane();
+        }
+        else if (!lane.positionsSound())
+        {
+            final boolean gone = senderGone(s, senderInc);
+            damaged(s, "a producer position of " + lane.producerPosition() + " for a consumer at " +
+                lane.consumerPosition() + " in a " + lane.capacity() + " byte lane" +
+                (gone ? ", whose sender is gone: the lane was cleared" : ": its sender writes its own at its next send"));
+            if (gone)
+            {
+                damagedLane = s;
+                repairLane();
+            }
+        }
     }
 
     /**
@@ -548,12 +576,12 @@ final class RxContext
                 return frameDamaged(msgTypeId, length);
             }
             final int flagsWord = b.getInt(index + FLAGS_OFFSET);
-            if (!isFor(flagsWord, incarnation))
-            {
-                return Action.CONTINUE;
-            }
             final int s = sender;
             final int len = b.getInt(index + LENGTH_OFFSET);
+            if (!isFor(flagsWord, incarnation))
+            {
+                return foreign(s, msgTypeId, b, index, length, flagsWord, len);
+            }
             if (!contentSound(s, msgTypeId, b, index, length, flagsWord, len))
             {
                 return recordDamaged(s, msgTypeId, length, len); // never read: its lengths or checksum say so
@@ -584,6 +612,18 @@ final class RxContext
         }
 
         /**
+         * A record written for another incarnation of this slot: skipped, unless it is damaged (a checksum that does
+         * not match, its incarnation bits changed by the damage), which is counted and reported.
+         */
+        private Action foreign(
+            final int s, final int msgTypeId, final MutableDirectBuffer b, final int index, final int length,
+            final int flagsWord, final int len)
+        {
+            return (flagsWord & FLAG_CHECKSUM) == 0 || contentSound(s, msgTypeId, b, index, length, flagsWord, len) ?
+                Action.CONTINUE : recordDamaged(s, msgTypeId, length, len);
+        }
+
+        /**
          * Whether a record's content is sound: its payload length fits the record and, when it carries a checksum,
          * the checksum fits after the content and matches.
          */
@@ -603,7 +643,7 @@ final class RxContext
         {
             final int from = checksumStart(msgTypeId); // a request's State word changes after it was sealed
             return content <= length - CHECKSUM_LENGTH &&
-                b.getInt(index + content) == checksum.of(lanes[s].buffer(), index + from, content - from);
+                b.getInt(index + content) == checksum.of(lanes[s].buffer(), index + from, content - from, msgTypeId);
         }
 
         /**
@@ -615,8 +655,9 @@ final class RxContext
         {
             final int s = sender;
             damagedLane = s;
-            damaged(s, "a record of type " + msgTypeId + " and length " + length + " (a lane record holds at most " +
-                maxBody + " bytes): the lane was cleared from it to its tail");
+            damaged(s, (msgTypeId == SpscLaneDescriptor.DAMAGED_TYPE ? "a frame that is not the record at its " +
+                "position (its stamp or its length), " : "a record of type " + msgTypeId + " and ") + "length " + length +
+                " (a lane record holds at most " + maxBody + " bytes): the lane was cleared from it to its tail");
             return Action.ABORT;
         }
 
@@ -757,18 +798,14 @@ final class RxContext
     }
 
     /**
-     * Count a damaged record in the slot's statistics and report it to the bound EQ (an error event: FI_EIO, the
-     * endpoint's fid and context, the sending slot as data, the detail as error data). Receive guard held; error
-     * path (allocates).
+     * Count a damaged record or lane in the slot's statistics and report it to the bound EQ (an error event: FI_EIO,
+     * the endpoint's fid and context, the sending slot as data, the detail as error data; at most one event per
+     * sending slot every {@link DamageReports#INTERVAL_MS}). Receive guard held; error path (allocates).
      */
     private void damaged(final int sender, final String what)
     {
         region.putLongOrdered(statDamaged, region.getLong(statDamaged) + 1);
-        if (eq != null)
-        {
-            eq.postError(endpoint, endpoint.context(), sender, Errno.FI_EIO, Errno.FI_EIO,
-                "jfabric shm: damaged lane record from slot " + sender + ": " + what);
-        }
+        damageReports.report(eq, endpoint, endpoint.context(), sender, what, Heartbeats.nowMs());
     }
 
     /**
@@ -895,79 +932,6 @@ final class RxContext
             {
                 c.addErr(1);
             }
-        }
-    }
-
-    /**
-     * Maps a sender to its fi_addr in the bound AV (or, with FI_AV_USER_ID, to that entry's user id), remembering per
-     * sender slot which entry it is while the entry's state word is unchanged. The user id is read each time:
-     * fi_av_set_user_id changes it without changing the state word. Receive guard held.
-     */
-    private final class Resolver implements AddressResolver
-    {
-        private final long[] cachedId;
-        private final long[] cachedAddr;
-        private final long[] cachedState;
-
-        Resolver(final int slots)
-        {
-            cachedId = new long[slots];
-            cachedAddr = new long[slots];
-            cachedState = new long[slots];
-        }
-
-        @Override
-        public long fiAddrOf(final long id)
-        {
-            final ShmAddressVector a = av;
-            final long key = id & SENDER_BITS;
-            final int s = (int)(key >>> 32);
-            if (s < 0 || s >= cachedId.length)
-            {
-                return Addresses.FI_ADDR_NOTAVAIL;
-            }
-            final long cached = cachedAddr[s];
-            if (cachedId[s] == key && cached != Addresses.FI_ADDR_NOTAVAIL && a.entryState(cached) == cachedState[s])
-            {
-                return userIdOrAddr(a, cached);
-            }
-            int slot = s;
-            long inc = key & 0xFFFF_FFFFL;
-            final long of = region.getLongVolatile(SlotDescriptor.contextOfOffset(geometry, s));
-            if (of != 0 && region.getIntVolatile(SlotDescriptor.incarnationOffset(geometry, s)) == (int)inc)
-            {
-                // a context of a scalable endpoint: the AV holds that endpoint's address slot
-                slot = SlotDescriptor.wordSlot(of);
-                inc = SlotDescriptor.wordIncarnation(of) & 0xFFFF_FFFFL;
-            }
-            final long base = a.fiAddrBase();
-            final int entries = a.entries();
-            for (int i = 0; i < entries; i++)
-            {
-                final long fiAddr = base + i;
-                if (a.slotOf(fiAddr) == slot)
-                {
-                    final long gen = a.incarnationOf(fiAddr);
-                    if (gen == 0 || gen == inc)
-                    {
-                        final long state = a.entryState(fiAddr);
-                        final long result = userIdOrAddr(a, fiAddr);
-                        if (a.entryState(fiAddr) == state)
-                        {
-                            cachedId[s] = key;
-                            cachedAddr[s] = fiAddr;
-                            cachedState[s] = state;
-                        }
-                        return result;
-                    }
-                }
-            }
-            return Addresses.FI_ADDR_NOTAVAIL;
-        }
-
-        private long userIdOrAddr(final ShmAddressVector a, final long fiAddr)
-        {
-            return avUserIds ? a.userId(fiAddr) : fiAddr;
         }
     }
 

@@ -317,7 +317,7 @@ final class TxContext
         gather(b, index + PAYLOAD_OFFSET, msg, buf, offset, len);
         if (checksumLength != 0)
         {
-            senderChecksum.seal(b, index, PAYLOAD_OFFSET + len);
+            senderChecksum.seal(b, index, PAYLOAD_OFFSET + len, MSG);
         }
         if (!BROKEN_EARLY_COMMIT && !lane.commit(index))
         {
@@ -722,6 +722,7 @@ final class TxContext
             {
                 return index;
             }
+            lanes[peer].hold(index); // open past this call: a full lane waiting at it is not damaged
             final LaneClaim claim = this.claim;
             final ByteBuffer view = laneViews[peer];
             view.limit(index + PAYLOAD_OFFSET + length);
@@ -756,6 +757,7 @@ final class TxContext
             }
             claim.lane = null;
             claim.view.limit(0);
+            l.release();
             if (!commit)
             {
                 l.abort(claim.index);
@@ -763,7 +765,7 @@ final class TxContext
             }
             if (checksumLength != 0)
             {
-                senderChecksum.seal(l.buffer(), claim.index, PAYLOAD_OFFSET + claim.length);
+                senderChecksum.seal(l.buffer(), claim.index, PAYLOAD_OFFSET + claim.length, MSG);
             }
             if (!l.commit(claim.index))
             {
@@ -1032,7 +1034,7 @@ final class TxContext
         b.putInt(index + FLAGS_OFFSET, flagsWord(request.recordFlags() | checksumFlag, peerIncarnation[peer]));
         if (checksumLength != 0)
         {
-            senderChecksum.seal(b, index + STATE_LENGTH, content - STATE_LENGTH);
+            senderChecksum.seal(b, index + STATE_LENGTH, content - STATE_LENGTH, request.type);
         }
         emulated.request(op, lane.producerPosition(), index, context, request.completionFlags(), request.writes(),
             completion, cq != null, request.total, request.responsePayload());
@@ -1190,7 +1192,7 @@ final class TxContext
         b.putInt(index + FLAGS_OFFSET, flagsWord(FLAG_CQ_DATA | checksumFlag, peerIncarnation[peer]));
         if (checksumLength != 0)
         {
-            senderChecksum.seal(b, index, WRITE_DATA_LENGTH);
+            senderChecksum.seal(b, index, WRITE_DATA_LENGTH, WRITE_DATA);
         }
         lane.commit(index);
     }
