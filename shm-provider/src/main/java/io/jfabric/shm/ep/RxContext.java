@@ -254,6 +254,9 @@ final class RxContext
         for (int i = 0; i < n; i++)
         {
             region.putLongOrdered(laneOwnerOffset[i], 0);
+            // what is left in a lane was written for an earlier endpoint of the slot, and may stop it: a record a
+            // process killed in this slot left claimed in its own lane names this incarnation as its sender
+            lanes[i].discard();
         }
     }
 
