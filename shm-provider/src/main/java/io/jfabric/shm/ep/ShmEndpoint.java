@@ -194,7 +194,7 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
         final boolean rxShared = copy.epAttr() != null && copy.epAttr().rxCtxCnt() == Addresses.FI_SHARED_CONTEXT;
         this.bindings = new EndpointBindings(domain.fid(), txShared, rxShared,
             (copy.caps() & Flags.FI_RMA_EVENT) != 0);
-        inlineLimit = TxContext.inlineLimit(geometry, config.checksum());
+        inlineLimit = LaneRecordDescriptor.inlineLimit(geometry.rxRingBytes(), config.checksum());
         claim = new LaneClaim(regionFile);
         slots = new EndpointSlots(region, geometry);
         this.injectSize = Math.min(config.injectSize(), inlineLimit);

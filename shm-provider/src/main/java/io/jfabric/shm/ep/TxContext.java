@@ -35,7 +35,6 @@ import io.jfabric.shm.progress.SpinGuard;
 import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RegionGeometry;
 import io.jfabric.shm.region.SlotDescriptor;
-import io.jfabric.shm.region.SpscLaneDescriptor;
 import io.jfabric.shm.rma.AtomicSupport;
 
 import org.agrona.concurrent.AtomicBuffer;
@@ -184,7 +183,7 @@ final class TxContext
         this.cq = cq;
         this.selective = selective;
         this.counter = counter;
-        this.inlineLimit = inlineLimit(geometry, checksum);
+        this.inlineLimit = LaneRecordDescriptor.inlineLimit(geometry.rxRingBytes(), checksum);
         this.rendezvousMin = rendezvousMin;
         this.sendGuard = sendGuard;
         this.progressGuard = progressGuard;
@@ -222,19 +221,6 @@ final class TxContext
         transmit = new TxProgress(region, geometry, slot, incarnation, lanes, pending, cq, counter, inlineLimit,
             checksum, livenessTimeoutMs, rma.readCounter(), rma.writeCounter());
         claim.serve(this);
-    }
-
-    /**
-     * @param geometry a region geometry.
-     * @param checksum whether records carry a checksum after their content.
-     * @return the largest message that travels in one lane record of that geometry, with its header and checksum:
-     * 8168 bytes with the default 64 KiB lanes, 8164 with checksums.
-     */
-    static int inlineLimit(final RegionGeometry geometry, final boolean checksum)
-    {
-        final int laneMax = geometry.rxRingBytes() / 8;
-        return (laneMax + SpscLaneDescriptor.HEADER_LENGTH) / RECORD_ALIGNMENT *
-            RECORD_ALIGNMENT - SpscLaneDescriptor.HEADER_LENGTH - HEADER_LENGTH - (checksum ? CHECKSUM_LENGTH : 0);
     }
 
     /**
