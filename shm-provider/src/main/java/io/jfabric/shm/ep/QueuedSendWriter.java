@@ -130,7 +130,7 @@ final class QueuedSendWriter
         b.putLong(index + RTS_COOKIE_OFFSET, pending.cookie(op));
         commit(lane, index, RTS_LENGTH, RTS);
         pending.sent[op] = total;
-        pending.awaitAck(op);
+        pending.awaitAck(op, lane.claimedPosition());
         return 1;
     }
 
@@ -196,7 +196,7 @@ final class QueuedSendWriter
         writeHeader(b, index, op, 0, pending.peerIncarnation[op]);
         b.putLong(index + ACK_REQUEST_COOKIE_OFFSET, pending.cookie(op));
         commit(lane, index, ACK_REQUEST_LENGTH, ACK_REQUEST);
-        pending.awaitAck(op);
+        pending.awaitAck(op, lane.claimedPosition());
         return 1;
     }
 

@@ -42,9 +42,6 @@ import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.ControlledMessageHandler;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
-import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
-import org.agrona.concurrent.ringbuffer.RingBuffer;
 
 import java.nio.ByteBuffer;
 
@@ -82,7 +79,6 @@ final class RxContext
     /** Slots whose lanes one rescan checks, in turn, when many are listed ({@link #rescan}). */
     private static final int CHECKS_PER_RESCAN = 2;
     private static final boolean BROKEN_EARLY_ACK = BrokenVariant.active("rdv.ack-before-copy");
-    private static final boolean BROKEN_ONE_PRODUCER = BrokenVariant.active("txring.one-producer");
 
     private final AtomicBuffer region;
     private final RegionGeometry geometry;
@@ -104,7 +100,7 @@ final class RxContext
     private final int[] active;
     /** The lanes with a sender, in the order progress polls them. */
     private final ActiveLanes polled;
-    private final RingBuffer[] ackRings;
+    private final Acknowledgements acks;
     private final PeerLiveness liveness;
     private final InboundHandler inbound = new InboundHandler();
     private final RendezvousReader rendezvousReader = new RendezvousReader();
@@ -221,7 +217,7 @@ final class RxContext
         remaining = new long[n];
         active = new int[n];
         polled = new ActiveLanes(n);
-        ackRings = new RingBuffer[n];
+        acks = new Acknowledgements(region, geometry);
         liveness = new PeerLiveness(region, geometry, livenessTimeoutMs);
         target = new EmulatedTarget(local, remote, region, geometry, slot, liveness);
         this.eq = eq;
@@ -719,8 +715,8 @@ final class RxContext
         {
             if (msgTypeId == ACK_REQUEST)
             {
-                acknowledge(s, b.getLong(index + ACK_REQUEST_COOKIE_OFFSET), 0);
-                return Action.CONTINUE;
+                return acks.acknowledge(s, b.getLong(index + ACK_REQUEST_COOKIE_OFFSET), 0, (int)senderId[s]) ?
+                    Action.CONTINUE : Action.ABORT; // no room in the sender's ring: again later
             }
             if (msgTypeId == WRITE_DATA)
             {
@@ -735,15 +731,24 @@ final class RxContext
             {
                 return Action.CONTINUE;
             }
+            final int ack = msgTypeId == RTS ? acks.claim(s) : 0; // before the copy: never one without the other
+            if (ack < 0)
+            {
+                return Action.ABORT;
+            }
             final long total = b.getLong(index + TOTAL_LENGTH_OFFSET);
             final long d = matcher.begin(senderId[s], tagged, tag, data, msgFlags, total);
             if (d == ReceiveMatcher.DELIVERY_NONE)
             {
+                if (msgTypeId == RTS)
+                {
+                    acks.abort(s, ack);
+                }
                 return Action.ABORT;
             }
             if (msgTypeId == RTS)
             {
-                return rendezvous(s, b, index, total, d);
+                return rendezvous(s, b, index, total, d, ack);
             }
             matcher.write(d, b, index + FIRST_PAYLOAD_OFFSET, len);
             final long left = total - len;
@@ -767,7 +772,7 @@ final class RxContext
             final int type, final int s, final MutableDirectBuffer b, final int index, final int len,
             final long msgFlags, final long data)
         {
-            final int status = target.serve(type, s, (int)senderId[s], lanes[s].buffer(), index, len, ackRing(s));
+            final int status = target.serve(type, s, (int)senderId[s], lanes[s].buffer(), index, len, acks.ring(s));
             if (status == EmulatedTarget.RETRY)
             {
                 return Action.ABORT;
@@ -779,22 +784,23 @@ final class RxContext
             return Action.CONTINUE;
         }
 
-        /** An RTS record: copy the message straight out of its sender's shareable memory, then acknowledge it. */
+        /**
+         * An RTS record: copy the message straight out of its sender's shareable memory, then acknowledge it in the
+         * record claimed for it (again in a new one if the sender cleared that meanwhile).
+         */
         private Action rendezvous(
-            final int s, final MutableDirectBuffer b, final int index, final long total, final long d)
+            final int s, final MutableDirectBuffer b, final int index, final long total, final long d, final int ack)
         {
             final RendezvousReader r = rendezvousReader;
             r.delivery = d;
-            if (BROKEN_EARLY_ACK)
-            {
-                acknowledge(s, b.getLong(index + RTS_COOKIE_OFFSET), 0);
-            }
+            final long cookie = b.getLong(index + RTS_COOKIE_OFFSET);
+            final boolean early = BROKEN_EARLY_ACK && acks.commit(s, ack, cookie, 0, (int)senderId[s]);
             final int status = total > Integer.MAX_VALUE ? -Errno.FI_EMSGSIZE :
                 remote.readTo(b.getLong(index + RTS_KEY_OFFSET), b.getLong(index + RTS_ADDR_OFFSET), (int)total, r);
             matcher.end(d);
-            if (!BROKEN_EARLY_ACK)
+            if (!early && !acks.commit(s, ack, cookie, status, (int)senderId[s]))
             {
-                acknowledge(s, b.getLong(index + RTS_COOKIE_OFFSET), status);
+                acks.acknowledge(s, cookie, status, (int)senderId[s]);
             }
             return Action.CONTINUE;
         }
@@ -825,41 +831,6 @@ final class RxContext
         {
             matcher.abort(delivery[s], Errno.FI_EIO);
             delivery[s] = ReceiveMatcher.DELIVERY_NONE;
-        }
-    }
-
-    /** @return the transmit-context ring of a sending slot, made on first use. Receive guard held. */
-    private RingBuffer ackRing(final int sender)
-    {
-        RingBuffer ring = ackRings[sender];
-        if (ring == null)
-        {
-            final int offset = RegionDescriptor.txRingOffset(geometry, sender);
-            final UnsafeBuffer ringBuffer =
-                new UnsafeBuffer(region, offset, RegionDescriptor.ringLength(geometry.txRingBytes()));
-            ring = BROKEN_ONE_PRODUCER ? new OneToOneRingBuffer(ringBuffer) : new ManyToOneRingBuffer(ringBuffer);
-            ackRings[sender] = ring;
-        }
-        return ring;
-    }
-
-    /** Tell a sender its rendezvous or delivery request is done, through its transmit ring. Receive guard held. */
-    private void acknowledge(final int sender, final long cookie, final int status)
-    {
-        final RingBuffer ring = ackRing(sender);
-        for (int attempt = 0; attempt < 1000; attempt++)
-        {
-            final int index = ring.tryClaim(TxRecordDescriptor.ACK, TxRecordDescriptor.ACK_LENGTH);
-            if (index > 0)
-            {
-                final AtomicBuffer b = ring.buffer();
-                b.putLong(index + TxRecordDescriptor.COOKIE_OFFSET, cookie);
-                b.putInt(index + TxRecordDescriptor.STATUS_OFFSET, status);
-                b.putInt(index + TxRecordDescriptor.INCARNATION_OFFSET, (int)senderId[sender]);
-                ring.commit(index);
-                return;
-            }
-            Thread.onSpinWait();
         }
     }
 

@@ -380,7 +380,7 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
         final boolean publishFirst = BROKEN_PUBLISHED_BEFORE_BUILT && parent != null;
         if (publishFirst)
         {
-            heartbeat = Heartbeats.register(region, SlotDescriptor.heartbeatOffset(geometry, slot));
+            heartbeat = Heartbeats.register(new SlotHeaderWatch(region, geometry, slot, b.eq, this));
             region.putIntOrdered(SlotDescriptor.stateOffset(geometry, slot), SlotDescriptor.STATE_ACTIVE);
             parent.contextEnabled(this);
         }
@@ -391,7 +391,7 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
         tx = new TxContext(region, geometry, fromAddressSlot ? parent.slot() : slot,
             fromAddressSlot ? parent.incarnation() : incarnation, av, registrar, b.txCq, b.selectiveTx, b.sendCntr,
             config.rendezvousMin(), config.livenessTimeoutMs(), config.checksum(), (int)Math.min(txSize, 1 << 16), iovLimit(), guards.sendGuard(),
-            guards.progressGuard(), claim, authDigest, authKeysFromAv,
+            guards.progressGuard(), claim, authDigest, authKeysFromAv, new EndpointDamage(b.eq, this, slot, geometry.slotCount()),
             new RmaInitiator(registrar.endpointRemoteMemory(), b.txCq, b.readCntr, b.writeCntr));
         rx = new RxContext(region, geometry, slot, incarnation, av, b.rxCq, b.selectiveRx, b.recvCntr,
             registrar.endpointRemoteMemory(), (int)Math.min(rxSize, 1 << 20), config.unexpectedCount(),
@@ -399,7 +399,7 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
             this, sharedRx, registrar.localRegions());
         if (!publishFirst)
         {
-            heartbeat = Heartbeats.register(region, SlotDescriptor.heartbeatOffset(geometry, slot));
+            heartbeat = Heartbeats.register(new SlotHeaderWatch(region, geometry, slot, b.eq, this));
             region.putIntOrdered(SlotDescriptor.stateOffset(geometry, slot), SlotDescriptor.STATE_ACTIVE);
         }
         if (b.txCq != null)

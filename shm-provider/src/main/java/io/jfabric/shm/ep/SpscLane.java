@@ -336,7 +336,7 @@ public final class SpscLane
      */
     private void full(final long head, final long used)
     {
-        if (used >= 0 && used <= capacity &&
+        if (used >= 0 && used <= capacity && (head & (RECORD_ALIGNMENT - 1)) == 0 &&
             (used == 0 || head == held && !BROKEN_REPAIR_HELD || (int)buffer.getLongVolatile((int)head & mask) > 0))
         {
             return; // a lane the consumer has not drained yet
@@ -349,6 +349,12 @@ public final class SpscLane
     {
         return new IllegalArgumentException("record type " + type + " must be in [1, " + SpscLaneDescriptor.MAX_TYPE +
             "] and body length " + length + " in [0, " + maxBodyLength + "]");
+    }
+
+    /** @return producer: the bytes it has claimed so far, its own producer position. */
+    public long claimedPosition()
+    {
+        return tail;
     }
 
     /**
@@ -548,7 +554,9 @@ public final class SpscLane
     {
         final AtomicBuffer b = buffer;
         final long h = head;
-        final long tail = b.getLongVolatile(producerPositionIndex);
+        // a producer position off the records' alignment was overwritten: go on from a record boundary (the producer
+        // publishes its own at its next claim, and asks for a repair if this one is not it)
+        final long tail = BitUtil.align(b.getLongVolatile(producerPositionIndex), RECORD_ALIGNMENT);
         final long length = tail - h;
         if (length < 0 || length > capacity - HEADER_LENGTH)
         {

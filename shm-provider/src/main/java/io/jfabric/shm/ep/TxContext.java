@@ -148,6 +148,7 @@ final class TxContext
      * @param claim         the endpoint's zero-copy claim, which this context serves from now on.
      * @param authDigest    the endpoint's authorization key digest, 0 for none ({@link AuthKeys}).
      * @param authKeysFromAv whether each destination's key comes from the AV instead (FI_AV_AUTH_KEY).
+     * @param damage        where damage to the transmit ring is reported.
      * @param rma           the endpoint's RMA initiator (closed with this context).
      */
     TxContext(
@@ -170,6 +171,7 @@ final class TxContext
         final LaneClaim claim,
         final long authDigest,
         final boolean authKeysFromAv,
+        final EndpointDamage damage,
         final RmaInitiator rma)
     {
         this.rma = rma;
@@ -219,7 +221,7 @@ final class TxContext
         statInline = SlotDescriptor.statOffset(geometry, slot, SlotDescriptor.STAT_INLINE_OFFSET);
         statClaimed = SlotDescriptor.statOffset(geometry, slot, SlotDescriptor.STAT_CLAIMED_OFFSET);
         transmit = new TxProgress(region, geometry, slot, incarnation, lanes, pending, cq, counter, inlineLimit,
-            checksum, livenessTimeoutMs, rma.readCounter(), rma.writeCounter());
+            checksum, livenessTimeoutMs, rma.readCounter(), rma.writeCounter(), damage);
         claim.serve(this);
     }
 
@@ -688,14 +690,10 @@ final class TxContext
             {
                 return -Errno.FI_EBUSY;
             }
-            final int peer = connect(destAddr);
+            final int peer = reach(destAddr);
             if (peer < 0)
             {
                 return peer;
-            }
-            if (senderLiveness.status(peer, peerIncarnation[peer]) != PeerLiveness.ALIVE)
-            {
-                return -Errno.FI_EHOSTUNREACH;
             }
             if (pending.hasPendingFor(peer))
             {
