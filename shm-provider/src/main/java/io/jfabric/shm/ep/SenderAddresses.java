@@ -38,7 +38,7 @@ import org.agrona.concurrent.AtomicBuffer;
  * <p>
  * Threads: the receive context's (receive guard held).
  */
-final class SenderAddresses implements AddressResolver
+public final class SenderAddresses implements AddressResolver
 {
     private final AtomicBuffer region;
     private final RegionGeometry geometry;
@@ -86,7 +86,7 @@ final class SenderAddresses implements AddressResolver
         }
         int slot = s;
         long inc = key & 0xFFFF_FFFFL;
-        final long of = contextOf(s, (int)inc);
+        final long of = contextOf(region, geometry, s, (int)inc);
         if (of != 0)
         {
             // a context of a scalable endpoint: the AV holds that endpoint's address slot
@@ -119,10 +119,17 @@ final class SenderAddresses implements AddressResolver
     }
 
     /**
-     * @return the context-of word of slot {@code s} while the slot is still the sender's incarnation, else 0: the
-     * word first, then the incarnation (see the class comment).
+     * The context-of word of a sender's slot while the slot still holds the sender's incarnation: the word first,
+     * then the incarnation (see the class comment). Receive guard held (any thread: it only reads).
+     *
+     * @param region      the domain region.
+     * @param geometry    its geometry.
+     * @param s           the sending slot.
+     * @param incarnation the sender's incarnation, as its record named it.
+     * @return the word ({@link SlotDescriptor#slotWord} of a scalable endpoint's address slot), or 0.
      */
-    private long contextOf(final int s, final int incarnation)
+    public static long contextOf(
+        final AtomicBuffer region, final RegionGeometry geometry, final int s, final int incarnation)
     {
         final long of = region.getLongVolatile(SlotDescriptor.contextOfOffset(geometry, s));
         return of != 0 && region.getIntVolatile(SlotDescriptor.incarnationOffset(geometry, s)) == incarnation ? of : 0;

@@ -381,7 +381,7 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
         if (publishFirst)
         {
             heartbeat = Heartbeats.register(new SlotHeaderWatch(region, geometry, slot, b.eq, this));
-            region.putIntOrdered(SlotDescriptor.stateOffset(geometry, slot), SlotDescriptor.STATE_ACTIVE);
+            slots.activate(slot);
             parent.contextEnabled(this);
         }
         // Broken variant: a transmit context sending from its scalable endpoint's address slot, whose lanes have
@@ -400,7 +400,7 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
         if (!publishFirst)
         {
             heartbeat = Heartbeats.register(new SlotHeaderWatch(region, geometry, slot, b.eq, this));
-            region.putIntOrdered(SlotDescriptor.stateOffset(geometry, slot), SlotDescriptor.STATE_ACTIVE);
+            slots.activate(slot);
         }
         if (b.txCq != null)
         {
@@ -468,7 +468,7 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
     synchronized void serve(final ShmScalableEndpoint sep, final long word)
     {
         parent = sep;
-        region.putLongOrdered(SlotDescriptor.contextOfOffset(geometry, slot), word);
+        slots.serveContext(slot, word);
     }
 
     /** @return whether {@link #enable} has run (and close has not). */
