@@ -200,13 +200,36 @@ class ShmCompletionQueueTest
     @Test
     void shouldClearADamagedRingUnderConcurrentWritersAndGoOn()
     {
-        try (EndpointPair p = new EndpointPair(Progress.MANUAL, Threading.SAFE, new CqAttr(), key -> null))
+        assertClearedAndGoesOn(Threading.SAFE, true);
+    }
+
+    /**
+     * The same (a record length past the ring) with every writer serialized with the reader (FI_THREAD_DOMAIN): the
+     * count of what was lost is exact, none being written.
+     */
+    @Test
+    void shouldClearADamagedRingAndCountWhatWasLostWhenWritersAreSerialized()
+    {
+        assertClearedAndGoesOn(Threading.DOMAIN, false);
+    }
+
+    /** Two completions wait; the head record is damaged; the read clears the ring and says 2 were lost; it goes on. */
+    private static void assertClearedAndGoesOn(final Threading threading, final boolean padding)
+    {
+        try (EndpointPair p = new EndpointPair(Progress.MANUAL, threading, new CqAttr(), key -> null))
         {
             final ShmCompletionQueue cq = (ShmCompletionQueue)p.cqA;
             final ByteBuffer buf = ByteBuffer.allocateDirect(8);
             assertEquals(0, p.a.send(buf, 0, 8, 0, p.addrB, 1));
             assertEquals(0, p.a.send(buf, 0, 8, 0, p.addrB, 2));
-            damageHead(p, cq);
+            final org.agrona.concurrent.AtomicBuffer b = ((io.jfabric.shm.ShmDomain)p.domain).region().buffer();
+            final int ring = ringOffset(p, cq);
+            if (padding)
+            {
+                b.putInt(ring + org.agrona.concurrent.ringbuffer.RecordDescriptor.typeOffset(0),
+                    org.agrona.concurrent.ringbuffer.RingBuffer.PADDING_MSG_TYPE_ID);
+            }
+            b.putIntOrdered(ring + org.agrona.concurrent.ringbuffer.RecordDescriptor.lengthOffset(0), 1 << 30);
             assertEquals(-Errno.FI_EAVAIL, p.cqA.read(new CqEntries(4), 4));
             final CqErrEntry err = new CqErrEntry();
             assertEquals(1, p.cqA.readErr(err, 0));
@@ -222,34 +245,10 @@ class ShmCompletionQueueTest
         }
     }
 
-    /**
-     * The same with every writer serialized with the reader (FI_THREAD_DOMAIN): the ring is cleared, one error entry
-     * says how many completions were lost (exactly: none was being written), and the queue goes on.
-     */
-    @Test
-    void shouldClearADamagedRingAndCountWhatWasLostWhenWritersAreSerialized()
+    private static int ringOffset(final EndpointPair p, final ShmCompletionQueue cq)
     {
-        try (EndpointPair p = new EndpointPair(Progress.MANUAL, Threading.DOMAIN, new CqAttr(), key -> null))
-        {
-            final ShmCompletionQueue cq = (ShmCompletionQueue)p.cqA;
-            final ByteBuffer buf = ByteBuffer.allocateDirect(8);
-            assertEquals(0, p.a.send(buf, 0, 8, 0, p.addrB, 1)); // two completions wait in the ring
-            assertEquals(0, p.a.send(buf, 0, 8, 0, p.addrB, 2));
-            final io.jfabric.shm.region.RegionFile region = ((io.jfabric.shm.ShmDomain)p.domain).region();
-            final int ring = io.jfabric.shm.region.RegionDescriptor.cqRingOffset(region.geometry(), cq.ringNumber());
-            region.buffer().putIntOrdered(ring + org.agrona.concurrent.ringbuffer.RecordDescriptor.lengthOffset(0),
-                1 << 30);
-            assertEquals(-Errno.FI_EAVAIL, p.cqA.read(new CqEntries(4), 4));
-            final CqErrEntry err = new CqErrEntry();
-            assertEquals(1, p.cqA.readErr(err, 0));
-            assertEquals(Errno.FI_EIO, err.err);
-            assertEquals(2, err.data, "two completions lost");
-            assertEquals(0, cq.outstanding());
-            assertEquals(0, p.a.send(buf, 0, 8, 0, p.addrB, 3));
-            final CqEntries entries = new CqEntries(4);
-            assertEquals(1, EndpointPair.readOne(p.cqA, entries));
-            assertEquals(3, entries.opContext[0], "the queue goes on");
-        }
+        final io.jfabric.shm.region.RegionFile region = ((io.jfabric.shm.ShmDomain)p.domain).region();
+        return io.jfabric.shm.region.RegionDescriptor.cqRingOffset(region.geometry(), cq.ringNumber());
     }
 
     /**
@@ -265,9 +264,8 @@ class ShmCompletionQueueTest
             final ByteBuffer buf = ByteBuffer.allocateDirect(8);
             assertEquals(0, p.a.send(buf, 0, 8, 0, p.addrB, 1));
             assertEquals(0, p.a.send(buf, 0, 8, 0, p.addrB, 2));
-            final io.jfabric.shm.region.RegionFile region = ((io.jfabric.shm.ShmDomain)p.domain).region();
-            final int ring = io.jfabric.shm.region.RegionDescriptor.cqRingOffset(region.geometry(), cq.ringNumber());
-            region.buffer().putInt(ring + org.agrona.concurrent.ringbuffer.RecordDescriptor.typeOffset(0),
+            ((io.jfabric.shm.ShmDomain)p.domain).region().buffer().putInt(
+                ringOffset(p, cq) + org.agrona.concurrent.ringbuffer.RecordDescriptor.typeOffset(0),
                 CqRecordDescriptor.ERROR); // a success entry now says it is an error entry: its errno reads as 0
             assertEquals(-Errno.FI_EAVAIL, p.cqA.read(new CqEntries(4), 4));
             final CqErrEntry err = new CqErrEntry();
@@ -279,15 +277,5 @@ class ShmCompletionQueueTest
             assertEquals(2, entries.opContext[0], "the next completion arrives");
             assertEquals(0, cq.outstanding());
         }
-    }
-
-    private static void damageHead(final EndpointPair p, final ShmCompletionQueue cq)
-    {
-        final io.jfabric.shm.region.RegionFile region = ((io.jfabric.shm.ShmDomain)p.domain).region();
-        final int ring = io.jfabric.shm.region.RegionDescriptor.cqRingOffset(region.geometry(), cq.ringNumber());
-        final org.agrona.concurrent.AtomicBuffer b = region.buffer();
-        b.putInt(ring + org.agrona.concurrent.ringbuffer.RecordDescriptor.typeOffset(0),
-            org.agrona.concurrent.ringbuffer.RingBuffer.PADDING_MSG_TYPE_ID);
-        b.putIntOrdered(ring + org.agrona.concurrent.ringbuffer.RecordDescriptor.lengthOffset(0), 1 << 30);
     }
 }

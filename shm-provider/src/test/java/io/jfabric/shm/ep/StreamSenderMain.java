@@ -15,21 +15,11 @@
  */
 package io.jfabric.shm.ep;
 
-import io.jfabric.AddressVector;
-import io.jfabric.AvAttr;
 import io.jfabric.CompletionQueue;
-import io.jfabric.CqAttr;
 import io.jfabric.CqEntries;
 import io.jfabric.CqErrEntry;
-import io.jfabric.CqFormat;
-import io.jfabric.Domain;
 import io.jfabric.Endpoint;
 import io.jfabric.Errno;
-import io.jfabric.Fabric;
-import io.jfabric.Fabrics;
-import io.jfabric.Flags;
-import io.jfabric.Info;
-import io.jfabric.Versions;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -53,21 +43,12 @@ public final class StreamSenderMain
      */
     public static void main(final String[] args) throws Exception
     {
-        final Info hints = new Info();
-        hints.domainAttr().name(args[0]);
-        final Info info = Fabrics.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints).get(0);
-        final Fabric fabric = Fabrics.fabric(info.fabricAttr(), 0);
-        final Domain domain = fabric.domain(info, 0);
-        final AddressVector av = domain.avOpen(new AvAttr(), 0);
-        final CompletionQueue cq = domain.cqOpen(new CqAttr().format(CqFormat.MSG), 0);
-        final Endpoint ep = domain.endpoint(info, 0);
-        ep.bind(av, 0);
-        ep.bind(cq, Flags.FI_TRANSMIT | Flags.FI_RECV);
-        ep.enable();
+        final ChildEndpoint child = new ChildEndpoint(args[0], args[1]);
+        final Endpoint ep = child.ep;
+        final CompletionQueue cq = child.cq;
         System.out.println("result addr=" + new String(ep.getname(), StandardCharsets.US_ASCII));
         System.out.flush();
-        final long[] dest = new long[1];
-        av.insert(new String[] { args[1] }, 1, dest, 0, 0);
+        final long[] dest = { child.dest };
         final int size = Integer.parseInt(args[2]);
         final ByteBuffer src = ByteBuffer.allocateDirect(size);
         final CqEntries entries = new CqEntries(64);
