@@ -433,9 +433,8 @@ public final class SpscLane
     public int controlledRead(final ControlledMessageHandler handler, final int limit)
     {
         final AtomicBuffer b = buffer;
-        final int positionIndex = consumerPositionIndex;
         final long start = head;
-        if (b.getLong(positionIndex) != start)
+        if (b.getLong(consumerPositionIndex) != start)
         {
             headOverwritten(start);
         }
@@ -466,7 +465,7 @@ public final class SpscLane
                 }
                 if (BROKEN_EARLY_HEAD)
                 {
-                    b.putLongRelease(positionIndex, next);
+                    b.putLongRelease(consumerPositionIndex, next);
                 }
                 final Action action = handler.onMessage(type, b, index + HEADER_LENGTH, recordLength - HEADER_LENGTH);
                 if (action == Action.ABORT)
@@ -481,8 +480,7 @@ public final class SpscLane
                 }
                 if (action == Action.COMMIT)
                 {
-                    head = position;
-                    b.putLongRelease(positionIndex, position);
+                    publish(position);
                 }
             }
         }
@@ -490,11 +488,17 @@ public final class SpscLane
         {
             if (position != start)
             {
-                head = position;
-                b.putLongRelease(positionIndex, position);
+                publish(position);
             }
         }
         return count;
+    }
+
+    /** Consumer: move its position to {@code position} and publish it (ordered). */
+    private void publish(final long position)
+    {
+        head = position;
+        buffer.putLongRelease(consumerPositionIndex, position);
     }
 
     /** A read found the published consumer position changed: note it and publish this consumer's own again. */

@@ -135,7 +135,7 @@ public final class RingReader
     public int controlledRead(final ControlledMessageHandler handler, final int limit)
     {
         final AtomicBuffer b = buffer;
-        long start = head;
+        final long start = head;
         if (b.getLong(headPositionIndex) != start)
         {
             headOverwritten(start);
@@ -153,15 +153,14 @@ public final class RingReader
                 final int recordLength = b.getIntVolatile(lengthOffset(index));
                 if (recordLength <= 0)
                 {
-                    if (count == 0 && bytesRead == 0)
+                    if ((count | bytesRead) == 0)
                     {
                         checkProducer(start);
                     }
                     break;
                 }
                 final int type = b.getInt(typeOffset(index));
-                if (recordLength < HEADER_LENGTH || recordLength > capacity - index ||
-                    type != PADDING_TYPE && (type <= 0 || recordLength > maxRecordLength))
+                if (!sound(index, recordLength, type))
                 {
                     damagedRecord(start + bytesRead, type, recordLength);
                     break;
@@ -185,24 +184,41 @@ public final class RingReader
                 }
                 if (action == Action.COMMIT)
                 {
-                    b.setMemory(zeroFrom, startIndex + bytesRead - zeroFrom, (byte)0);
-                    zeroFrom = startIndex + bytesRead;
-                    head = start + bytesRead;
-                    b.putLongRelease(headPositionIndex, head);
+                    zeroFrom = consumed(zeroFrom, startIndex + bytesRead, start + bytesRead);
                 }
             }
         }
         finally
         {
-            final int end = startIndex + bytesRead;
-            if (end > zeroFrom)
-            {
-                b.setMemory(zeroFrom, end - zeroFrom, (byte)0);
-                head = start + bytesRead;
-                b.putLongRelease(headPositionIndex, head);
-            }
+            consumed(zeroFrom, startIndex + bytesRead, start + bytesRead);
         }
         return count;
+    }
+
+    /**
+     * Zero the records consumed from {@code from} to {@code to} (indices) and publish the consumer position.
+     *
+     * @return {@code to}: where the next zeroing starts.
+     */
+    private int consumed(final int from, final int to, final long position)
+    {
+        if (to > from)
+        {
+            buffer.setMemory(from, to - from, (byte)0);
+            head = position;
+            buffer.putLongRelease(headPositionIndex, position);
+        }
+        return to;
+    }
+
+    /**
+     * @return whether a record at {@code index} with that length and type can be one of this ring's: a header at
+     * least, within the data area, padding or a positive type, and at most the longest record unless padding.
+     */
+    private boolean sound(final int index, final int recordLength, final int type)
+    {
+        return recordLength >= HEADER_LENGTH && recordLength <= capacity - index &&
+            (type == PADDING_TYPE || type > 0 && recordLength <= maxRecordLength);
     }
 
     /** The published consumer position is not this reader's: note it and publish its own again. */
