@@ -78,7 +78,7 @@ for entry in "${lines[@]}"; do
         # A server of a two-host pair: it waits for the "host B" line that follows, which runs on this host over
         # loopback (<host A> is 127.0.0.1). Both must exit 0.
         step "\$ $line &   (host A, in the background)"
-        (cd "$clone" && exec timeout 120 bash -c "$line") > "$out" 2>&1 &
+        (cd "$clone" && exec timeout 300 bash -c "$line") > "$out" 2>&1 &
         server_pid=$!
         server_out=$out
         sleep 2
@@ -86,7 +86,7 @@ for entry in "${lines[@]}"; do
         continue
     fi
     line=${line//<host A>/127.0.0.1}
-    limit=120; [[ $line == mvn* ]] && limit=900
+    limit=300; [[ $line == mvn* ]] && limit=900
     step "\$ $line"
     rc=0
     (cd "$clone" && timeout "$limit" bash -c "$line") > "$out" 2>&1 || rc=$?
