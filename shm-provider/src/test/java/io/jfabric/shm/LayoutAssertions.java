@@ -15,6 +15,9 @@
  */
 package io.jfabric.shm;
 
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -51,6 +54,26 @@ public final class LayoutAssertions
                 assertTrue(!used[i], what + ": byte " + i + " belongs to one field only (the field at " + offset + ")");
                 used[i] = true;
             }
+        }
+    }
+
+    /**
+     * On a little-endian host, a file's magic read as a long spells {@code text} in its first seven bytes, then 1.
+     *
+     * @param text  seven ASCII letters.
+     * @param magic the magic long.
+     */
+    public static void assertMagicSpells(final String text, final long magic)
+    {
+        if (ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN)
+        {
+            final byte[] bytes = new byte[8];
+            for (int i = 0; i < 8; i++)
+            {
+                bytes[i] = (byte)(magic >>> (8 * i));
+            }
+            assertEquals(text, new String(bytes, 0, 7, StandardCharsets.US_ASCII));
+            assertEquals(1, bytes[7]);
         }
     }
 }

@@ -20,10 +20,8 @@ import io.jfabric.shm.region.RegionDescriptor;
 import org.agrona.BitUtil;
 import org.junit.jupiter.api.Test;
 
-import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
-
 import static io.jfabric.shm.LayoutAssertions.assertFieldsInsideAlignedApart;
+import static io.jfabric.shm.LayoutAssertions.assertMagicSpells;
 import static io.jfabric.shm.mr.SegmentDescriptor.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -37,16 +35,7 @@ class SegmentDescriptorTest
     @Test
     void shouldPinTheMagicVersionAndEveryHeaderOffsetAsDrawn()
     {
-        if (ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN)
-        {
-            final byte[] bytes = new byte[8];
-            for (int i = 0; i < 8; i++)
-            {
-                bytes[i] = (byte)(MAGIC >>> (8 * i));
-            }
-            assertEquals("JFABSEG", new String(bytes, 0, 7, StandardCharsets.US_ASCII));
-            assertEquals(1, bytes[7]);
-        }
+        assertMagicSpells("JFABSEG", MAGIC);
         assertEquals(3, LAYOUT_VERSION);
         assertEquals(0, MAGIC_OFFSET);
         assertEquals(8, LAYOUT_VERSION_OFFSET);
