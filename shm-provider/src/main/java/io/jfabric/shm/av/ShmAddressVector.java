@@ -51,7 +51,8 @@ import java.nio.file.Path;
  * named FI_AV_MAP: map_addr + index), with fi_rx_addr's receive context index in the top rx_ctx_bits and no group
  * id: {@link AvAddressing} says how each value names an entry.
  * <p>
- * <b>Named AVs</b> live in {@code <root>/<domain>.<name>.av}, created and validated like the domain region (see
+ * <b>Named AVs</b> live in {@code <root>/<domain>.<name>.<region nonce>.av} ({@link AvDescriptor#fileName}: only
+ * processes of that domain region open it), created and validated like the domain region (see
  * {@link io.jfabric.shm.region.SharedFile}); the table is sized from the creator's count (rounded up to a power of
  * two, at least 16); a later opener's count is a hint only and {@link #attr()} reports the table's entries. FI_READ
  * opens an existing named AV read-only: without a name {@link Errno#FI_EINVAL}, when it does not exist
