@@ -72,6 +72,80 @@ public interface AddressVector extends Fid
     }
 
     /**
+     * {@code fi_av_insert} with binary addresses, as C passes them ({@code const void *addr}): each element is one
+     * address in the provider's format, as {@link Endpoint#getname()} returns it (a {@code struct sockaddr_in} for
+     * {@code tcp}, an FI_ADDR_STR text for {@code shm}).
+     * <p>
+     * The default implementation serves providers whose addresses are FI_ADDR_STR texts: it reads each array as
+     * US-ASCII up to its first NUL and inserts the texts with {@link #insert(String[], int, long[], long, long, int[])}.
+     * A provider with binary addresses overrides it.
+     *
+     * @param addr    addresses; the first {@code count} are inserted.
+     * @param count   how many.
+     * @param fiAddr  output, or null; as the String form.
+     * @param flags   as the String form.
+     * @param context as the String form.
+     * @param status  as the String form.
+     * @return the number inserted, as the String form.
+     */
+    default int insert(
+        final byte[][] addr, final int count, final long[] fiAddr, final long flags, final long context,
+        final int[] status)
+    {
+        if (addr == null || count < 0 || count > addr.length)
+        {
+            throw new FabricException(Errno.FI_EINVAL, "fi_av_insert: " + count + " addresses asked of " +
+                (addr == null ? "a null array" : "an array of " + addr.length));
+        }
+        final String[] text = new String[count];
+        for (int i = 0; i < count; i++)
+        {
+            if (addr[i] == null)
+            {
+                throw new FabricException(Errno.FI_EINVAL, "fi_av_insert: address " + i + " is null");
+            }
+            int length = 0;
+            while (length < addr[i].length && addr[i][length] != 0)
+            {
+                length++;
+            }
+            text[i] = new String(addr[i], 0, length, java.nio.charset.StandardCharsets.US_ASCII);
+        }
+        return insert(text, count, fiAddr, flags, context, status);
+    }
+
+    /**
+     * {@code fi_av_lookup} into a new array of the stored address's length: the bytes {@link #lookup(long, byte[])}
+     * copies (binary for a provider with binary addresses, the NUL-terminated text for FI_ADDR_STR).
+     *
+     * @param fiAddr a value returned by an insert.
+     * @return the stored address.
+     */
+    default byte[] lookupBytes(final long fiAddr)
+    {
+        final byte[] addr = new byte[lookup(fiAddr, new byte[0])];
+        final int needed = lookup(fiAddr, addr);
+        return needed == addr.length ? addr : java.util.Arrays.copyOf(addr, Math.min(needed, addr.length));
+    }
+
+    /**
+     * {@code fi_av_straddr} of a binary address: its printable form. The default reads the array as US-ASCII up to
+     * its first NUL and prints that with {@link #straddr(String)}; a provider with binary addresses overrides it.
+     *
+     * @param addr an address of this provider's format, as {@link Endpoint#getname()} returns it.
+     * @return its printable form.
+     */
+    default String straddr(final byte[] addr)
+    {
+        int length = 0;
+        while (length < addr.length && addr[length] != 0)
+        {
+            length++;
+        }
+        return straddr(new String(addr, 0, length, java.nio.charset.StandardCharsets.US_ASCII));
+    }
+
+    /**
      * {@code fi_av_insertsvc}: one address from a node and a service, or from an FI_ADDR_STR node with a null service.
      *
      * @param node    this host's name or an alias of it, or a whole FI_ADDR_STR address.

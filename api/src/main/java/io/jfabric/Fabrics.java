@@ -65,6 +65,15 @@ public final class Fabrics
                     System.getLogger(Fabrics.class.getName()).log(System.Logger.Level.WARNING,
                         "jfabric: skipping a provider that failed to load: " + ex.getMessage());
                 }
+                catch (final LinkageError ex)
+                {
+                    // ServiceLoader lets a class the JVM cannot link escape bare: a provider compiled for a newer
+                    // Java (UnsupportedClassVersionError, such as the ofi provider, release 22, on Java 17) or one
+                    // missing a class it needs. Skipped like the above; the iterator moves on to the next entry.
+                    System.getLogger(Fabrics.class.getName()).log(System.Logger.Level.WARNING,
+                        "jfabric: skipping a provider this Java " + Runtime.version().feature() +
+                        " cannot load (" + ex.getClass().getSimpleName() + "): " + ex.getMessage());
+                }
             }
             list = Collections.unmodifiableList(found);
             providers = list;
@@ -106,7 +115,7 @@ public final class Fabrics
         final StringBuilder reasons = new StringBuilder();
         for (final FabricProvider provider : providers())
         {
-            if (wanted == null || ProviderNames.matches(wanted, provider.name()))
+            if (wanted == null || selects(wanted, provider))
             {
                 try
                 {
@@ -128,6 +137,11 @@ public final class Fabrics
         return result;
     }
 
+    private static boolean selects(final String provName, final FabricProvider provider)
+    {
+        return ProviderNames.matches(provName, provider.name()) || provider.answers(provName);
+    }
+
     /**
      * {@code fi_fabric}: open the fabric of the provider named in the attributes.
      *
@@ -146,7 +160,7 @@ public final class Fabrics
         }
         for (final FabricProvider provider : providers())
         {
-            if (attr.provName() == null || ProviderNames.matches(attr.provName(), provider.name()))
+            if (attr.provName() == null || selects(attr.provName(), provider))
             {
                 return provider.fabric(attr, context);
             }

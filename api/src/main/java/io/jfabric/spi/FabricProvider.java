@@ -36,6 +36,21 @@ public interface FabricProvider
     String name();
 
     /**
+     * Whether this provider answers for a {@code prov_name} other than its own {@link #name()}: a provider that fronts
+     * others (the ofi provider fronts native libfabric's {@code tcp}, {@code verbs}, {@code efa}, ...) answers for
+     * their names, layered lists such as {@code "tcp;ofi_rxm"} included, and is then asked for getinfo and fabric as
+     * if the name were its own. {@link io.jfabric.Fabrics} asks only about names that do not already select this
+     * provider by {@link #name()}.
+     *
+     * @param provName a requested {@code fabric_attr.prov_name}, never null.
+     * @return true when this provider serves that name; false by default.
+     */
+    default boolean answers(final String provName)
+    {
+        return false;
+    }
+
+    /**
      * @return the provider's version, as {@code FI_VERSION(major, minor)}.
      */
     int version();

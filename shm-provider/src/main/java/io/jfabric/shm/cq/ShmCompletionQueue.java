@@ -35,6 +35,8 @@ import io.jfabric.shm.progress.SpinGuard;
 import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RegionFile;
 import io.jfabric.shm.region.RegionGeometry;
+import io.jfabric.shm.region.RingReader;
+import io.jfabric.shm.region.RingRecords;
 import io.jfabric.shm.region.SlotDescriptor;
 
 import org.agrona.MutableDirectBuffer;
@@ -45,8 +47,6 @@ import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
@@ -89,15 +89,21 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
     private final int ownerOffset;
     private final int ringNumber;
     private final RingBuffer ring;
+    private final RingReader ringReader;
+    private final CompletionRingFaults faults;
     private final AtomicLong outstanding = new AtomicLong();
+    /** With concurrent writers: entries reserved and not yet written, part of {@link #outstanding}. */
+    private final AtomicLong reservations = new AtomicLong();
+    /** Clears of a damaged ring so far: a write that straddles one is not counted (its entry went with it). */
+    private volatile int clears;
     private final boolean concurrentWriters;
     private long produced;
     private long consumed;
     private long reserved;
     private final SpinGuard readGuard;
     private final boolean progressOnRead;
-    private final EntryReader reader = new EntryReader();
-    private final ErrorReader errorReader = new ErrorReader();
+    private final EntryReader reader;
+    private final ErrorEntryReader errorReader;
     private final ProgressableSet endpoints = new ProgressableSet();
     /** The array of the read now progressing (valid while {@link #directLimit} is above 0); see progressInto. */
     private CqEntries direct;
@@ -198,6 +204,11 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
                 region.setMemory(offset, length, (byte)0);
                 final UnsafeBuffer ringBuffer = new UnsafeBuffer(region, offset, length);
                 ring = concurrentWriters ? new ManyToOneRingBuffer(ringBuffer) : new OneToOneRingBuffer(ringBuffer);
+                ringReader = new RingReader(ringBuffer, ring.maxMsgLength());
+                faults = new CompletionRingFaults(ringReader, concurrentWriters, this, domain, ringNumber,
+                    geometry.slotCount());
+                errorReader = new ErrorEntryReader(faults);
+                reader = new EntryReader(a.format());
                 ok = true;
             }
             finally
@@ -279,6 +290,15 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
         return outstanding() < attr.size();
     }
 
+    /**
+     * @param entries entries about to be written.
+     * @return whether that many more fit in {@link #size()}. Data path.
+     */
+    public boolean hasRoom(final int entries)
+    {
+        return outstanding() + entries <= attr.size();
+    }
+
     /** @return entries written and not yet read, plus entries reserved and not yet written. */
     public long outstanding()
     {
@@ -301,6 +321,7 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
         if (concurrentWriters)
         {
             outstanding.getAndIncrement();
+            reservations.getAndIncrement();
         }
         else
         {
@@ -315,6 +336,7 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
         if (concurrentWriters)
         {
             outstanding.getAndDecrement();
+            reservations.getAndDecrement();
         }
         else
         {
@@ -403,10 +425,12 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
     {
         if (directCount < directLimit && produced == consumed)
         {
-            fill(direct, directCount++, directFrom, context, flags, len, bufOffset, data, tag, srcAddr);
+            EntryReader.fill(attr.format(), direct, directCount++, directFrom, context, flags, len, bufOffset, data, tag,
+                srcAddr);
             return true;
         }
-        final int index = ring.tryClaim(ENTRY, ENTRY_LENGTH);
+        final int cleared = clears;
+        final int index = ringReader.producerSound() ? ring.tryClaim(ENTRY, ENTRY_LENGTH) : faults.refused();
         if (index <= 0)
         {
             return false;
@@ -420,8 +444,20 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
             return true;
         }
         putEntry(b, index, context, flags, len, bufOffset, data, tag, srcAddr);
+        return commit(b, index, cleared);
+    }
+
+    /**
+     * Publish a written entry and count it, unless the ring was cleared under the writer (found damaged): its entry
+     * went with the ring, which the clear counted.
+     */
+    private boolean commit(final AtomicBuffer b, final int index, final int cleared)
+    {
+        if (!RingRecords.commitPlain(b, index) || clears != cleared)
+        {
+            return false;
+        }
         countWritten();
-        ring.commit(index);
         wake();
         return true;
     }
@@ -462,7 +498,9 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
     {
         final byte[] text = errData;
         final int dataLength = Math.min(errDataLength, maxErrData);
-        final int index = ring.tryClaim(ERROR, ERR_DATA_OFFSET + dataLength);
+        final int cleared = clears;
+        final int index = ringReader.producerSound() ? ring.tryClaim(ERROR, ERR_DATA_OFFSET + dataLength) :
+            faults.refused();
         if (index <= 0)
         {
             return false;
@@ -474,10 +512,7 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
         b.putInt(index + PROV_ERRNO_OFFSET, err);
         b.putInt(index + ERR_DATA_LENGTH_OFFSET, dataLength);
         b.putBytes(index + ERR_DATA_OFFSET, text, 0, dataLength);
-        countWritten();
-        ring.commit(index);
-        wake();
-        return true;
+        return commit(b, index, cleared);
     }
 
     /**
@@ -490,32 +525,6 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
     public boolean needsSource()
     {
         return directFrom || directCount >= directLimit || produced != consumed;
-    }
-
-    private void fill(
-        final CqEntries e, final int i, final boolean from, final long context, final long flags, final long len,
-        final long bufOffset, final long data, final long tag, final long srcAddr)
-    {
-        e.opContext[i] = context;
-        final CqFormat f = attr.format();
-        if (f != CqFormat.CONTEXT)
-        {
-            e.flags[i] = flags;
-            e.len[i] = len;
-            if (f != CqFormat.MSG)
-            {
-                e.bufOffset[i] = bufOffset;
-                e.data[i] = data;
-                if (f == CqFormat.TAGGED)
-                {
-                    e.tag[i] = tag;
-                }
-            }
-        }
-        if (from)
-        {
-            e.srcAddr[i] = srcAddr;
-        }
     }
 
     private void countWritten()
@@ -607,6 +616,10 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
             {
                 return -Errno.FI_EBADF; // closed while this read waited for the guard: the ring may be another's
             }
+            if (faults.errorWaits)
+            {
+                return -Errno.FI_EAVAIL; // what the ring lost comes before anything written after
+            }
             if (progressOnRead)
             {
                 if (!concurrentWriters && produced == consumed)
@@ -628,7 +641,7 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
             }
             final EntryReader r = reader;
             r.start(entries, from);
-            ring.controlledRead(r, count);
+            ringReader.controlledRead(r, count);
             final int n = r.count;
             r.entries = null;
             if (n > 0)
@@ -636,7 +649,7 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
                 countRead(n);
                 return n;
             }
-            return r.errorAtHead ? -Errno.FI_EAVAIL : -Errno.FI_EAGAIN;
+            return r.errorAtHead || checkRing() ? -Errno.FI_EAVAIL : -Errno.FI_EAGAIN;
         }
         finally
         {
@@ -670,6 +683,33 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
         }
     }
 
+    /**
+     * An empty read: act on what the ring reader found ({@link CompletionRingFaults}); completions lost to a cleared
+     * ring are counted as read (writers are serialized with this read then).
+     *
+     * @return whether an error entry waits for readErr.
+     */
+    private boolean checkRing()
+    {
+        if (faults.check())
+        {
+            clears++;
+            final long lost;
+            if (concurrentWriters)
+            {
+                final long reservedNow = reservations.get();
+                lost = outstanding.getAndSet(reservedNow) - reservedNow;
+            }
+            else
+            {
+                lost = produced - consumed;
+                consumed = produced;
+            }
+            faults.cleared(lost);
+        }
+        return faults.errorWaits;
+    }
+
     /** Progress every endpoint bound to this queue (manual progress; also used by waits). */
     public void progressEndpoints()
     {
@@ -698,10 +738,15 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
             {
                 return -Errno.FI_EBADF;
             }
-            final ErrorReader r = errorReader;
+            if (faults.errorWaits)
+            {
+                faults.fill(entry);
+                return 1;
+            }
+            final ErrorEntryReader r = errorReader;
             r.entry = entry;
             r.found = false;
-            ring.controlledRead(r, 1);
+            ringReader.controlledRead(r, 1);
             r.entry = null;
             if (r.found)
             {
@@ -843,87 +888,5 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
         resources.release(DomainResources.Kind.CQ);
         domain.release();
         wake();
-    }
-
-    private final class EntryReader implements ControlledMessageHandler
-    {
-        CqEntries entries;
-        boolean from;
-        int count;
-        boolean errorAtHead;
-
-        void start(final CqEntries entries, final boolean from)
-        {
-            this.entries = entries;
-            this.from = from;
-            count = 0;
-            errorAtHead = false;
-        }
-
-        @Override
-        public Action onMessage(final int msgTypeId, final MutableDirectBuffer b, final int index, final int length)
-        {
-            if (msgTypeId != ENTRY)
-            {
-                errorAtHead = count == 0;
-                return Action.ABORT;
-            }
-            fill(entries, count++, from, b.getLong(index + CONTEXT_OFFSET), b.getLong(index + FLAGS_OFFSET),
-                b.getLong(index + LEN_OFFSET), b.getLong(index + BUF_OFFSET_OFFSET), b.getLong(index + DATA_OFFSET),
-                b.getLong(index + TAG_OFFSET), b.getLong(index + SRC_ADDR_OFFSET));
-            return Action.CONTINUE;
-        }
-    }
-
-    private static final class ErrorReader implements ControlledMessageHandler
-    {
-        CqErrEntry entry;
-        boolean found;
-
-        @Override
-        public Action onMessage(final int msgTypeId, final MutableDirectBuffer b, final int index, final int length)
-        {
-            if (msgTypeId != ERROR)
-            {
-                return Action.ABORT;
-            }
-            final CqErrEntry e = entry;
-            e.opContext = b.getLong(index + CONTEXT_OFFSET);
-            e.flags = b.getLong(index + FLAGS_OFFSET);
-            e.len = b.getLong(index + LEN_OFFSET);
-            e.bufOffset = b.getLong(index + BUF_OFFSET_OFFSET);
-            e.data = b.getLong(index + DATA_OFFSET);
-            e.tag = b.getLong(index + TAG_OFFSET);
-            e.srcAddr = b.getLong(index + SRC_ADDR_OFFSET);
-            e.olen = b.getLong(index + OLEN_OFFSET);
-            e.err = b.getInt(index + ERR_OFFSET);
-            e.provErrno = b.getInt(index + PROV_ERRNO_OFFSET);
-            final int n = Math.min(b.getInt(index + ERR_DATA_LENGTH_OFFSET), e.errData.length);
-            b.getBytes(index + ERR_DATA_OFFSET, e.errData, 0, n);
-            Arrays.fill(e.errData, n, e.errData.length, (byte)0);
-            e.errDataSize = n;
-            found = true;
-            return Action.COMMIT;
-        }
-    }
-
-    /** The error data of each errno, made once so writing an error entry allocates nothing. */
-    static final class ErrorTexts
-    {
-        private static final byte[][] TEXTS = new byte[512][];
-        private static final byte[] UNKNOWN = "unknown errno".getBytes(StandardCharsets.UTF_8);
-
-        static
-        {
-            for (int i = 0; i < TEXTS.length; i++)
-            {
-                TEXTS[i] = (Errno.name(i) + ": " + Errno.strerror(i)).getBytes(StandardCharsets.UTF_8);
-            }
-        }
-
-        static byte[] of(final int err)
-        {
-            return err < 0 || err >= TEXTS.length ? UNKNOWN : TEXTS[err];
-        }
     }
 }

@@ -23,6 +23,7 @@ import io.jfabric.shm.core.MappedFileWatch;
 import io.jfabric.shm.mr.LocalRegions;
 import io.jfabric.shm.mr.RemoteMemory;
 import io.jfabric.shm.region.RegionGeometry;
+import io.jfabric.shm.region.RingRecords;
 import io.jfabric.shm.region.SlotDescriptor;
 import io.jfabric.shm.rma.AtomicSupport;
 
@@ -129,7 +130,7 @@ final class EmulatedTarget
         final long cookie = lane.getLong(index + REQUEST_COOKIE_OFFSET);
         if (!lane.compareAndSetLong(index + STATE_OFFSET, cookie, STATE_TAKEN))
         {
-            ring.abort(at); // cancelled by its initiator
+            RingRecords.abort(ring.buffer(), at); // cancelled by its initiator
             return SKIPPED;
         }
         final AtomicBuffer response = ring.buffer();
@@ -139,7 +140,7 @@ final class EmulatedTarget
         response.putLong(at + TxRecordDescriptor.COOKIE_OFFSET, cookie);
         response.putInt(at + TxRecordDescriptor.STATUS_OFFSET, status);
         response.putInt(at + TxRecordDescriptor.INCARNATION_OFFSET, senderIncarnation);
-        ring.commit(at);
+        RingRecords.commit(response, at); // refused if the initiator cleared it: the lane past it, it ends in FI_EIO
         if (status == 0)
         {
             final boolean write = type == RMA_WRITE ||

@@ -36,6 +36,11 @@ import org.agrona.concurrent.AtomicBuffer;
 public final class EndpointSlots
 {
     private static final boolean BROKEN_CLAIM = BrokenVariant.active("slot.claim-plain");
+    /**
+     * Broken variant: a claim keeps the context-of word a dead owner left (a context of a scalable endpoint), so the
+     * slot's next endpoint's sends are reported as that scalable endpoint's. Fails anywhere.
+     */
+    private static final boolean BROKEN_CONTEXT_OF_KEPT = BrokenVariant.active("slot.context-of-kept");
 
     private final AtomicBuffer region;
     private final RegionGeometry geometry;
@@ -163,12 +168,40 @@ public final class EndpointSlots
     }
 
     /**
+     * The slot's endpoint is enabled: its lanes take messages from now on (the release store senders acquire). Every
+     * word of its header is written before.
+     *
+     * @param slot a slot this process holds.
+     */
+    public void activate(final int slot)
+    {
+        region.putIntOrdered(SlotDescriptor.stateOffset(geometry, slot), SlotDescriptor.STATE_ACTIVE);
+    }
+
+    /**
+     * The slot's endpoint is a context of a scalable endpoint: its context-of word names that endpoint's address slot,
+     * so receivers report its sends with that address. Before {@link #activate}; the claim moved the incarnation on
+     * first, so a receiver that reads the word and then the incarnation never applies it to an earlier endpoint's
+     * message ({@code SenderAddresses}).
+     *
+     * @param slot a slot this process holds.
+     * @param word {@link SlotDescriptor#slotWord} of the scalable endpoint's address slot.
+     */
+    public void serveContext(final int slot, final long word)
+    {
+        region.putLongOrdered(SlotDescriptor.contextOfOffset(geometry, slot), word);
+    }
+
+    /**
      * Zero what a scalable endpoint or one of its contexts left in a slot: the context-of word, the receive context
      * count and entries (a slot reclaimed from a dead process may still hold them).
      */
     private void clearContextWords(final int slot)
     {
-        region.putLongOrdered(SlotDescriptor.contextOfOffset(geometry, slot), 0);
+        if (!BROKEN_CONTEXT_OF_KEPT)
+        {
+            region.putLongOrdered(SlotDescriptor.contextOfOffset(geometry, slot), 0);
+        }
         region.putIntOrdered(SlotDescriptor.rxContextCountOffset(geometry, slot), 0);
         for (int i = 0; i < SlotDescriptor.MAX_EP_CONTEXTS; i++)
         {

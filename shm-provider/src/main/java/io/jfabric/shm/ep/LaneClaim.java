@@ -35,6 +35,13 @@ import java.nio.ByteBuffer;
  * handed out, the domain region stays mapped after the domain closes (left to the garbage collector), so a late
  * write through it never touches unmapped memory.
  * <p>
+ * A claim still open when the endpoint closes is discarded with the endpoint's other outstanding operations
+ * (fi_endpoint(3): "discarded operations will silently be dropped"): its record becomes padding, so the lane flows
+ * on, and the next {@link #commit} or {@link #abort} answers -FI_ECANCELED, the errno libfabric gives an operation
+ * that was cancelled, which tells the application that the message was not sent and why; later calls answer
+ * -FI_EBADF, as every call after close does. Nothing of a closed endpoint's claim touches the lane again, whoever
+ * holds the slot now and whether or not the domain is still open.
+ * <p>
  * The sending side's: the thread that claimed commits or aborts (under FI_THREAD_SAFE, the context's send guard
  * serializes them).
  */
@@ -45,6 +52,7 @@ final class LaneClaim implements MessageClaim
     private final RegionFile regionFile;
     private TxContext context;
     private boolean regionKept;
+    private boolean discarded;
     ByteBuffer view = NONE;
     SpscLane lane;
     int index;
@@ -63,6 +71,44 @@ final class LaneClaim implements MessageClaim
     void serve(final TxContext context)
     {
         this.context = context;
+    }
+
+    /**
+     * The endpoint closes (send guard held): give up the open claim, if any. Its record turns into padding unless
+     * the region must not be touched (it faulted).
+     *
+     * @param abort whether to abort the record in the lane.
+     */
+    void discard(final boolean abort)
+    {
+        final SpscLane l = lane;
+        if (l == null)
+        {
+            return;
+        }
+        lane = null;
+        view.limit(0);
+        discarded = true;
+        l.release();
+        if (abort)
+        {
+            l.abort(index);
+        }
+    }
+
+    /**
+     * A commit or abort after the endpoint closed (send guard held).
+     *
+     * @return -FI_ECANCELED the first time after a claim was discarded by the close, else -FI_EBADF.
+     */
+    long closedAnswer()
+    {
+        if (discarded)
+        {
+            discarded = false;
+            return -Errno.FI_ECANCELED;
+        }
+        return -Errno.FI_EBADF;
     }
 
     @Override

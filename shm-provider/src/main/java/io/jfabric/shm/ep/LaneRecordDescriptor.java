@@ -265,6 +265,19 @@ public final class LaneRecordDescriptor
     }
 
     /**
+     * @param laneCapacity the capacity of a lane.
+     * @param checksum     whether records carry a checksum after their content.
+     * @return the largest message that travels in one MSG record of such a lane, with its header and checksum: 8168
+     * bytes in a 64 KiB lane, 8164 with checksums.
+     */
+    public static int inlineLimit(final int laneCapacity, final boolean checksum)
+    {
+        final int laneMax = SpscLaneDescriptor.maxBodyLength(laneCapacity);
+        return (laneMax + SpscLaneDescriptor.HEADER_LENGTH) / RECORD_ALIGNMENT * RECORD_ALIGNMENT -
+            SpscLaneDescriptor.HEADER_LENGTH - HEADER_LENGTH - (checksum ? CHECKSUM_LENGTH : 0);
+    }
+
+    /**
      * @param headerAndPayload bytes of body that carry something (this header, any total length, the payload).
      * @return the body length to claim so the record ends on a {@link #RECORD_ALIGNMENT} boundary.
      */

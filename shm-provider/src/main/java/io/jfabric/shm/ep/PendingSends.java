@@ -77,6 +77,16 @@ final class PendingSends
     final boolean[] awaitingAck;
     /** Completed in error part-way into the ring of a stopped peer: it waits to write an ABORT record. */
     final boolean[] abandoned;
+    /** While awaiting an acknowledgement: the position in its peer's lane after its last record. */
+    final long[] ackMark;
+    /**
+     * Awaiting an acknowledgement when the transmit ring was cleared (found damaged): its acknowledgement may have
+     * been lost with the ring; 2 once its receiver is known to have read past its last record before a ring read
+     * that found no acknowledgement.
+     */
+    final byte[] ackInDoubt;
+    /** When its receiver was first seen past its last record with no acknowledgement yet, 0 before. */
+    final long[] ackPastSinceMs;
     private final boolean[] whole;
     private final int[] serial;
     private final int[] next;
@@ -120,6 +130,9 @@ final class PendingSends
         sent = new long[capacity];
         awaitingAck = new boolean[capacity];
         abandoned = new boolean[capacity];
+        ackMark = new long[capacity];
+        ackInDoubt = new byte[capacity];
+        ackPastSinceMs = new long[capacity];
         whole = new boolean[capacity];
         serial = new int[capacity];
         next = new int[capacity];
@@ -252,6 +265,8 @@ final class PendingSends
             final int op = ops.nextAccepted();
             sent[op] = 0;
             awaitingAck[op] = false;
+            ackInDoubt[op] = 0;
+            ackPastSinceMs[op] = 0;
             abandoned[op] = false;
             whole[op] = false;
             serial[op]++;
@@ -310,10 +325,16 @@ final class PendingSends
         }
     }
 
-    /** Progress: the operation's records are written; it waits for its receiver's acknowledgement. */
-    void awaitAck(final int op)
+    /**
+     * Progress: the operation's records are written; it waits for its receiver's acknowledgement.
+     *
+     * @param op   the operation.
+     * @param mark the position in its peer's lane after its last record.
+     */
+    void awaitAck(final int op, final long mark)
     {
         awaitingAck[op] = true;
+        ackMark[op] = mark;
     }
 
     /**

@@ -108,7 +108,7 @@ final class QueuedSendWriter
             return false;
         }
         writeHeader(lane.buffer(), index, op, 0, pending.peerIncarnation[op]);
-        commit(lane, index, ABORT_LENGTH);
+        commit(lane, index, ABORT_LENGTH, ABORT);
         return true;
     }
 
@@ -128,9 +128,9 @@ final class QueuedSendWriter
         b.putLong(index + RTS_KEY_OFFSET, pending.rtsKey[op]);
         b.putLong(index + RTS_ADDR_OFFSET, pending.rtsAddr[op]);
         b.putLong(index + RTS_COOKIE_OFFSET, pending.cookie(op));
-        commit(lane, index, RTS_LENGTH);
+        commit(lane, index, RTS_LENGTH, RTS);
         pending.sent[op] = total;
-        pending.awaitAck(op);
+        pending.awaitAck(op, lane.claimedPosition());
         return 1;
     }
 
@@ -146,7 +146,7 @@ final class QueuedSendWriter
         final AtomicBuffer b = lane.buffer();
         writeHeader(b, index, op, len, pending.peerIncarnation[op]);
         gather(b, index + PAYLOAD_OFFSET, op, 0, len);
-        commit(lane, index, PAYLOAD_OFFSET + len);
+        commit(lane, index, PAYLOAD_OFFSET + len, MSG);
         pending.sent[op] = len;
         return true;
     }
@@ -176,7 +176,7 @@ final class QueuedSendWriter
                 b.putLong(index + TOTAL_LENGTH_OFFSET, total);
             }
             gather(b, index + (first ? FIRST_PAYLOAD_OFFSET : PAYLOAD_OFFSET), op, sent, len);
-            commit(lane, index, headerAndPayload);
+            commit(lane, index, headerAndPayload, first ? FIRST : PIECE);
             pending.sent[op] = sent + len;
             written++;
         }
@@ -195,8 +195,8 @@ final class QueuedSendWriter
         final AtomicBuffer b = lane.buffer();
         writeHeader(b, index, op, 0, pending.peerIncarnation[op]);
         b.putLong(index + ACK_REQUEST_COOKIE_OFFSET, pending.cookie(op));
-        commit(lane, index, ACK_REQUEST_LENGTH);
-        pending.awaitAck(op);
+        commit(lane, index, ACK_REQUEST_LENGTH, ACK_REQUEST);
+        pending.awaitAck(op, lane.claimedPosition());
         return 1;
     }
 
@@ -209,11 +209,11 @@ final class QueuedSendWriter
     }
 
     /** Seal (when records carry checksums) and commit a record of {@code content} bytes. */
-    private void commit(final SpscLane lane, final int index, final int content)
+    private void commit(final SpscLane lane, final int index, final int content, final int type)
     {
         if (checksumLength != 0)
         {
-            checksum.seal(lane.buffer(), index, content);
+            checksum.seal(lane.buffer(), index, content, type);
         }
         lane.commit(index);
     }

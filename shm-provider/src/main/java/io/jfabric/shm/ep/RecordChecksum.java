@@ -39,7 +39,7 @@ final class RecordChecksum
      * @param length bytes of content.
      * @return their CRC32C, as an int.
      */
-    int of(final AtomicBuffer lane, final int index, final int length)
+    private int of(final AtomicBuffer lane, final int index, final int length)
     {
         ByteBuffer v = view;
         if (v == null)
@@ -56,14 +56,27 @@ final class RecordChecksum
     }
 
     /**
-     * Seal a record: store the CRC32C of its content as an int right after it.
+     * Seal a record: store the CRC32C of its content, with its record type folded in, as an int right after it.
      *
      * @param lane    the lane the record is in.
      * @param index   where the record's body starts in the lane.
      * @param content bytes of content.
+     * @param type    the record's type (in its frame word, which the content does not cover).
      */
-    void seal(final AtomicBuffer lane, final int index, final int content)
+    void seal(final AtomicBuffer lane, final int index, final int content, final int type)
     {
-        lane.putInt(index + content, of(lane, index, content));
+        lane.putInt(index + content, of(lane, index, content, type));
+    }
+
+    /**
+     * @param lane   a lane.
+     * @param index  where the content starts.
+     * @param length bytes of content.
+     * @param type   the record's type.
+     * @return the checksum {@link #seal} stores for them: their CRC32C with the type folded in.
+     */
+    int of(final AtomicBuffer lane, final int index, final int length, final int type)
+    {
+        return of(lane, index, length) ^ type;
     }
 }

@@ -25,6 +25,7 @@ import io.jfabric.shm.cntr.ShmCounter;
 import io.jfabric.shm.core.BrokenVariant;
 import io.jfabric.shm.core.ShmCapabilities;
 import io.jfabric.shm.cq.ShmCompletionQueue;
+import io.jfabric.shm.eq.DamageReports;
 import io.jfabric.shm.eq.ShmEventQueue;
 import io.jfabric.shm.match.ReceiveMatcher;
 import io.jfabric.shm.match.RecvCompletionSink;
@@ -34,15 +35,13 @@ import io.jfabric.shm.progress.SpinGuard;
 import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RegionGeometry;
 import io.jfabric.shm.region.SlotDescriptor;
+import io.jfabric.shm.region.SpscLaneDescriptor;
 
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.ControlledMessageHandler;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
-import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
-import org.agrona.concurrent.ringbuffer.RingBuffer;
 
 import java.nio.ByteBuffer;
 
@@ -76,11 +75,11 @@ final class RxContext
     private static final int TIERED_RESCAN_PERIOD = 16384;
     /** Progress calls between looks for a first sender. */
     private static final int IDLE_RESCAN_PERIOD = 16;
+    /** The most records one read of a lane takes while it streams. */
     private static final int READ_LIMIT = 64;
     /** Slots whose lanes one rescan checks, in turn, when many are listed ({@link #rescan}). */
     private static final int CHECKS_PER_RESCAN = 2;
     private static final boolean BROKEN_EARLY_ACK = BrokenVariant.active("rdv.ack-before-copy");
-    private static final boolean BROKEN_ONE_PRODUCER = BrokenVariant.active("txring.one-producer");
 
     private final AtomicBuffer region;
     private final RegionGeometry geometry;
@@ -95,13 +94,22 @@ final class RxContext
     private final SpscLane[] lanes;
     private final int[] laneOwnerOffset;
     private final long[] senderId;
+    /**
+     * Per sending slot: whether the last read of its lane found nothing. The first read after that takes one record
+     * and returns: it does not look at the frame word after the record, which at a record that fills its cache lines
+     * (32 bytes of payload, one line) is in a line the sender wrote when it claimed the record (it zeroes that word)
+     * and still holds: the look would wait for that line to come over before the completion reaches the caller (a
+     * round trip's receiver is never behind, so the look finds nothing). A lane that gave records on its last read
+     * is streaming, and its reads take up to {@link #READ_LIMIT}.
+     */
+    private final boolean[] wasEmpty;
     private final long[] delivery;
     private final long[] remaining;
     /** Scratch of {@link #rescan}: the slots whose lanes have a sender. */
     private final int[] active;
     /** The lanes with a sender, in the order progress polls them. */
     private final ActiveLanes polled;
-    private final RingBuffer[] ackRings;
+    private final Acknowledgements acks;
     private final PeerLiveness liveness;
     private final InboundHandler inbound = new InboundHandler();
     private final RendezvousReader rendezvousReader = new RendezvousReader();
@@ -109,6 +117,7 @@ final class RxContext
     private final int statDamaged;
     private final RecordChecksum checksum = new RecordChecksum();
     private final ShmEventQueue eq;
+    private final DamageReports damageReports;
     private final Fid endpoint;
     private final EmulatedTarget target;
     private int damagedLane = -1;
@@ -216,14 +225,16 @@ final class RxContext
         lanes = new SpscLane[n];
         laneOwnerOffset = new int[n];
         senderId = new long[n];
+        wasEmpty = new boolean[n];
         delivery = new long[n];
         remaining = new long[n];
         active = new int[n];
         polled = new ActiveLanes(n);
-        ackRings = new RingBuffer[n];
+        acks = new Acknowledgements(region, geometry);
         liveness = new PeerLiveness(region, geometry, livenessTimeoutMs);
         target = new EmulatedTarget(local, remote, region, geometry, slot, liveness);
         this.eq = eq;
+        this.damageReports = new DamageReports("damaged lane from slot ", n);
         this.endpoint = endpoint;
         statDamaged = SlotDescriptor.statOffset(geometry, slot, SlotDescriptor.STAT_DAMAGED_OFFSET);
         for (int i = 0; i < n; i++)
@@ -253,6 +264,9 @@ final class RxContext
         for (int i = 0; i < n; i++)
         {
             region.putLongOrdered(laneOwnerOffset[i], 0);
+            // what is left in a lane was written for an earlier endpoint of the slot, and may stop it: a record a
+            // process killed in this slot left claimed in its own lane names this incarnation as its sender
+            lanes[i].discard();
         }
     }
 
@@ -396,7 +410,8 @@ final class RxContext
     {
         final InboundHandler handler = inbound;
         handler.sender = s;
-        final int read = lanes[s].controlledRead(handler, READ_LIMIT);
+        final int read = lanes[s].controlledRead(handler, wasEmpty[s] ? 1 : READ_LIMIT);
+        wasEmpty[s] = read == 0;
         if (damagedLane >= 0)
         {
             repairLane();
@@ -472,18 +487,12 @@ final class RxContext
     private boolean released(final int s, final long owner, final int senderInc, final boolean deepTurn)
     {
         final SpscLane lane = lanes[s];
-        if (!lane.positionsSound())
-        {
-            damaged(s, "head " + lane.consumerPosition() + " and tail " + lane.producerPosition() + " of a " +
-                lane.capacity() + " byte lane: the lane was cleared");
-            damagedLane = s;
-            repairLane();
-        }
+        checkTrailer(s, lane, senderInc);
         if (lane.headWaiting() && senderGone(s, senderInc))
         {
             lane.unblock(); // what the dead sender committed after the record it left still arrives
         }
-        if (lane.producerPosition() == lane.consumerPosition() && senderLeft(s, senderInc, deepTurn))
+        if (lane.drained() && senderLeft(s, senderInc, deepTurn))
         {
             if (delivery[s] != ReceiveMatcher.DELIVERY_NONE)
             {
@@ -495,6 +504,39 @@ final class RxContext
             return true;
         }
         return false;
+    }
+
+    /**
+     * The lane's trailer, as a rescan checks it: a consumer position someone overwrote (the lane's reads went on from
+     * this context's own and wrote it back), a producer position no lane can have (a live sender writes its own at
+     * its next claim; a gone one's lane is cleared), the sender's request to clear a lane it found waiting at a record
+     * nobody will commit (cleared). Each is reported.
+     */
+    private void checkTrailer(final int s, final SpscLane lane, final int senderInc)
+    {
+        if (lane.takeHeadOverwritten())
+        {
+            damaged(s, "the lane's consumer position was overwritten; it was written back, nothing was lost");
+        }
+        if (lane.repairRequested())
+        {
+            damaged(s, "its sender found the lane full and waiting at a record nobody will commit: the lane was " +
+                "cleared from it to its tail");
+            damagedLane = s;
+            repairLane();
+        }
+        else if (!lane.positionsSound())
+        {
+            final boolean gone = senderGone(s, senderInc);
+            damaged(s, "a producer position of " + lane.producerPosition() + " for a consumer at " +
+                lane.consumerPosition() + " in a " + lane.capacity() + " byte lane" +
+                (gone ? ", whose sender is gone: the lane was cleared" : ": its sender writes its own at its next send"));
+            if (gone)
+            {
+                damagedLane = s;
+                repairLane();
+            }
+        }
     }
 
     /**
@@ -548,12 +590,12 @@ final class RxContext
                 return frameDamaged(msgTypeId, length);
             }
             final int flagsWord = b.getInt(index + FLAGS_OFFSET);
-            if (!isFor(flagsWord, incarnation))
-            {
-                return Action.CONTINUE;
-            }
             final int s = sender;
             final int len = b.getInt(index + LENGTH_OFFSET);
+            if (!isFor(flagsWord, incarnation))
+            {
+                return foreign(s, msgTypeId, b, index, length, flagsWord, len);
+            }
             if (!contentSound(s, msgTypeId, b, index, length, flagsWord, len))
             {
                 return recordDamaged(s, msgTypeId, length, len); // never read: its lengths or checksum say so
@@ -584,6 +626,18 @@ final class RxContext
         }
 
         /**
+         * A record written for another incarnation of this slot: skipped, unless it is damaged (a checksum that does
+         * not match, its incarnation bits changed by the damage), which is counted and reported.
+         */
+        private Action foreign(
+            final int s, final int msgTypeId, final MutableDirectBuffer b, final int index, final int length,
+            final int flagsWord, final int len)
+        {
+            return (flagsWord & FLAG_CHECKSUM) == 0 || contentSound(s, msgTypeId, b, index, length, flagsWord, len) ?
+                Action.CONTINUE : recordDamaged(s, msgTypeId, length, len);
+        }
+
+        /**
          * Whether a record's content is sound: its payload length fits the record and, when it carries a checksum,
          * the checksum fits after the content and matches.
          */
@@ -603,7 +657,7 @@ final class RxContext
         {
             final int from = checksumStart(msgTypeId); // a request's State word changes after it was sealed
             return content <= length - CHECKSUM_LENGTH &&
-                b.getInt(index + content) == checksum.of(lanes[s].buffer(), index + from, content - from);
+                b.getInt(index + content) == checksum.of(lanes[s].buffer(), index + from, content - from, msgTypeId);
         }
 
         /**
@@ -615,8 +669,9 @@ final class RxContext
         {
             final int s = sender;
             damagedLane = s;
-            damaged(s, "a record of type " + msgTypeId + " and length " + length + " (a lane record holds at most " +
-                maxBody + " bytes): the lane was cleared from it to its tail");
+            damaged(s, (msgTypeId == SpscLaneDescriptor.DAMAGED_TYPE ? "a frame that is not the record at its " +
+                "position (its stamp or its length), " : "a record of type " + msgTypeId + " and ") + "length " + length +
+                " (a lane record holds at most " + maxBody + " bytes): the lane was cleared from it to its tail");
             return Action.ABORT;
         }
 
@@ -654,8 +709,12 @@ final class RxContext
             {
                 return Action.CONTINUE;
             }
-            matcher.write(d, b, index + PAYLOAD_OFFSET, len);
             final long left = remaining[s] - len;
+            if (left <= 0 && cq != null && !cq.hasRoom())
+            {
+                return Action.ABORT; // the last piece completes the receive: wait for room, as a whole message does
+            }
+            matcher.write(d, b, index + PAYLOAD_OFFSET, len);
             remaining[s] = left;
             if (left <= 0)
             {
@@ -671,8 +730,8 @@ final class RxContext
         {
             if (msgTypeId == ACK_REQUEST)
             {
-                acknowledge(s, b.getLong(index + ACK_REQUEST_COOKIE_OFFSET), 0);
-                return Action.CONTINUE;
+                return acks.acknowledge(s, b.getLong(index + ACK_REQUEST_COOKIE_OFFSET), 0, (int)senderId[s]) ?
+                    Action.CONTINUE : Action.ABORT; // no room in the sender's ring: again later
             }
             if (msgTypeId == WRITE_DATA)
             {
@@ -687,15 +746,24 @@ final class RxContext
             {
                 return Action.CONTINUE;
             }
+            final int ack = msgTypeId == RTS ? acks.claim(s) : 0; // before the copy: never one without the other
+            if (ack < 0)
+            {
+                return Action.ABORT;
+            }
             final long total = b.getLong(index + TOTAL_LENGTH_OFFSET);
             final long d = matcher.begin(senderId[s], tagged, tag, data, msgFlags, total);
             if (d == ReceiveMatcher.DELIVERY_NONE)
             {
+                if (msgTypeId == RTS)
+                {
+                    acks.abort(s, ack);
+                }
                 return Action.ABORT;
             }
             if (msgTypeId == RTS)
             {
-                return rendezvous(s, b, index, total, d);
+                return rendezvous(s, b, index, total, d, ack);
             }
             matcher.write(d, b, index + FIRST_PAYLOAD_OFFSET, len);
             final long left = total - len;
@@ -719,7 +787,7 @@ final class RxContext
             final int type, final int s, final MutableDirectBuffer b, final int index, final int len,
             final long msgFlags, final long data)
         {
-            final int status = target.serve(type, s, (int)senderId[s], lanes[s].buffer(), index, len, ackRing(s));
+            final int status = target.serve(type, s, (int)senderId[s], lanes[s].buffer(), index, len, acks.ring(s));
             if (status == EmulatedTarget.RETRY)
             {
                 return Action.ABORT;
@@ -731,40 +799,37 @@ final class RxContext
             return Action.CONTINUE;
         }
 
-        /** An RTS record: copy the message straight out of its sender's shareable memory, then acknowledge it. */
+        /**
+         * An RTS record: copy the message straight out of its sender's shareable memory, then acknowledge it in the
+         * record claimed for it (again in a new one if the sender cleared that meanwhile).
+         */
         private Action rendezvous(
-            final int s, final MutableDirectBuffer b, final int index, final long total, final long d)
+            final int s, final MutableDirectBuffer b, final int index, final long total, final long d, final int ack)
         {
             final RendezvousReader r = rendezvousReader;
             r.delivery = d;
-            if (BROKEN_EARLY_ACK)
-            {
-                acknowledge(s, b.getLong(index + RTS_COOKIE_OFFSET), 0);
-            }
+            final long cookie = b.getLong(index + RTS_COOKIE_OFFSET);
+            final boolean early = BROKEN_EARLY_ACK && acks.commit(s, ack, cookie, 0, (int)senderId[s]);
             final int status = total > Integer.MAX_VALUE ? -Errno.FI_EMSGSIZE :
                 remote.readTo(b.getLong(index + RTS_KEY_OFFSET), b.getLong(index + RTS_ADDR_OFFSET), (int)total, r);
             matcher.end(d);
-            if (!BROKEN_EARLY_ACK)
+            if (!early && !acks.commit(s, ack, cookie, status, (int)senderId[s]))
             {
-                acknowledge(s, b.getLong(index + RTS_COOKIE_OFFSET), status);
+                acks.acknowledge(s, cookie, status, (int)senderId[s]);
             }
             return Action.CONTINUE;
         }
     }
 
     /**
-     * Count a damaged record in the slot's statistics and report it to the bound EQ (an error event: FI_EIO, the
-     * endpoint's fid and context, the sending slot as data, the detail as error data). Receive guard held; error
-     * path (allocates).
+     * Count a damaged record or lane in the slot's statistics and report it to the bound EQ (an error event: FI_EIO,
+     * the endpoint's fid and context, the sending slot as data, the detail as error data; at most one event per
+     * sending slot every {@link DamageReports#INTERVAL_MS}). Receive guard held; error path (allocates).
      */
     private void damaged(final int sender, final String what)
     {
         region.putLongOrdered(statDamaged, region.getLong(statDamaged) + 1);
-        if (eq != null)
-        {
-            eq.postError(endpoint, endpoint.context(), sender, Errno.FI_EIO, Errno.FI_EIO,
-                "jfabric shm: damaged lane record from slot " + sender + ": " + what);
-        }
+        damageReports.report(eq, endpoint, endpoint.context(), sender, what, Heartbeats.nowMs());
     }
 
     /**
@@ -781,41 +846,6 @@ final class RxContext
         {
             matcher.abort(delivery[s], Errno.FI_EIO);
             delivery[s] = ReceiveMatcher.DELIVERY_NONE;
-        }
-    }
-
-    /** @return the transmit-context ring of a sending slot, made on first use. Receive guard held. */
-    private RingBuffer ackRing(final int sender)
-    {
-        RingBuffer ring = ackRings[sender];
-        if (ring == null)
-        {
-            final int offset = RegionDescriptor.txRingOffset(geometry, sender);
-            final UnsafeBuffer ringBuffer =
-                new UnsafeBuffer(region, offset, RegionDescriptor.ringLength(geometry.txRingBytes()));
-            ring = BROKEN_ONE_PRODUCER ? new OneToOneRingBuffer(ringBuffer) : new ManyToOneRingBuffer(ringBuffer);
-            ackRings[sender] = ring;
-        }
-        return ring;
-    }
-
-    /** Tell a sender its rendezvous or delivery request is done, through its transmit ring. Receive guard held. */
-    private void acknowledge(final int sender, final long cookie, final int status)
-    {
-        final RingBuffer ring = ackRing(sender);
-        for (int attempt = 0; attempt < 1000; attempt++)
-        {
-            final int index = ring.tryClaim(TxRecordDescriptor.ACK, TxRecordDescriptor.ACK_LENGTH);
-            if (index > 0)
-            {
-                final AtomicBuffer b = ring.buffer();
-                b.putLong(index + TxRecordDescriptor.COOKIE_OFFSET, cookie);
-                b.putInt(index + TxRecordDescriptor.STATUS_OFFSET, status);
-                b.putInt(index + TxRecordDescriptor.INCARNATION_OFFSET, (int)senderId[sender]);
-                ring.commit(index);
-                return;
-            }
-            Thread.onSpinWait();
         }
     }
 
@@ -838,6 +868,16 @@ final class RxContext
         public boolean wantsSource()
         {
             return receiverCount > 0 || sourceErrors != null || cq != null && cq.needsSource();
+        }
+
+        @Override
+        public boolean hasRoom(final int entries)
+        {
+            if (receiverCount > 0)
+            {
+                return receiversHaveRoom(entries);
+            }
+            return cq == null || cq.hasRoom(entries);
         }
 
         @Override
@@ -940,6 +980,22 @@ final class RxContext
         }
         final RecvCompletionSink sink = r >= 0 && r < receivers.length ? receivers[r] : null;
         return sink == null ? DROPPED : sink;
+    }
+
+    /**
+     * As a shared receive context: whether every endpoint bound to it has room for {@code entries} completions (a
+     * completion about no message goes to the first of them, one about a message to its receiver's).
+     */
+    private boolean receiversHaveRoom(final int entries)
+    {
+        for (final RecvCompletionSink r : receivers)
+        {
+            if (r != null && !r.hasRoom(entries))
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Completions nobody reports: of an endpoint that left its shared receive context. */

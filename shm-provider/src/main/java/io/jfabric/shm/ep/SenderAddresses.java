@@ -34,9 +34,16 @@ import org.agrona.concurrent.AtomicBuffer;
  * found within a key while both entries' state words are unchanged; the user id is read each time (fi_av_set_user_id
  * changes it without changing the state word). No allocation.
  * <p>
+ * A sender that is a transmit context of a scalable endpoint is reported with that endpoint's address: its slot's
+ * context-of word ({@link SlotDescriptor#contextOfOffset}) names the endpoint's address slot. The word is read before
+ * the slot's incarnation and trusted only while the incarnation is the sender's ({@link #contextOf}): a slot's next
+ * owner bumps the incarnation before it writes or clears the word ({@code EndpointSlots}), so a word read for a
+ * message of an earlier owner is never applied to it; and the word is written (or cleared) before the slot's endpoint
+ * is enabled, so a receiver that read one of its records sees it.
+ * <p>
  * Threads: the receive side's, under its receive guard.
  */
-final class SenderAddresses implements AddressResolver
+public final class SenderAddresses implements AddressResolver
 {
     private final AtomicBuffer region;
     private final RegionGeometry geometry;
@@ -168,12 +175,26 @@ final class SenderAddresses implements AddressResolver
     {
         final int s = (int)((id & RxContext.SENDER_BITS) >>> 32);
         final int inc = (int)id;
+        final long of = contextOf(region, geometry, s, inc);
+        // a context of a scalable endpoint: the AV holds that endpoint's address slot
+        return of != 0 ? of : SlotDescriptor.slotWord(s, inc);
+    }
+
+    /**
+     * The context-of word of a sender's slot while the slot still holds the sender's incarnation: the word first,
+     * then the incarnation (see the class comment). Receive guard held (any thread: it only reads).
+     *
+     * @param region      the domain region.
+     * @param geometry    its geometry.
+     * @param s           the sending slot.
+     * @param incarnation the sender's incarnation, as its record named it.
+     * @return the word ({@link SlotDescriptor#slotWord} of a scalable endpoint's address slot), or 0.
+     */
+    public static long contextOf(
+        final AtomicBuffer region, final RegionGeometry geometry, final int s, final int incarnation)
+    {
         final long of = region.getLongVolatile(SlotDescriptor.contextOfOffset(geometry, s));
-        if (of != 0 && region.getIntVolatile(SlotDescriptor.incarnationOffset(geometry, s)) == inc)
-        {
-            return of; // a context of a scalable endpoint: the AV holds that endpoint's address slot
-        }
-        return SlotDescriptor.slotWord(s, inc);
+        return of != 0 && region.getIntVolatile(SlotDescriptor.incarnationOffset(geometry, s)) == incarnation ? of : 0;
     }
 
     /**

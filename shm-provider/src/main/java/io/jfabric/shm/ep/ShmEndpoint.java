@@ -192,7 +192,7 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
         final boolean rxShared = copy.epAttr() != null && copy.epAttr().rxCtxCnt() == Addresses.FI_SHARED_CONTEXT;
         this.bindings = new EndpointBindings(domain.fid(), txShared, rxShared,
             (copy.caps() & Flags.FI_RMA_EVENT) != 0);
-        inlineLimit = TxContext.inlineLimit(geometry);
+        inlineLimit = LaneRecordDescriptor.inlineLimit(geometry.rxRingBytes(), config.checksum());
         claim = new LaneClaim(regionFile);
         slots = new EndpointSlots(region, geometry);
         this.injectSize = Math.min(config.injectSize(), inlineLimit);
@@ -356,8 +356,8 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
         final boolean publishFirst = BROKEN_PUBLISHED_BEFORE_BUILT && parent != null;
         if (publishFirst)
         {
-            heartbeat = Heartbeats.register(region, SlotDescriptor.heartbeatOffset(geometry, slot));
-            region.putIntOrdered(SlotDescriptor.stateOffset(geometry, slot), SlotDescriptor.STATE_ACTIVE);
+            heartbeat = Heartbeats.register(new SlotHeaderWatch(region, geometry, slot, b.eq, this));
+            slots.activate(slot);
             parent.contextEnabled(this);
         }
         // Broken variant: a transmit context sending from its scalable endpoint's address slot, whose lanes have
@@ -368,6 +368,7 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
             fromAddressSlot ? parent.incarnation() : incarnation, av, registrar, b.txCq, b.selectiveTx, b.sendCntr,
             config.rendezvousMin(), config.livenessTimeoutMs(), config.checksum(), (int)Math.min(txSize, 1 << 16), iovLimit(), guards.sendGuard(),
             guards.progressGuard(), claim, keys.digest(), keys.fromAv(),
+            new EndpointDamage(b.eq, this, slot, geometry.slotCount()),
             new RmaInitiator(registrar, b, av, keys.digest(), keys.fromAv()));
         rx = new RxContext(region, geometry, slot, incarnation, av, b.rxCq, b.selectiveRx, b.recvCntr,
             registrar.endpointRemoteMemory(), (int)Math.min(rxSize, 1 << 20), config.unexpectedCount(),
@@ -375,8 +376,8 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
             this, sharedRx, registrar.localRegions(), sourceErrors);
         if (!publishFirst)
         {
-            heartbeat = Heartbeats.register(region, SlotDescriptor.heartbeatOffset(geometry, slot));
-            region.putIntOrdered(SlotDescriptor.stateOffset(geometry, slot), SlotDescriptor.STATE_ACTIVE);
+            heartbeat = Heartbeats.register(new SlotHeaderWatch(region, geometry, slot, b.eq, this));
+            slots.activate(slot);
         }
         if (b.txCq != null)
         {
@@ -444,7 +445,7 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
     synchronized void serve(final ShmScalableEndpoint sep, final long word)
     {
         parent = sep;
-        region.putLongOrdered(SlotDescriptor.contextOfOffset(geometry, slot), word);
+        slots.serveContext(slot, word);
     }
 
     /** @return whether {@link #enable} has run (and close has not). */

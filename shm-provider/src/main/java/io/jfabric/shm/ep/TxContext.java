@@ -34,7 +34,6 @@ import io.jfabric.shm.progress.SpinGuard;
 import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RegionGeometry;
 import io.jfabric.shm.region.SlotDescriptor;
-import io.jfabric.shm.region.SpscLaneDescriptor;
 import io.jfabric.shm.rma.AtomicSupport;
 
 import org.agrona.concurrent.AtomicBuffer;
@@ -147,6 +146,7 @@ final class TxContext
      * @param claim         the endpoint's zero-copy claim, which this context serves from now on.
      * @param authDigest    the endpoint's authorization key digest, 0 for none ({@link AuthKeys}).
      * @param authKeysFromAv whether each destination's key comes from the AV instead (FI_AV_AUTH_KEY).
+     * @param damage        where damage to the transmit ring is reported.
      * @param rma           the endpoint's RMA initiator (closed with this context).
      */
     TxContext(
@@ -169,6 +169,7 @@ final class TxContext
         final LaneClaim claim,
         final long authDigest,
         final boolean authKeysFromAv,
+        final EndpointDamage damage,
         final RmaInitiator rma)
     {
         this.rma = rma;
@@ -182,7 +183,7 @@ final class TxContext
         this.cq = cq;
         this.selective = selective;
         this.counter = counter;
-        this.inlineLimit = inlineLimit(geometry);
+        this.inlineLimit = LaneRecordDescriptor.inlineLimit(geometry.rxRingBytes(), checksum);
         this.rendezvousMin = rendezvousMin;
         this.sendGuard = sendGuard;
         this.progressGuard = progressGuard;
@@ -218,19 +219,8 @@ final class TxContext
         statInline = SlotDescriptor.statOffset(geometry, slot, SlotDescriptor.STAT_INLINE_OFFSET);
         statClaimed = SlotDescriptor.statOffset(geometry, slot, SlotDescriptor.STAT_CLAIMED_OFFSET);
         transmit = new TxProgress(region, geometry, slot, incarnation, lanes, pending, cq, counter, inlineLimit,
-            checksum, livenessTimeoutMs, rma.readCounter(), rma.writeCounter());
+            checksum, livenessTimeoutMs, rma.readCounter(), rma.writeCounter(), damage);
         claim.serve(this);
-    }
-
-    /**
-     * @param geometry a region geometry.
-     * @return the largest message that travels in one lane record of that geometry.
-     */
-    static int inlineLimit(final RegionGeometry geometry)
-    {
-        final int laneMax = geometry.rxRingBytes() / 8;
-        return (laneMax + SpscLaneDescriptor.HEADER_LENGTH) / RECORD_ALIGNMENT *
-            RECORD_ALIGNMENT - SpscLaneDescriptor.HEADER_LENGTH - HEADER_LENGTH;
     }
 
     /**
@@ -313,11 +303,11 @@ final class TxContext
         gather(b, index + PAYLOAD_OFFSET, msg, buf, offset, len);
         if (checksumLength != 0)
         {
-            senderChecksum.seal(b, index, PAYLOAD_OFFSET + len);
+            senderChecksum.seal(b, index, PAYLOAD_OFFSET + len, MSG);
         }
-        if (!BROKEN_EARLY_COMMIT)
+        if (!BROKEN_EARLY_COMMIT && !lane.commit(index))
         {
-            lane.commit(index);
+            return -Errno.FI_EIO; // the receiver cleared the lane under the record: nothing was delivered
         }
         count(statInline);
         completed(completion, context, recordFlags);
@@ -666,14 +656,10 @@ final class TxContext
             {
                 return -Errno.FI_EBUSY;
             }
-            final int peer = connect(destAddr);
+            final int peer = reach(destAddr);
             if (peer < 0)
             {
                 return peer;
-            }
-            if (senderLiveness.status(peer, peerIncarnation[peer]) != PeerLiveness.ALIVE)
-            {
-                return -Errno.FI_EHOSTUNREACH;
             }
             if (pending.hasPendingFor(peer))
             {
@@ -686,6 +672,7 @@ final class TxContext
             {
                 return index;
             }
+            lanes[peer].hold(index); // open past this call: a full lane waiting at it is not damaged
             final LaneClaim claim = this.claim;
             final ByteBuffer view = laneViews[peer];
             view.limit(index + PAYLOAD_OFFSET + length);
@@ -705,7 +692,8 @@ final class TxContext
     /**
      * Sending side: commit or abort the claim.
      *
-     * @return 0, or -FI_EINVAL when nothing is claimed (-FI_EBADF once closed).
+     * @return 0, or -FI_EINVAL when nothing is claimed, -FI_ECANCELED for the claim the endpoint's close discarded,
+     * -FI_EBADF once closed otherwise, -FI_EIO when the record was cleared under the claim (nothing delivered).
      */
     long finishClaim(final boolean commit)
     {
@@ -715,10 +703,11 @@ final class TxContext
             final SpscLane l = claim.lane;
             if (l == null)
             {
-                return closed ? -Errno.FI_EBADF : -Errno.FI_EINVAL;
+                return closed ? claim.closedAnswer() : -Errno.FI_EINVAL;
             }
             claim.lane = null;
             claim.view.limit(0);
+            l.release();
             if (!commit)
             {
                 l.abort(claim.index);
@@ -726,9 +715,12 @@ final class TxContext
             }
             if (checksumLength != 0)
             {
-                senderChecksum.seal(l.buffer(), claim.index, PAYLOAD_OFFSET + claim.length);
+                senderChecksum.seal(l.buffer(), claim.index, PAYLOAD_OFFSET + claim.length, MSG);
             }
-            l.commit(claim.index);
+            if (!l.commit(claim.index))
+            {
+                return -Errno.FI_EIO;
+            }
             count(statClaimed);
             final ShmCounter c = counter;
             if (c != null)
@@ -993,7 +985,7 @@ final class TxContext
         b.putInt(index + FLAGS_OFFSET, flagsWord(request.recordFlags() | checksumFlag, peerIncarnation[peer]));
         if (checksumLength != 0)
         {
-            senderChecksum.seal(b, index + STATE_LENGTH, content - STATE_LENGTH);
+            senderChecksum.seal(b, index + STATE_LENGTH, content - STATE_LENGTH, request.type);
         }
         emulated.request(op, lane.producerPosition(), index, context, request.completionFlags(), request.writes(),
             completion, cq != null, request.total, request.responsePayload());
@@ -1150,7 +1142,7 @@ final class TxContext
         b.putInt(index + FLAGS_OFFSET, flagsWord(FLAG_CQ_DATA | checksumFlag, peerIncarnation[peer]));
         if (checksumLength != 0)
         {
-            senderChecksum.seal(b, index, WRITE_DATA_LENGTH);
+            senderChecksum.seal(b, index, WRITE_DATA_LENGTH, WRITE_DATA);
         }
         lane.commit(index);
     }
@@ -1166,6 +1158,7 @@ final class TxContext
         try
         {
             closed = true;
+            claim.discard(!faulted);
             rma.close();
             transmit.discardEmulated(faulted);
             pending.accept();

@@ -23,9 +23,11 @@ import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RegionGeometry;
 import io.jfabric.shm.region.SlotDescriptor;
 
+import io.jfabric.shm.region.RingReader;
+
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
-import org.agrona.concurrent.MessageHandler;
+import org.agrona.concurrent.ControlledMessageHandler;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
@@ -49,13 +51,21 @@ final class TxProgress
 
     private final AtomicBuffer region;
     private final int incarnation;
+    /** Per peer slot: the region offset of the owner word of this context's lane into it. */
+    private final int[] laneOwnerOffset;
     private final PendingSends pending;
     private final QueuedSendWriter writer;
     private final ShmCompletionQueue cq;
     private final ShmCounter counter;
     private final int inlineLimit;
     private final RingBuffer ring;
-    private final MessageHandler acks = new AckHandler();
+    private final RingReader ringReader;
+    private final EndpointDamage damage;
+    private final ControlledMessageHandler acks = new AckHandler();
+    /** Operations whose acknowledgement may have been lost with a cleared ring ({@link PendingSends#ackInDoubt}). */
+    private int acksInDoubt;
+    /** {@link Heartbeats#nowMs} at the last look at how far receivers read ({@link #receiversPast}). */
+    private long acksCheckedMs;
     private final SpscLane[] lanes;
     private final ShmCounter readCounter;
     private final ShmCounter writeCounter;
@@ -69,11 +79,14 @@ final class TxProgress
     private final int statRendezvous;
     /** Records written in this pass. */
     private int work;
-    /** How long the ring may hold an unfinished record at its head before it is taken for a dead producer's. */
+    /**
+     * The longest a live receiver takes to finish an acknowledgement: a record unfinished at the head for longer is
+     * cleared ({@link RingReader#unblock}). A live receiver whose record that was has its commit refused and writes
+     * it again, so a short limit costs a retry, never an acknowledgement.
+     */
+    static final long STUCK_LIMIT_MS = 1_000;
+    /** How long the ring may hold an unfinished record at its head before it is cleared. */
     private final long stuckLimitMs;
-    /** When the ring was first seen holding an unfinished record at {@link #stuckPosition}, 0 when it is not. */
-    private long stuckSinceMs;
-    private long stuckPosition;
 
     /**
      * Build the progress of a transmit context being enabled, and clear its transmit ring. Control path.
@@ -91,6 +104,7 @@ final class TxProgress
      * @param livenessTimeoutMs the domain's liveness timeout: a peer that has not beaten for it is stopped.
      * @param readCounter       the counter bound with FI_READ, or null.
      * @param writeCounter      the counter bound with FI_WRITE, or null.
+     * @param damage            where damage to the transmit ring is reported.
      */
     TxProgress(
         final AtomicBuffer region,
@@ -105,9 +119,15 @@ final class TxProgress
         final boolean checksum,
         final long livenessTimeoutMs,
         final ShmCounter readCounter,
-        final ShmCounter writeCounter)
+        final ShmCounter writeCounter,
+        final EndpointDamage damage)
     {
         this.region = region;
+        laneOwnerOffset = new int[geometry.slotCount()];
+        for (int i = 0; i < laneOwnerOffset.length; i++)
+        {
+            laneOwnerOffset[i] = SlotDescriptor.laneOwnerOffset(geometry, i, slot);
+        }
         this.incarnation = incarnation;
         this.pending = pending;
         this.writer = new QueuedSendWriter(lanes, pending, inlineLimit, checksum);
@@ -115,7 +135,7 @@ final class TxProgress
         this.counter = counter;
         this.inlineLimit = inlineLimit;
         liveness = new PeerLiveness(region, geometry, livenessTimeoutMs);
-        stuckLimitMs = livenessTimeoutMs;
+        stuckLimitMs = Math.min(livenessTimeoutMs, STUCK_LIMIT_MS);
         blockedPeers = new long[(geometry.slotCount() + 63) >>> 6];
         statQueued = SlotDescriptor.statOffset(geometry, slot, SlotDescriptor.STAT_QUEUED_OFFSET);
         statSegmented = SlotDescriptor.statOffset(geometry, slot, SlotDescriptor.STAT_SEGMENTED_OFFSET);
@@ -123,7 +143,10 @@ final class TxProgress
         final int txOffset = RegionDescriptor.txRingOffset(geometry, slot);
         final int txLength = RegionDescriptor.ringLength(geometry.txRingBytes());
         region.setMemory(txOffset, txLength, (byte)0);
-        ring = new ManyToOneRingBuffer(new UnsafeBuffer(region, txOffset, txLength));
+        final UnsafeBuffer ringBuffer = new UnsafeBuffer(region, txOffset, txLength);
+        ring = new ManyToOneRingBuffer(ringBuffer);
+        ringReader = new RingReader(ringBuffer, ring.maxMsgLength());
+        this.damage = damage;
         this.lanes = lanes;
         this.readCounter = readCounter;
         this.writeCounter = writeCounter;
@@ -155,12 +178,98 @@ final class TxProgress
         {
             emulated.accept();
         }
-        final int acknowledged = ring.read(acks, READ_LIMIT);
-        if (acknowledged == 0 && ring.producerPosition() != ring.consumerPosition())
+        final long nowMs = Heartbeats.nowMs();
+        if (acksInDoubt > 0 || nowMs - acksCheckedMs >= Heartbeats.TICK_MS)
         {
-            unblockIfStuck();
+            receiversPast(nowMs); // before the ring is read: an acknowledgement written before that is in this read
+        }
+        final int acknowledged = ringReader.controlledRead(acks, READ_LIMIT);
+        if (acknowledged == 0)
+        {
+            checkRing();
         }
         return acknowledged + (emulated == null ? 0 : emulated.sweep()) + pushPending();
+    }
+
+    /**
+     * A read of the transmit ring that took nothing: act on what it found. A ring that cannot be read on is cleared
+     * (its unread acknowledgements and responses are lost: the sends that wait for one are marked
+     * {@link PendingSends#ackInDoubt}); a record left unfinished at its head for the liveness timeout is cleared with
+     * {@link RingReader#unblock} (a receiver killed while it acknowledged; its record, if it comes after all, is
+     * refused and written again). Each finding is reported.
+     */
+    private void checkRing()
+    {
+        final String finding = ringReader.takeFinding();
+        if (ringReader.needsRepair())
+        {
+            ringReader.repair();
+            damage.report(finding + ": the ring was cleared; sends waiting for an acknowledgement end in FI_EIO once " +
+                "their receiver is past them");
+            doubtAcks();
+        }
+        else if (finding != null)
+        {
+            damage.report(finding);
+        }
+        if (ringReader.headWaiting() && ringReader.stuck(Heartbeats.nowMs(), stuckLimitMs) && ringReader.unblock())
+        {
+            doubtAcks(); // what it cleared may have been an acknowledgement, or what it repaired held some
+        }
+    }
+
+    /**
+     * The ring was cleared, or an acknowledgement named no send waiting for one: every send waiting for an
+     * acknowledgement may have lost it (see {@link #receiversPast}).
+     */
+    private void doubtAcks()
+    {
+        for (int op = pending.first(); op != PendingSends.NONE; op = pending.next(op))
+        {
+            if (pending.awaitingAck[op] && pending.ackInDoubt[op] == 0)
+            {
+                pending.ackInDoubt[op] = 1;
+                acksInDoubt++;
+            }
+        }
+    }
+
+    /**
+     * Of the sends waiting for an acknowledgement, those whose receiver has read past their last record (the lane's
+     * consumer position, which the receiver publishes after it acknowledged) will get none unless it is in the ring
+     * now: one whose acknowledgement may have been lost ({@link PendingSends#ackInDoubt}) at once, any other once it
+     * has been so for twice the stuck limit (its acknowledgement was lost without a trace: a damaged record the ring
+     * took for padding). Read before the ring, so that {@link #push} fails only those the read that follows did not
+     * acknowledge. Once a tick, and at every pass while some are in doubt.
+     */
+    private void receiversPast(final long nowMs)
+    {
+        acksCheckedMs = nowMs;
+        int inDoubt = 0;
+        for (int op = pending.first(); op != PendingSends.NONE; op = pending.next(op))
+        {
+            if (pending.awaitingAck[op])
+            {
+                keepLane(pending.peer[op], pending.peerIncarnation[op]);
+            }
+            if (pending.awaitingAck[op] && lanes[pending.peer[op]].consumerPosition() >= pending.ackMark[op])
+            {
+                if (pending.ackInDoubt[op] != 0)
+                {
+                    pending.ackInDoubt[op] = 2;
+                }
+                else if (pending.ackPastSinceMs[op] == 0)
+                {
+                    pending.ackPastSinceMs[op] = nowMs;
+                }
+                else if (nowMs - pending.ackPastSinceMs[op] >= 2 * stuckLimitMs)
+                {
+                    pending.ackInDoubt[op] = 2; // past it that long with no acknowledgement: it was lost unseen
+                }
+            }
+            inDoubt += pending.ackInDoubt[op] != 0 && pending.awaitingAck[op] ? 1 : 0;
+        }
+        acksInDoubt = inDoubt;
     }
 
     /**
@@ -174,30 +283,6 @@ final class TxProgress
         if (emulated != null)
         {
             emulated.discard(faulted);
-        }
-    }
-
-    /**
-     * The ring holds records but none could be read: the record at its head was claimed and not committed. A
-     * receiver does that for the few instructions of an acknowledgement; one killed in between leaves it so for
-     * good, and every acknowledgement behind it waits. Once the head has not moved for the liveness timeout (a
-     * receiver that has not finished in that time is stopped or gone, as for lanes), the ring's own
-     * {@code unblock()} turns the unfinished record into padding and reading goes on; its acknowledgement was never
-     * written, and the send it was for fails by the peer's liveness as any send to a dead peer does.
-     */
-    private void unblockIfStuck()
-    {
-        final long now = Heartbeats.nowMs();
-        final long head = ring.consumerPosition();
-        if (stuckSinceMs == 0 || head != stuckPosition)
-        {
-            stuckSinceMs = now;
-            stuckPosition = head;
-        }
-        else if (now - stuckSinceMs >= stuckLimitMs)
-        {
-            ring.unblock();
-            stuckSinceMs = 0;
         }
     }
 
@@ -246,6 +331,10 @@ final class TxProgress
         if (status != PeerLiveness.ALIVE && mustFail(op, status))
         {
             return fail(op, previous, status);
+        }
+        if (pending.ackInDoubt[op] == 2 && pending.awaitingAck[op])
+        {
+            return ackLost(op, previous);
         }
         if (pending.awaitingAck[op] || pending.abandoned[op] && status != PeerLiveness.ALIVE)
         {
@@ -324,6 +413,34 @@ final class TxProgress
     }
 
     /**
+     * A send waits for an acknowledgement of records in its peer's lane: the lane's owner word must still name this
+     * context and that receiver, or the receiver never reads those records. A receiver that took this sender for gone
+     * (its slot header was found changed) released it (0), or the word was overwritten: this context is the lane's
+     * only writer of anything but 0, so it claims it again, and the receiver's next rescan reads on from where it was.
+     */
+    private void keepLane(final int peer, final int peerIncarnation)
+    {
+        final int offset = laneOwnerOffset[peer];
+        final long want = SlotDescriptor.laneStamp(incarnation, peerIncarnation);
+        final long found = region.getLongVolatile(offset);
+        if (found != want && region.compareAndSetLong(offset, found, want))
+        {
+            damage.report("the owner word of the lane into slot " + peer + " was " + found + " under a send " +
+                "waiting for its acknowledgement; claimed again");
+        }
+    }
+
+    /**
+     * A send whose acknowledgement was lost with a cleared ring: its receiver read past it, so it will not copy from
+     * its buffers any more; whether it placed the message is not known. It ends in FI_EIO.
+     */
+    private int ackLost(final int op, final int previous)
+    {
+        completeQueued(op, Errno.FI_EIO);
+        return pending.release(op, previous);
+    }
+
+    /**
      * End a queued send in error (FI_EHOSTUNREACH; an abandoned one has already) and give back its buffers. One
      * whose message is partly in the ring of a peer that is only stopped stays, abandoned, until it can write an
      * ABORT record, so the receive taking that message ends too.
@@ -385,15 +502,25 @@ final class TxProgress
      * Completes rendezvous and delivery-complete sends as their receivers acknowledge them, and emulated one-sided
      * operations as their targets answer them.
      */
-    private final class AckHandler implements MessageHandler
+    private final class AckHandler implements ControlledMessageHandler
     {
         @Override
-        public void onMessage(final int msgTypeId, final MutableDirectBuffer b, final int index, final int length)
+        public Action onMessage(final int msgTypeId, final MutableDirectBuffer b, final int index, final int length)
         {
-            if (b.getInt(index + TxRecordDescriptor.INCARNATION_OFFSET) != incarnation)
+            if (length >= TxRecordDescriptor.ACK_LENGTH &&
+                b.getInt(index + TxRecordDescriptor.INCARNATION_OFFSET) == incarnation)
             {
-                return;
+                take(msgTypeId, b, index, length);
             }
+            else
+            {
+                doubtAcks(); // for an earlier endpoint of the slot, or damaged: it may have been one of ours
+            }
+            return Action.CONTINUE;
+        }
+
+        private void take(final int msgTypeId, final MutableDirectBuffer b, final int index, final int length)
+        {
             if (msgTypeId == TxRecordDescriptor.RESPONSE)
             {
                 final EmulatedCompletions emulated = emulatedCompletions;
@@ -410,6 +537,7 @@ final class TxProgress
             final int op = pending.ofCookie(b.getLong(index + TxRecordDescriptor.COOKIE_OFFSET));
             if (op == PendingSends.NONE)
             {
+                doubtAcks(); // stale, or a damaged cookie: the acknowledgement it was may be lost
                 return;
             }
             final int status = b.getInt(index + TxRecordDescriptor.STATUS_OFFSET);
@@ -418,7 +546,7 @@ final class TxProgress
                 count(pending.rendezvous[op] ? statRendezvous :
                     pending.total[op] <= inlineLimit ? statQueued : statSegmented);
             }
-            completeQueued(op, -status);
+            completeQueued(op, status > 0 || status < -4095 ? Errno.FI_EIO : -status); // a damaged status is no errno
             pending.releaseAnywhere(op);
         }
     }

@@ -62,10 +62,15 @@ final class PeekClaimDiscard
      * A post with FI_PEEK (with or without FI_CLAIM or FI_DISCARD) or with FI_CLAIM|FI_DISCARD: it completes at once
      * and needs no posted entry.
      *
-     * @return 0, or -FI_EINVAL for a discard of a context that claimed nothing.
+     * @return 0, -FI_EINVAL for a discard of a context that claimed nothing, or -FI_EAGAIN when the completion
+     * queue has no room for its completion.
      */
     long post(final long srcAddr, final long tag, final long ignore, final long context, final long flags)
     {
+        if (!sink.hasRoom(1))
+        {
+            return -Errno.FI_EAGAIN; // each of these completes at once: never without room for its completion
+        }
         return (flags & Flags.FI_PEEK) != 0 ? peek(srcAddr, tag, ignore, context, flags) :
             discardClaimed(context, flags);
     }

@@ -258,8 +258,9 @@ public final class ReceiveMatcher
      * @param ignore  tag bits to ignore (tagged).
      * @param context the operation context reported in its completions.
      * @param flags   FI_COMPLETION, FI_MULTI_RECV (untagged), FI_PEEK, FI_CLAIM, FI_DISCARD (tagged).
-     * @return 0, -FI_EAGAIN when the posted pool is full, -FI_EINVAL for a bad buffer or flag combination or a claim
-     * of a context that claimed nothing.
+     * @return 0, -FI_EAGAIN when the posted pool is full or the receive would complete at once (a stored message,
+     * a peek, a claim, a discard) and its completion does not fit ({@link RecvCompletionSink#hasRoom}), -FI_EINVAL
+     * for a bad buffer or flag combination or a claim of a context that claimed nothing.
      */
     public long post(
         final boolean tagged,
@@ -327,7 +328,8 @@ public final class ReceiveMatcher
      * for a multi-receive buffer, not yet released) completes with an FI_ECANCELED error.
      *
      * @param context the receive's context.
-     * @return 0, or -FI_ENOENT when no such receive is pending.
+     * @return 0, -FI_ENOENT when no such receive is pending, or -FI_EAGAIN when its completion would not fit in
+     * the completion queue now (the receive stays posted).
      */
     public long cancel(final long context)
     {
@@ -336,6 +338,10 @@ public final class ReceiveMatcher
         if (e == PostedReceives.NONE)
         {
             return -Errno.FI_ENOENT;
+        }
+        if (!sink.hasRoom(1))
+        {
+            return -Errno.FI_EAGAIN;
         }
         final boolean tagged = posted.tagged[e];
         posted.unlink(e);
@@ -704,13 +710,19 @@ public final class ReceiveMatcher
             posted.append(e);
         }
         int m = unexpected.head(list);
+        boolean took = false;
         while (m != UnexpectedMessages.NONE)
         {
             final int following = unexpected.next(m);
             if (!unexpected.claimed[m] && !unexpected.discarded[m] && matches(e, m) &&
                 (!multi || posted.accepts(e, unexpected.totalLength[m])))
             {
+                if (!roomToTake(e, multi, took))
+                {
+                    return -Errno.FI_EAGAIN;
+                }
                 take(e, m);
+                took = true;
                 if (!multi || !posted.isListed(e))
                 {
                     return 0;
@@ -725,6 +737,26 @@ public final class ReceiveMatcher
         return 0;
     }
 
+    /**
+     * Whether receive {@code e} may take a stored message now, whose completion is written at once: the completion
+     * queue has room for it. A first take without room undoes the post (-FI_EAGAIN). A multi-receive buffer with room
+     * for this completion only is released with it (FI_MULTI_RECV), so that a later one never finds the queue full;
+     * the messages it leaves stay stored, in order, for the next receive.
+     */
+    private boolean roomToTake(final int e, final boolean multi, final boolean took)
+    {
+        if (!took && !sink.hasRoom(1))
+        {
+            posted.free(e);
+            return false;
+        }
+        if (multi && !sink.hasRoom(2))
+        {
+            posted.unlink(e);
+        }
+        return true;
+    }
+
     private long claim(final int e, final long context)
     {
         final int m = peeks.claimedBy(context);
@@ -732,6 +764,11 @@ public final class ReceiveMatcher
         {
             posted.free(e);
             return -Errno.FI_EINVAL;
+        }
+        if (!sink.hasRoom(1))
+        {
+            posted.free(e);
+            return -Errno.FI_EAGAIN;
         }
         posted.extraCqFlags[e] = Flags.FI_CLAIM;
         take(e, m);

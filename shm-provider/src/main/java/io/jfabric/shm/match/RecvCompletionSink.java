@@ -62,6 +62,19 @@ public interface RecvCompletionSink
     }
 
     /**
+     * Whether {@code entries} more completions can be written now (the completion queue's free room). A post or
+     * cancel that would complete at once asks first and returns -FI_EAGAIN when not, so that no call succeeds whose
+     * completion cannot be written (fi_domain(3), resource management: a full CQ is FI_EAGAIN).
+     *
+     * @param entries completions about to be written.
+     * @return true when they all fit.
+     */
+    default boolean hasRoom(final int entries)
+    {
+        return true;
+    }
+
+    /**
      * An error completion (always reported, whatever the selective completion settings).
      *
      * @param senderId  the message's sender as for {@link #complete}, or {@link #NO_SENDER} when no message is

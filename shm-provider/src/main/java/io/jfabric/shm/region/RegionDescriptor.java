@@ -195,9 +195,12 @@ public final class RegionDescriptor
      * process of layout 8 would take the requests for damaged records and clear the lane. 10: receive lanes are
      * {@code SpscLane}s ({@link SpscLaneDescriptor}: one 8-byte frame word per record, a 512-byte trailer with the
      * positions at other offsets, {@link #laneLength(int)}) instead of Agrona's {@code OneToOneRingBuffer}s: a
-     * process of layout 9 would read the frames and positions wrong.
+     * process of layout 9 would read the frames and positions wrong. 11: a lane frame's high half is a type byte and
+     * a stamp of the record's position, and the lane trailer holds the producer's repair request where layout 10 kept
+     * its cache of the consumer position ({@link SpscLaneDescriptor}): a process of layout 10 would take every
+     * record's type for an unknown one.
      */
-    public static final int LAYOUT_VERSION = 10;
+    public static final int LAYOUT_VERSION = 11;
 
     /** Alignment of every part of the file. */
     public static final int PAGE_LENGTH = 4096;

@@ -29,10 +29,12 @@ import org.agrona.BitUtil;
  *   |  padding: two cache lines nobody writes                       |
  *   +---------------------------------------------------------------+  capacity + 128
  *   |  Producer Position (long): bytes ever claimed                 |  capacity + PRODUCER_POSITION_OFFSET
+ *   |  Repair Request (long): consumer position + 1 the producer    |  capacity + REPAIR_REQUEST_OFFSET
+ *   |  asks the consumer to clear the lane at, 0 never asked        |
  *   |  ... two cache lines, written by the producer only            |
  *   +---------------------------------------------------------------+  capacity + 256
- *   |  Consumer Position Cache (long): the producer's last look     |  capacity + CONSUMER_CACHE_OFFSET
- *   |  ... two cache lines, written by the producer only            |
+ *   |  reserved: two cache lines nobody writes (layout 10 kept the  |
+ *   |  producer's cache of the consumer position here)              |
  *   +---------------------------------------------------------------+  capacity + 384
  *   |  Consumer Position (long): bytes ever consumed                |  capacity + CONSUMER_POSITION_OFFSET
  *   |  ... two cache lines, written by the consumer only            |
@@ -43,9 +45,9 @@ import org.agrona.BitUtil;
  *    0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
  *   +---------------------------------------------------------------+  0  frame word (long), written last
  *   |                  Record Length (header + body)                |     low int: &lt;= 0 not committed yet
- *   +---------------------------------------------------------------+  4
- *   |                           Type                                |     high int: PADDING_TYPE (-1) or &gt; 0
- *   +---------------------------------------------------------------+  8  HEADER_LENGTH: the body
+ *   +---------------+-----------------------------------------------+  4
+ *   |     Type      |        Stamp: (position / 8) mod 2^24         |     PADDING_TYPE (-1, 0xFF) or 1..127
+ *   +---------------+-----------------------------------------------+  8  HEADER_LENGTH: the body
  *   |  body ... (LaneRecordDescriptor), padded with unwritten bytes ...
  *   |  to the next multiple of 8                                    |
  *   +---------------------------------------------------------------+  align(record length, 8): the next frame
@@ -54,7 +56,11 @@ import org.agrona.BitUtil;
  * producer publishes both in one ordered store (after the body). Its length (the low int, as in Agrona's
  * {@code RecordDescriptor}) is: 0 for a frame not written yet, negative ({@code -record length}) while the record is
  * claimed and being filled, positive once committed; an aborted record and the filler at the end of the ring are
- * committed with {@link #PADDING_TYPE}, and the consumer steps over them.
+ * committed with {@link #PADDING_TYPE}, and the consumer steps over them. The stamp is the record's position in the
+ * lane (bytes ever claimed before it) divided by 8, modulo 2^24: a consumer reads a frame as the record at its
+ * position only when the stamp says so, so a frame an earlier lap left, or payload bytes read as a frame after a
+ * length was changed, are known for what they are (a stale frame would have to be 2^27 bytes, 2,048 laps of a 64
+ * KiB lane, older to pass).
  * <p>
  * <b>Why a zero frame means "not written yet" without the consumer zeroing anything:</b> when the producer claims a
  * record it also writes 0 into the frame word that follows it (the next record's frame, at index 0 when the record
@@ -69,7 +75,10 @@ import org.agrona.BitUtil;
  * The producer position is written by the producer (ordered) at every claim, read on the hot path by nobody: the
  * consumer polls the frame word at its position; recovery and statistics read both positions. The consumer position
  * is written by the consumer (ordered) once per read that consumed something; the producer reads it only when its
- * cached copy says the ring may be full. Each word has a 128-byte block of its own (a pair of lines, which the
+ * own cache of it (kept in its process, not in the lane) says the ring may be full. Each side keeps its own position
+ * in its process too and only publishes it here, so a position another process overwrote moves neither side. The
+ * producer writes the repair request rarely (a full lane it finds waiting at a record nobody will commit); the
+ * consumer reads it when it checks the lane's health, not on the data path. Each word has a 128-byte block of its own (a pair of lines, which the
  * adjacent-line prefetcher fetches together), as in Agrona's ring trailer, and the producer position is not right
  * after the data area: with it there (at {@code capacity + 0}, the cache beside it, the consumer position at
  * {@code capacity + 128}) the two-JVM round trip of 32-byte messages was 5-10% longer in alternating A/B runs on the
@@ -86,16 +95,25 @@ public final class SpscLaneDescriptor
     public static final int RECORD_ALIGNMENT = 8;
     /** Type of a padding record: the filler at the end of the ring before a wrap, or an aborted claim. */
     public static final int PADDING_TYPE = -1;
+    /** The highest record type (types are one signed byte of the frame). */
+    public static final int MAX_TYPE = 127;
+    /**
+     * Type the lane hands its reader for a frame that cannot be the record at the reader's position: its stamp names
+     * another position, or its record would run past the data area. Never a record's type.
+     */
+    public static final int DAMAGED_TYPE = 0;
     /** Offset of the record length (int) in a frame word: its low half, in the native (little-endian) order. */
     public static final int LENGTH_OFFSET = 0;
-    /** Offset of the type (int) in a frame word: its high half, in the native (little-endian) order. */
+    /** Offset of the type (byte) in a frame word, in the native (little-endian) order. */
     public static final int TYPE_OFFSET = 4;
+    /** Shift of the stamp in a frame word (its top 24 bits). */
+    public static final int STAMP_SHIFT = 40;
     /** The smallest capacity: a few records and the next frame word. */
     public static final int MIN_CAPACITY = 256;
     /** Offset in the trailer of the producer position (long), written by the producer only. */
     public static final int PRODUCER_POSITION_OFFSET = 2 * BitUtil.CACHE_LINE_LENGTH;
-    /** Offset in the trailer of the producer's cache of the consumer position (long), producer only. */
-    public static final int CONSUMER_CACHE_OFFSET = 4 * BitUtil.CACHE_LINE_LENGTH;
+    /** Offset in the trailer of the producer's repair request (long): a consumer position + 1, producer only. */
+    public static final int REPAIR_REQUEST_OFFSET = PRODUCER_POSITION_OFFSET + BitUtil.SIZE_OF_LONG;
     /** Offset in the trailer of the consumer position (long), written by the consumer only. */
     public static final int CONSUMER_POSITION_OFFSET = 6 * BitUtil.CACHE_LINE_LENGTH;
     /** Length of the trailer that follows the data area. */
@@ -159,13 +177,56 @@ public final class SpscLaneDescriptor
     }
 
     /**
-     * @param type         a record type ({@link #PADDING_TYPE} or positive).
-     * @param recordLength the record length (header and body), negative while claimed.
-     * @return the frame word.
+     * @param position a record's position in its lane: bytes ever claimed before it.
+     * @return its stamp.
      */
-    public static long frame(final int type, final int recordLength)
+    public static long stampOf(final long position)
     {
-        return ((long)type << 32) | (recordLength & 0xFFFF_FFFFL);
+        return (position >>> 3) & 0xFF_FFFFL;
+    }
+
+    /**
+     * @param type         a record type, 1 to {@link #MAX_TYPE}.
+     * @param recordLength the record length (header and body).
+     * @param position     the record's position in its lane.
+     * @return the frame word of the record while it is claimed (its length negated).
+     */
+    public static long claimedFrame(final int type, final int recordLength, final long position)
+    {
+        return frameOf(type, -recordLength, position);
+    }
+
+    /**
+     * @param length   the bytes the padding covers, its frame included.
+     * @param position its position in its lane.
+     * @return the committed frame word of a padding record.
+     */
+    public static long padding(final int length, final long position)
+    {
+        return frameOf(PADDING_TYPE, length, position);
+    }
+
+    /**
+     * @param claimed a claimed frame word.
+     * @return the same record, committed.
+     */
+    public static long committed(final long claimed)
+    {
+        return (claimed & ~0xFFFF_FFFFL) | (-(int)claimed & 0xFFFF_FFFFL);
+    }
+
+    /**
+     * @param claimed a claimed frame word.
+     * @return the same record turned into committed padding (an abort, or a dead producer's record unblocked).
+     */
+    public static long aborted(final long claimed)
+    {
+        return (claimed & (-1L << STAMP_SHIFT)) | ((long)(PADDING_TYPE & 0xFF) << 32) | (-(int)claimed & 0xFFFF_FFFFL);
+    }
+
+    private static long frameOf(final int type, final int recordLength, final long position)
+    {
+        return (stampOf(position) << STAMP_SHIFT) | ((long)(type & 0xFF) << 32) | (recordLength & 0xFFFF_FFFFL);
     }
 
     /**
@@ -183,7 +244,16 @@ public final class SpscLaneDescriptor
      */
     public static int type(final long frame)
     {
-        return (int)(frame >> 32);
+        return (byte)(frame >> 32);
+    }
+
+    /**
+     * @param frame a frame word.
+     * @return its stamp.
+     */
+    public static long stamp(final long frame)
+    {
+        return frame >>> STAMP_SHIFT;
     }
 
     /**
@@ -197,11 +267,11 @@ public final class SpscLaneDescriptor
 
     /**
      * @param capacity a lane's capacity.
-     * @return the offset of the producer's cache of its consumer position.
+     * @return the offset of its producer's repair request.
      */
-    public static int consumerCacheOffset(final int capacity)
+    public static int repairRequestOffset(final int capacity)
     {
-        return capacity + CONSUMER_CACHE_OFFSET;
+        return capacity + REPAIR_REQUEST_OFFSET;
     }
 
     /**

@@ -33,6 +33,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -192,26 +193,89 @@ class ShmCompletionQueueTest
     }
 
     /**
-     * A completion ring whose shared state sends Agrona's ring code out of bounds (here a padding record longer than
-     * the ring; in the wild, a faulting load of a truncated file that returned garbage before the JVM raised its
-     * InternalError, RegionTruncationTest's intermittent IndexOutOfBoundsException) makes the read return -FI_EIO
-     * and the region faulted, as a fault does, instead of throwing into the application.
+     * A completion ring whose shared state would send Agrona's ring code out of bounds (a padding record longer than
+     * the ring) with concurrent writers (FI_THREAD_SAFE): the ring is cleared, readErr says how many completions were
+     * lost (FI_EIO), nothing throws into the application or fails the region, and the queue goes on.
      */
     @Test
-    void shouldAnswerEioWhenTheRingsSharedStateLeadsOutOfBounds()
+    void shouldClearADamagedRingUnderConcurrentWritersAndGoOn()
     {
-        try (EndpointPair p = new EndpointPair(Progress.MANUAL, Threading.SAFE, new CqAttr(), key -> null))
+        assertClearedAndGoesOn(Threading.SAFE, true);
+    }
+
+    /**
+     * The same (a record length past the ring) with every writer serialized with the reader (FI_THREAD_DOMAIN): the
+     * count of what was lost is exact, none being written.
+     */
+    @Test
+    void shouldClearADamagedRingAndCountWhatWasLostWhenWritersAreSerialized()
+    {
+        assertClearedAndGoesOn(Threading.DOMAIN, false);
+    }
+
+    /** Two completions wait; the head record is damaged; the read clears the ring and says 2 were lost; it goes on. */
+    private static void assertClearedAndGoesOn(final Threading threading, final boolean padding)
+    {
+        try (EndpointPair p = new EndpointPair(Progress.MANUAL, threading, new CqAttr(), key -> null))
         {
             final ShmCompletionQueue cq = (ShmCompletionQueue)p.cqA;
-            final io.jfabric.shm.region.RegionFile region = ((io.jfabric.shm.ShmDomain)p.domain).region();
-            final int ring = io.jfabric.shm.region.RegionDescriptor.cqRingOffset(region.geometry(), cq.ringNumber());
-            final org.agrona.concurrent.AtomicBuffer b = region.buffer();
-            b.putInt(ring + org.agrona.concurrent.ringbuffer.RecordDescriptor.typeOffset(0),
-                org.agrona.concurrent.ringbuffer.RingBuffer.PADDING_MSG_TYPE_ID);
+            final ByteBuffer buf = ByteBuffer.allocateDirect(8);
+            assertEquals(0, p.a.send(buf, 0, 8, 0, p.addrB, 1));
+            assertEquals(0, p.a.send(buf, 0, 8, 0, p.addrB, 2));
+            final org.agrona.concurrent.AtomicBuffer b = ((io.jfabric.shm.ShmDomain)p.domain).region().buffer();
+            final int ring = ringOffset(p, cq);
+            if (padding)
+            {
+                b.putInt(ring + org.agrona.concurrent.ringbuffer.RecordDescriptor.typeOffset(0),
+                    org.agrona.concurrent.ringbuffer.RingBuffer.PADDING_MSG_TYPE_ID);
+            }
             b.putIntOrdered(ring + org.agrona.concurrent.ringbuffer.RecordDescriptor.lengthOffset(0), 1 << 30);
-            assertEquals(-Errno.FI_EIO, p.cqA.read(new CqEntries(4), 4));
-            assertTrue(region.fault().contains("out of bounds"), region.fault());
-            assertEquals(-Errno.FI_EIO, p.cqA.read(new CqEntries(4), 4), "and from then on");
+            assertEquals(-Errno.FI_EAVAIL, p.cqA.read(new CqEntries(4), 4));
+            final CqErrEntry err = new CqErrEntry();
+            assertEquals(1, p.cqA.readErr(err, 0));
+            assertEquals(Errno.FI_EIO, err.err);
+            assertEquals(2, err.data, "two completions lost");
+            assertTrue(new String(err.errData, 0, err.errDataSize, StandardCharsets.UTF_8).contains("damaged"));
+            assertNull(((io.jfabric.shm.ShmDomain)p.domain).region().fault(), "the region is not failed");
+            assertEquals(0, cq.outstanding());
+            assertEquals(0, p.a.send(buf, 0, 8, 0, p.addrB, 3));
+            final CqEntries entries = new CqEntries(4);
+            assertEquals(1, EndpointPair.readOne(p.cqA, entries));
+            assertEquals(3, entries.opContext[0], "the queue goes on");
+        }
+    }
+
+    private static int ringOffset(final EndpointPair p, final ShmCompletionQueue cq)
+    {
+        final io.jfabric.shm.region.RegionFile region = ((io.jfabric.shm.ShmDomain)p.domain).region();
+        return io.jfabric.shm.region.RegionDescriptor.cqRingOffset(region.geometry(), cq.ringNumber());
+    }
+
+    /**
+     * A record whose body cannot be an entry (a success entry of another length; an error entry with errno 0) is
+     * handed to the application as an error entry of its own, err FI_EIO, never as one with err 0.
+     */
+    @Test
+    void shouldHandARecordThatCannotBeAnEntryAsAnIoError()
+    {
+        try (EndpointPair p = new EndpointPair(Progress.MANUAL, Threading.DOMAIN, new CqAttr(), key -> null))
+        {
+            final ShmCompletionQueue cq = (ShmCompletionQueue)p.cqA;
+            final ByteBuffer buf = ByteBuffer.allocateDirect(8);
+            assertEquals(0, p.a.send(buf, 0, 8, 0, p.addrB, 1));
+            assertEquals(0, p.a.send(buf, 0, 8, 0, p.addrB, 2));
+            ((io.jfabric.shm.ShmDomain)p.domain).region().buffer().putInt(
+                ringOffset(p, cq) + org.agrona.concurrent.ringbuffer.RecordDescriptor.typeOffset(0),
+                CqRecordDescriptor.ERROR); // a success entry now says it is an error entry: its errno reads as 0
+            assertEquals(-Errno.FI_EAVAIL, p.cqA.read(new CqEntries(4), 4));
+            final CqErrEntry err = new CqErrEntry();
+            assertEquals(1, p.cqA.readErr(err, 0));
+            assertEquals(Errno.FI_EIO, err.err);
+            assertEquals(0, err.opContext);
+            final CqEntries entries = new CqEntries(4);
+            assertEquals(1, p.cqA.read(entries, 4));
+            assertEquals(2, entries.opContext[0], "the next completion arrives");
+            assertEquals(0, cq.outstanding());
         }
     }
 }

@@ -48,7 +48,7 @@ class SpscLaneTest
     private final AtomicBuffer memory =
         new UnsafeBuffer(ByteBuffer.allocateDirect(SpscLaneDescriptor.laneLength(CAPACITY) + 64), 0,
         SpscLaneDescriptor.laneLength(CAPACITY));
-    private final SpscLane producer = new SpscLane(new UnsafeBuffer(memory, 0, memory.capacity()));
+    private SpscLane producer = new SpscLane(new UnsafeBuffer(memory, 0, memory.capacity()));
     private final SpscLane consumer = new SpscLane(new UnsafeBuffer(memory, 0, memory.capacity()));
     private final Recorder recorder = new Recorder();
 
@@ -140,12 +140,16 @@ class SpscLaneTest
     }
 
     @Test
-    void shouldRefuseToCommitOrAbortWhatIsNotClaimed()
+    void shouldRefuseToCommitOrAbortWhatIsNotClaimedWithoutThrowing()
     {
         final int index = producer.tryClaim(TYPE, 8);
-        producer.commit(index);
-        assertThrows(IllegalStateException.class, () -> producer.commit(index));
-        assertThrows(IllegalStateException.class, () -> producer.abort(index));
+        assertTrue(producer.commit(index));
+        assertFalse(producer.commit(index));
+        assertFalse(producer.abort(index));
+        final int cleared = producer.tryClaim(TYPE, 8);
+        consumer.discard(); // the receiver clears the lane under the claim
+        assertFalse(producer.commit(cleared), "nothing is claimed there any more: nothing is published");
+        assertEquals(0, consumer.controlledRead(recorder, 10));
     }
 
     @Test
@@ -310,6 +314,7 @@ class SpscLaneTest
         assertTrue(consumer.unblock());
         assertEquals(head + 48, consumer.consumerPosition());
         assertEquals(0, consumer.controlledRead(recorder, 10), "the frame at the producer position is zeroed");
+        producer = new SpscLane(new UnsafeBuffer(memory, 0, memory.capacity())); // the slot's next producer
         assertTrue(write(2, body(2, 8)));
         assertEquals(1, consumer.controlledRead(recorder, 10));
         assertEquals(List.of(1, 2), recorder.types);
@@ -346,13 +351,133 @@ class SpscLaneTest
     void shouldDiscardTheWholeRingWhenThePositionsAreNotSound()
     {
         assertTrue(write(1, body(1, 40)));
-        producer.buffer().putLong(SpscLaneDescriptor.consumerPositionOffset(CAPACITY), 5L * CAPACITY);
+        producer.buffer().putLong(SpscLaneDescriptor.producerPositionOffset(CAPACITY), 5L * CAPACITY);
         assertFalse(consumer.positionsSound());
         consumer.discard();
         assertTrue(consumer.positionsSound());
         assertEquals(0, consumer.controlledRead(recorder, 10));
+        producer = new SpscLane(new UnsafeBuffer(memory, 0, memory.capacity())); // a producer that starts there
         assertTrue(write(2, body(2, 40)));
         assertEquals(1, consumer.controlledRead(recorder, 10));
+    }
+
+    @Test
+    void shouldReadFromItsOwnPositionWhenThePublishedOneIsOverwritten()
+    {
+        assertTrue(write(1, body(1, 40)));
+        assertTrue(write(2, body(2, 40)));
+        final int headIndex = SpscLaneDescriptor.consumerPositionOffset(CAPACITY);
+        memory.putLong(headIndex, 5L * CAPACITY + 16);
+        assertEquals(2, consumer.controlledRead(recorder, 10), "nothing lost, nothing read twice");
+        assertEquals(List.of(1, 2), recorder.types);
+        assertTrue(consumer.takeHeadOverwritten());
+        assertFalse(consumer.takeHeadOverwritten());
+        assertEquals(consumer.producerPosition(), memory.getLong(headIndex), "its own position is published again");
+
+        memory.putLong(headIndex, 0); // back to records consumed long ago: none is read again
+        assertEquals(0, consumer.controlledRead(recorder, 10));
+        assertTrue(consumer.takeHeadOverwritten());
+        assertEquals(List.of(1, 2), recorder.types);
+    }
+
+    @Test
+    void shouldPublishItsOwnProducerPositionAgainAtItsNextClaim()
+    {
+        assertTrue(write(1, body(1, 40)));
+        final int tailIndex = SpscLaneDescriptor.producerPositionOffset(CAPACITY);
+        final long tail = memory.getLong(tailIndex);
+        memory.putLong(tailIndex, -77);
+        assertTrue(write(2, body(2, 40)));
+        assertEquals(tail + SpscLaneDescriptor.alignedLength(40), memory.getLong(tailIndex));
+        assertEquals(2, consumer.controlledRead(recorder, 10));
+    }
+
+    @Test
+    void shouldHandAStaleFrameAsDamagedAndStopThere()
+    {
+        assertTrue(write(1, body(1, 40)));
+        final long stale = memory.getLong(0); // the committed frame of the record at position 0
+        assertEquals(1, consumer.controlledRead(recorder, 10));
+        for (int i = 0; i < CAPACITY / 64; i++) // a lap later position 0 holds a new record; its frame is the old one
+        {
+            assertTrue(write(2, body(2, 40)));
+            consumer.controlledRead(recorder, 10);
+        }
+        recorder.types.clear();
+        final int at = (int)consumer.consumerPosition() & (CAPACITY - 1);
+        memory.putLong(at, stale);
+        memory.putLong(at + 8, 0); // and nothing after it
+        assertEquals(0, consumer.controlledRead(recorder, 10));
+        assertEquals(List.of(SpscLaneDescriptor.DAMAGED_TYPE), recorder.types, "not the record at this position");
+    }
+
+    @Test
+    void shouldHandAFrameRunningPastTheDataAreaAsDamaged()
+    {
+        assertTrue(write(1, body(1, 40)));
+        final long frame = memory.getLong(0);
+        memory.putLong(0, (frame & ~0xFFFF_FFFFL) | (CAPACITY + 8));
+        recorder.answer = Action.CONTINUE;
+        assertEquals(0, consumer.controlledRead(recorder, 10));
+        assertEquals(List.of(SpscLaneDescriptor.DAMAGED_TYPE), recorder.types);
+        assertEquals(0, consumer.consumerPosition(), "the read stops at it, whatever the handler says");
+    }
+
+    @Test
+    void shouldAskForARepairWhenFullAndWaitingAtARecordNobodyWillCommit()
+    {
+        assertTrue(write(1, body(1, 40)));
+        memory.putLong(0, SpscLaneDescriptor.claimedFrame(1, 48, 0)); // damaged: looks claimed again
+        int written = 1;
+        while (write(2, body(2, 40)))
+        {
+            written++;
+        }
+        assertEquals(0, consumer.controlledRead(recorder, 10));
+        assertTrue(consumer.headWaiting());
+        assertTrue(consumer.repairRequested(), "the producer, full, found the head record not one it holds open");
+        consumer.discard();
+        assertFalse(consumer.repairRequested());
+        assertTrue(write(3, body(3, 40)), "flows again");
+        assertEquals(1, consumer.controlledRead(recorder, 10));
+        assertEquals(List.of(3), recorder.types);
+        assertTrue(written > 10);
+    }
+
+    @Test
+    void shouldNotAskForARepairOfTheClaimItHolds()
+    {
+        final int held = producer.tryClaim(1, 40);
+        producer.hold(held);
+        while (write(2, body(2, 40)))
+        {
+            Thread.onSpinWait();
+        }
+        assertFalse(consumer.repairRequested(), "the head record is the producer's open claim");
+        producer.release();
+        assertTrue(producer.commit(held));
+        assertTrue(consumer.controlledRead(recorder, 100) > 10);
+        assertEquals(1, recorder.types.get(0));
+    }
+
+    @Test
+    void shouldAskForARepairWhenThePublishedConsumerPositionCannotBeRight()
+    {
+        while (write(2, body(2, 40)))
+        {
+            Thread.onSpinWait();
+        }
+        assertTrue(consumer.controlledRead(recorder, 3) > 0);
+        memory.putLong(SpscLaneDescriptor.consumerPositionOffset(CAPACITY), -1_000_000L);
+        while (write(2, body(2, 40)))
+        {
+            Thread.onSpinWait();
+        }
+        assertFalse(write(2, body(2, 40)), "a producer does not trust a consumer position it cannot have");
+        assertFalse(consumer.repairRequested(), "that is not the consumer's own position: it asks nothing of it");
+        assertTrue(consumer.controlledRead(recorder, 100) > 0, "the consumer reads on from its own");
+        assertTrue(consumer.takeHeadOverwritten());
+        assertTrue(write(2, body(2, 40)), "and the producer sees it again");
     }
 
     @Test

@@ -107,12 +107,12 @@ public class EmulatedCancelRacingTakeTest
         }
         // the record starts where the producer stood, or at 0 after the filler that ends the ring
         int frame = (int)(before & (capacity - 1));
-        if (REGION.getInt(lane + frame + SpscLaneDescriptor.TYPE_OFFSET) == SpscLaneDescriptor.PADDING_TYPE)
+        if (SpscLaneDescriptor.type(REGION.getLongVolatile(lane + frame)) == SpscLaneDescriptor.PADDING_TYPE)
         {
             frame = 0;
         }
         stateOffset = lane + frame + SpscLaneDescriptor.HEADER_LENGTH + LaneRecordDescriptor.STATE_OFFSET;
-        if (REGION.getInt(lane + frame + SpscLaneDescriptor.TYPE_OFFSET) != LaneRecordDescriptor.RMA_WRITE ||
+        if (SpscLaneDescriptor.type(REGION.getLongVolatile(lane + frame)) != LaneRecordDescriptor.RMA_WRITE ||
             REGION.getLongVolatile(stateOffset) < 0)
         {
             throw new IllegalStateException("the request record is not where the lane's producer put it");

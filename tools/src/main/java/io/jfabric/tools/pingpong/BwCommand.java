@@ -15,10 +15,15 @@
  */
 package io.jfabric.tools.pingpong;
 
+import io.jfabric.tools.fipp.FiBandwidth;
+import io.jfabric.tools.fipp.FiControl;
+import io.jfabric.tools.fipp.FiSizes;
+
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
@@ -85,6 +90,22 @@ public final class BwCommand implements Callable<Integer>
     @Mixin
     private PeerOptions peer;
 
+    @Option(names = "-B", paramLabel = "port",
+        description = "with a native provider (-p tcp, ...): the server's control port (default 47592)")
+    private Integer sourcePort;
+
+    @Option(names = "-P", paramLabel = "port",
+        description = "with a native provider: the server's control port the client connects to (default 47592)")
+    private Integer destinationPort;
+
+    @Option(names = "-d", paramLabel = "DOMAIN",
+        description = "with a native provider: the domain (lo for the loopback interface)")
+    private String nativeDomain;
+
+    @Parameters(arity = "0..1", paramLabel = "server",
+        description = "with a native provider: the server's address; this side is then the client")
+    private String server;
+
     /**
      * Not for use: picocli instantiates the command.
      */
@@ -95,8 +116,35 @@ public final class BwCommand implements Callable<Integer>
     @Override
     public Integer call()
     {
+        if (FiSizes.isNative(peer.provider()))
+        {
+            return nativeRun();
+        }
         return PeerSession.run(
             spec, PerfTool.BW, peer, (maxMsgSize, maxEndpoints, side) -> options(maxMsgSize), BwRun::new);
+    }
+
+    /** A native provider: the credit-windowed stream of {@link FiBandwidth}, which a C peer speaks too. */
+    private int nativeRun()
+    {
+        if (iterations < 1 || window < 1 || window > MAX_WINDOW)
+        {
+            throw new ParameterException(spec.commandLine(), "-I must be at least 1 and -w from 1 to " + MAX_WINDOW);
+        }
+        final int port = server != null ? (destinationPort != null ? destinationPort : FiControl.DEFAULT_PORT) :
+            (sourcePort != null ? sourcePort : FiControl.DEFAULT_PORT);
+        final int[] sizeList;
+        try
+        {
+            sizeList = FiSizes.parse(sizes == null ? "1m" : sizes);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new ParameterException(spec.commandLine(), ex.getMessage());
+        }
+        return new FiBandwidth(peer.provider(), nativeDomain != null ? nativeDomain : peer.domainOption(), server,
+            port, sizeList, iterations, window, warmup == null ? 0 : warmup)
+            .run(spec.commandLine().getOut(), spec.commandLine().getErr());
     }
 
     /**

@@ -98,6 +98,18 @@ public final class PeerOptions
         return provider;
     }
 
+    /** @return {@code -c}. */
+    boolean verify()
+    {
+        return verify;
+    }
+
+    /** @return {@code --domain} as given, or null. */
+    String domainOption()
+    {
+        return domain;
+    }
+
     /** @return {@code --self}. */
     boolean self()
     {

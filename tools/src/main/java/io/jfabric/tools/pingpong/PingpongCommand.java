@@ -15,10 +15,15 @@
  */
 package io.jfabric.tools.pingpong;
 
+import io.jfabric.tools.fipp.FiControl;
+import io.jfabric.tools.fipp.FiPingpong;
+import io.jfabric.tools.fipp.FiSizes;
+
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
@@ -108,6 +113,24 @@ public final class PingpongCommand implements Callable<Integer>
             "for rtt.hgrm")
     private Path hgrm;
 
+    @Option(names = "-B", paramLabel = "port",
+        description = "with a native provider (-p tcp, ...): the server's control port, as fi_pingpong -B " +
+            "(default 47592)")
+    private Integer sourcePort;
+
+    @Option(names = "-P", paramLabel = "port",
+        description = "with a native provider: the server's control port the client connects to, as fi_pingpong -P " +
+            "(default 47592)")
+    private Integer destinationPort;
+
+    @Option(names = "-d", paramLabel = "DOMAIN",
+        description = "with a native provider: the domain (fi_pingpong -d; lo for the loopback interface)")
+    private String nativeDomain;
+
+    @Parameters(arity = "0..1", paramLabel = "server",
+        description = "with a native provider: the server's address; this side is then the client (as fi_pingpong)")
+    private String server;
+
     @Option(names = "--plot", paramLabel = "FILE.png",
         description = "the client draws every size's round-trip percentiles (ns against 1/(1-percentile), log " +
             "scales, as HdrHistogram's plotter) into one PNG")
@@ -123,7 +146,37 @@ public final class PingpongCommand implements Callable<Integer>
     @Override
     public Integer call()
     {
+        if (FiSizes.isNative(peer.provider()))
+        {
+            return nativeRun();
+        }
         return PeerSession.run(spec, PerfTool.PINGPONG, peer, this::options, PingpongRun::new);
+    }
+
+    /**
+     * A native provider (-p tcp, verbs, ...): fi_pingpong's own protocol, so that either side may be C fi_pingpong
+     * ({@link FiPingpong}).
+     */
+    private int nativeRun()
+    {
+        final int port = server != null ? (destinationPort != null ? destinationPort : FiControl.DEFAULT_PORT) :
+            (sourcePort != null ? sourcePort : FiControl.DEFAULT_PORT);
+        final int[] sizeList;
+        try
+        {
+            sizeList = FiSizes.parse(sizes);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new ParameterException(spec.commandLine(), ex.getMessage());
+        }
+        if (iterations < 1)
+        {
+            throw new ParameterException(spec.commandLine(), "-I must be at least 1, was " + iterations);
+        }
+        return new FiPingpong(peer.provider(), nativeDomain != null ? nativeDomain : peer.domainOption(), server, port,
+            sizeList, iterations, peer.verify(), tagged, warmup == null ? 0 : warmup)
+            .run(spec.commandLine().getOut(), spec.commandLine().getErr());
     }
 
     /**

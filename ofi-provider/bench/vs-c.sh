@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# jfabric against C over tcp;ofi_rxm on 127.0.0.1, alternating, CYCLES cycles, the median of the per-cycle ratios:
+#   pingpong: bin/jfabric pingpong -p tcp (both sides jfabric, -W warm-up round trips unmeasured) against
+#             fi_pingpong -p tcp -e rdm (both sides C), usec/xfer at each size;
+#   bw 1 MiB: bin/jfabric bw -p tcp (both sides jfabric) against ofi_bw.c (both sides C), MB/sec.
+# Usage: ofi-provider/bench/vs-c.sh [CYCLES=5] [PINGPONG_ITERS=10000] [BW_TRANSFERS=500]
+# Needs the built jars (mvn -B -DskipTests package), fi_pingpong (libfabric-bin), gcc and libfabric-dev.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+cycles="${1:-5}"; iters="${2:-10000}"; transfers="${3:-500}"
+port=9800
+bin=/tmp/jfabric-ofi-bw.$$
+gcc -O2 -o "${bin}" ofi-provider/src/test/c/ofi_bw.c -lfabric
+trap 'rm -f "${bin}"' EXIT
+col() { awk -v c="$1" '/^[0-9]/ {print $c}' | tail -n 1; }
+
+pp_c() {
+    port=$((port + 1))
+    fi_pingpong -p tcp -e rdm -d lo -B "${port}" -S "$1" -I "${iters}" >/dev/null 2>&1 &
+    sleep 0.3
+    fi_pingpong -p tcp -e rdm -d lo -P "${port}" -S "$1" -I "${iters}" 127.0.0.1 | col 7
+    wait
+}
+pp_j() {
+    port=$((port + 1))
+    bin/jfabric pingpong -p tcp -d lo -B "${port}" -S "$1" -I "${iters}" -W 2000 >/dev/null 2>&1 &
+    sleep 1.5
+    bin/jfabric pingpong -p tcp -d lo -P "${port}" -S "$1" -I "${iters}" -W 2000 127.0.0.1 | col 7
+    wait
+}
+bw_c() {
+    port=$((port + 1))
+    "${bin}" -p tcp -d lo -B "${port}" -S 1048576 -I "${transfers}" -w 16 -W 50 >/dev/null 2>&1 &
+    sleep 0.3
+    "${bin}" -p tcp -d lo -P "${port}" -S 1048576 -I "${transfers}" -w 16 -W 50 127.0.0.1 | col 6
+    wait
+}
+bw_j() {
+    port=$((port + 1))
+    bin/jfabric bw -p tcp -d lo -B "${port}" -S 1m -I "${transfers}" -w 16 -W 50 >/dev/null 2>&1 &
+    sleep 1.5
+    bin/jfabric bw -p tcp -d lo -P "${port}" -S 1m -I "${transfers}" -w 16 -W 50 127.0.0.1 | col 6
+    wait
+}
+median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2)}'; }
+
+echo "host: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(uname -r)"
+for what in "pp 64" "pp 4096" "bw 1m"; do
+    set -- ${what}
+    ratios=()
+    for ((c = 1; c <= cycles; c++)); do
+        if [[ $1 == pp ]]; then
+            if (( c % 2 )); then cv=$(pp_c "$2"); jv=$(pp_j "$2"); else jv=$(pp_j "$2"); cv=$(pp_c "$2"); fi
+            r=$(awk -v j="${jv}" -v c="${cv}" 'BEGIN {printf "%.3f", j / c}')
+            echo "pingpong $2 B cycle ${c}: C ${cv} usec/xfer, jfabric ${jv} usec/xfer, jfabric/C ${r}"
+        else
+            if (( c % 2 )); then cv=$(bw_c); jv=$(bw_j); else jv=$(bw_j); cv=$(bw_c); fi
+            r=$(awk -v j="${jv}" -v c="${cv}" 'BEGIN {printf "%.3f", c / j}')
+            echo "bw 1 MiB cycle ${c}: C ${cv} MB/s, jfabric ${jv} MB/s, C/jfabric ${r}"
+        fi
+        ratios+=("${r}")
+    done
+    echo "${what}: median ratio $(printf '%s\n' "${ratios[@]}" | median) (1.00 = equal; above 1: jfabric slower)"
+done

@@ -1,0 +1,329 @@
+/*
+ * Copyright 2026 the jfabric authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ * https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.jfabric.ofi.ctx;
+
+import io.jfabric.ofi.core.BrokenVariant;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * The operations of one endpoint direction (transmit or receive) that are posted and not yet completed: what keeps
+ * their buffers reachable and their contexts known until the completion is read, as C leaves to the programmer.
+ * <p>
+ * Each operation takes a <em>slot</em>: an index into Java arrays (the buffers it uses, the application's
+ * {@code long} context, the buffer's base address for the completion's {@code buf}, flags) and a native block of
+ * {@link #stride()} bytes. The block's address is the {@code void *context} given to libfabric: its first 64 bytes
+ * are the {@code struct fi_context2} that FI_CONTEXT/FI_CONTEXT2 providers write into, the rest is scratch for the
+ * call's native structs ({@code fi_msg}, iovec and desc arrays). The CQ reader finds the slot again from the
+ * completion's {@code op_context} ({@link #slotOf}).
+ * <pre>
+ * poster (the endpoint's thread)                      CQ reader
+ *   slot = acquire()        free list, pop
+ *   hold(slot, ...)         fields, then state = POSTED (release)
+ *   libfabric post(slot address) ----- native queue -----> op_context
+ *                                                      slot = slotOf(op_context)
+ *                                                      read fields (state POSTED, acquire)
+ *                                                      complete(slot): clear fields, state = FREE,
+ *                                                      then push the index on the free list
+ * </pre>
+ * A failed post {@link #abandon}s its slot. The free list is the one thing the two sides share that needs the
+ * threading model's help: {@link SpscSlotPool} when one thread at a time posts on the endpoint and one at a time
+ * reads its CQ (FI_THREAD_FID, ENDPOINT, COMPLETION, DOMAIN: no atomic read-modify-write), {@link MpmcSlotPool}
+ * under FI_THREAD_SAFE (any thread posts, any reads). JCStress tests (ofi-provider's {@code stress} package) prove
+ * both against their broken variants.
+ * <p>
+ * Threads: acquire/hold/abandon by the posting thread, slotOf/read/complete by the CQ reading thread, as the
+ * subclass's model allows; {@link #inFlight()} and {@link #forEachPosted} on the control path.
+ */
+public abstract class SlotPool
+{
+    /** Bytes of the {@code struct fi_context2} at the start of every slot's native block. */
+    public static final int CONTEXT_BYTES = 64;
+
+    /** Slot state: free. */
+    static final int FREE = 0;
+    /** Slot state: taken by a poster, being filled. */
+    static final int HELD = 1;
+    /** Slot state: filled and handed to libfabric. */
+    static final int POSTED = 2;
+
+    private static final boolean BROKEN_STATE_BEFORE_FIELDS = BrokenVariant.active("ofi.slot.stateBeforeFields");
+    private static final VarHandle STATE = MethodHandles.arrayElementVarHandle(int[].class);
+
+    private final int capacity;
+    private final int mask;
+    private final long stride;
+    private final MemorySegment blocks;
+    private final long base;
+    private final long end;
+    private final int[] state;
+    private final long[] userContext;
+    private final long[] bufBase;
+    private final long[] bufOffset;
+    private final int[] flags;
+    private final int refsPerSlot;
+    private final Object[] refs;
+
+    /**
+     * @param capacity slots, a power of two.
+     * @param stride   bytes of each slot's native block, a multiple of 64, at least {@link #CONTEXT_BYTES}.
+     * @param refs     references (buffers) a slot keeps reachable, at least 3.
+     * @param arena    where the native blocks live; it must outlive every completion of this pool.
+     */
+    protected SlotPool(final int capacity, final long stride, final int refs, final Arena arena)
+    {
+        if (Integer.bitCount(capacity) != 1 || stride < CONTEXT_BYTES || stride % CONTEXT_BYTES != 0)
+        {
+            throw new IllegalArgumentException("capacity " + capacity + ", stride " + stride);
+        }
+        this.capacity = capacity;
+        this.mask = capacity - 1;
+        this.stride = stride;
+        this.blocks = arena.allocate(stride * capacity, CONTEXT_BYTES);
+        this.base = blocks.address();
+        this.end = base + stride * capacity;
+        this.state = new int[capacity];
+        this.userContext = new long[capacity];
+        this.bufBase = new long[capacity];
+        this.bufOffset = new long[capacity];
+        this.flags = new int[capacity];
+        this.refsPerSlot = Math.max(3, refs);
+        this.refs = new Object[capacity * refsPerSlot];
+    }
+
+    /** @return slots. */
+    public final int capacity()
+    {
+        return capacity;
+    }
+
+    /** @return bytes of each slot's native block. */
+    public final long stride()
+    {
+        return stride;
+    }
+
+    /**
+     * Take a free slot.
+     *
+     * @return its index, or -1 when every slot holds an operation in flight.
+     */
+    public abstract int acquire();
+
+    /**
+     * Return an index to the free list; the slot's fields are already cleared and its state FREE.
+     *
+     * @param slot the index.
+     */
+    protected abstract void free(int slot);
+
+    /** @return slots taken (acquired and not yet freed); exact when neither side is running. */
+    public abstract int inFlight();
+
+    /**
+     * @param slot an acquired slot.
+     * @return the address of its native block: the {@code void *context} of the operation.
+     */
+    public final long address(final int slot)
+    {
+        return base + slot * stride;
+    }
+
+    /**
+     * Fill an acquired slot, then publish it (state POSTED, a release store): everything written here is visible to
+     * the CQ reader that finds the slot from the completion.
+     *
+     * @param slot    an acquired slot.
+     * @param context the application's context.
+     * @param b0      first reference to keep reachable (the buffer), or null.
+     * @param b1      second (a second buffer, the compare or result of an atomic), or null.
+     * @param b2      third, or null.
+     * @param bufferBase the native address of the receive buffer's index 0, for the completion's buf.
+     * @param offset  the absolute index the operation starts at.
+     * @param opFlags the provider's own flags for the operation ({@link OpFlags}).
+     */
+    public final void hold(final int slot, final long context, final Object b0, final Object b1, final Object b2,
+        final long bufferBase, final long offset, final int opFlags)
+    {
+        final int at = slot * refsPerSlot;
+        refs[at] = b0;
+        refs[at + 1] = b1;
+        refs[at + 2] = b2;
+        publish(slot, context, bufferBase, offset, opFlags);
+    }
+
+    /**
+     * As {@link #hold}, keeping the references already set with {@link #reference} (a vector operation's buffers).
+     *
+     * @param slot       an acquired slot.
+     * @param context    the application's context.
+     * @param bufferBase the receive buffer's base address, or 0.
+     * @param offset     the absolute index the operation starts at.
+     * @param opFlags    the provider's own flags.
+     */
+    public final void publish(final int slot, final long context, final long bufferBase, final long offset,
+        final int opFlags)
+    {
+        if (BROKEN_STATE_BEFORE_FIELDS)
+        {
+            STATE.setRelease(state, slot, POSTED);
+        }
+        userContext[slot] = context;
+        bufBase[slot] = bufferBase;
+        bufOffset[slot] = offset;
+        flags[slot] = opFlags;
+        STATE.setRelease(state, slot, POSTED);
+    }
+
+    /**
+     * Keep one more reference reachable with an acquired slot, before {@link #hold} publishes it (the buffers of a
+     * vector operation beyond the first three: {@code hold} sets references 0 to 2).
+     *
+     * @param slot  an acquired slot.
+     * @param index 3 to {@link #refsPerSlot()} - 1.
+     * @param ref   the reference.
+     */
+    public final void reference(final int slot, final int index, final Object ref)
+    {
+        refs[slot * refsPerSlot + index] = ref;
+    }
+
+    /** @return references a slot keeps reachable. */
+    public final int refsPerSlot()
+    {
+        return refsPerSlot;
+    }
+
+    /**
+     * The post of a held slot failed (libfabric returned an error, nothing is in flight): clear and free it.
+     *
+     * @param slot the slot.
+     */
+    public final void abandon(final int slot)
+    {
+        clear(slot);
+    }
+
+    /**
+     * @param opContext a completion's {@code op_context}.
+     * @return the slot it names, or -1 when it is not one of this pool's slot addresses.
+     */
+    public final int slotOf(final long opContext)
+    {
+        if (opContext < base || opContext >= end)
+        {
+            return -1;
+        }
+        final long delta = opContext - base;
+        return delta % stride == 0 ? (int)(delta / stride) : -1;
+    }
+
+    /**
+     * @param slot a slot found by {@link #slotOf}.
+     * @return whether it holds a posted operation (an acquire load, after which its fields may be read).
+     */
+    public final boolean isPosted(final int slot)
+    {
+        return (int)STATE.getAcquire(state, slot) == POSTED;
+    }
+
+    /** @return the application's context of a posted slot. */
+    public final long context(final int slot)
+    {
+        return userContext[slot];
+    }
+
+    /** @return the receive buffer's base address of a posted slot. */
+    public final long bufferBase(final int slot)
+    {
+        return bufBase[slot];
+    }
+
+    /** @return the absolute index a posted slot's operation started at. */
+    public final long offset(final int slot)
+    {
+        return bufOffset[slot];
+    }
+
+    /** @return the provider's flags of a posted slot. */
+    public final int flags(final int slot)
+    {
+        return flags[slot];
+    }
+
+    /**
+     * The operation's completion has been read: forget its buffers and free the slot. With FI_MULTI_RECV only the
+     * completion that releases the buffer completes the slot.
+     *
+     * @param slot a posted slot.
+     * @return the application's context the slot held.
+     */
+    public final long complete(final int slot)
+    {
+        final long context = userContext[slot];
+        clear(slot);
+        return context;
+    }
+
+    private void clear(final int slot)
+    {
+        final int at = slot * refsPerSlot;
+        for (int i = 0; i < refsPerSlot; i++)
+        {
+            refs[at + i] = null;
+        }
+        userContext[slot] = 0;
+        STATE.setRelease(state, slot, FREE);
+        free(slot);
+    }
+
+    /**
+     * Control path: visit the posted slots (an endpoint's close looking for operations in flight, a cancel looking
+     * for a context). Exact only while nothing posts or completes.
+     *
+     * @param visitor called with each posted slot and its context.
+     */
+    public final void forEachPosted(final SlotVisitor visitor)
+    {
+        for (int slot = 0; slot < capacity; slot++)
+        {
+            if ((int)STATE.getAcquire(state, slot) == POSTED)
+            {
+                visitor.visit(slot, userContext[slot]);
+            }
+        }
+    }
+
+    /** @return the mask of a slot index. */
+    final int mask()
+    {
+        return mask;
+    }
+
+    /** A visitor of posted slots. */
+    @FunctionalInterface
+    public interface SlotVisitor
+    {
+        /**
+         * @param slot    a posted slot.
+         * @param context its application context.
+         */
+        void visit(int slot, long context);
+    }
+}

@@ -1,0 +1,25 @@
+/*
+ * Copyright 2026 the jfabric authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ * https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+/*
+ * A native function that does nothing and answers -FI_EAGAIN (-11), put in place of a provider's inject, send or
+ * cq_read by OfiDataPathBenchmark's "nop" cases, so that a jfabric call and the raw FFM call of the same function
+ * differ only by what jfabric adds. The x86-64 and AArch64 calling conventions let a function that takes no
+ * argument be called with any.
+ */
+long jf_nop(void)
+{
+    return -11;
+}
