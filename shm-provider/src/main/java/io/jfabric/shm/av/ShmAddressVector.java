@@ -45,7 +45,10 @@ import java.nio.file.Path;
  * region's slot count inserts, whether or not an endpoint holds that slot yet (an AV may list peers that start
  * later). Addresses of another host or domain do not insert (FI_LOCAL_COMM only): their fi_addr slot gets
  * {@link Addresses#FI_ADDR_NOTAVAIL} and their status {@link Errno#FI_EADDRNOTAVAIL}; a malformed address or slot
- * gives {@link Errno#FI_EINVAL}, a full table {@link Errno#FI_ENOSPC}.
+ * gives {@link Errno#FI_EINVAL}, a full table {@link Errno#FI_ENOSPC}. A synchronous insert without FI_SYNC_ERR
+ * that inserts nothing throws the first refusal's errno with a message saying why ({@link InsertRefusal}), as a
+ * count of 0 would not. fi_av_insertsvc and fi_av_insertsym make their addresses from node and service names
+ * ({@link ServiceAddresses}), then insert them as fi_av_insert does.
  * <p>
  * <b>fi_addr_t values</b> are {@link #fiAddrBase}{@code  + index} in the low 32 bits (FI_AV_TABLE: the index; a
  * named FI_AV_MAP: map_addr + index), with fi_rx_addr's receive context index in the top rx_ctx_bits and no group
