@@ -60,14 +60,19 @@ public interface Domain extends Fid
     Object openOps(String name, long flags, long context);
 
     /**
-     * {@code fi_set_ops}: install callbacks the provider invokes in place of its own behaviour. Supported:
-     * {@link HmemOverrideOps#FI_SET_OPS_HMEM_OVERRIDE} with an {@link HmemOverrideOps}.
+     * {@code fi_set_ops}: install callbacks a provider invokes in place of its own behaviour. fi_domain(3) names one
+     * override, {@link HmemOverrideOps#FI_SET_OPS_HMEM_OVERRIDE} with an {@link HmemOverrideOps}; a provider that does
+     * not support an override refuses it with {@link Errno#FI_ENOSYS}. The shm provider supports none: it checks the
+     * arguments, then refuses the HMEM override as well (it has no FI_HMEM and copies only host memory itself, so the
+     * callbacks would never run).
      *
      * @param name    the override's name.
      * @param flags   flags, none defined.
      * @param ops     the callbacks.
      * @param context the application's context.
-     * @throws FabricException {@link Errno#FI_ENOSYS} for an override the provider does not support.
+     * @throws FabricException {@link Errno#FI_ENOSYS} for an override the provider does not support (with shm, every
+     *                         one); {@link Errno#FI_EBADFLAGS} for flags other than 0; {@link Errno#FI_EINVAL} when
+     *                         {@code ops} is not the override's type.
      */
     void setOps(String name, long flags, Object ops, long context);
 

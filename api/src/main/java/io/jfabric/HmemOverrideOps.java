@@ -18,12 +18,14 @@ package io.jfabric;
 import java.nio.ByteBuffer;
 
 /**
- * The HMEM override of fi_domain(3) ({@code struct fi_hmem_override_ops}): memory-movement callbacks the provider
- * uses, in place of its own copies, whenever it reads or writes a user buffer. Installed with
- * {@link Domain#setOps(String, long, Object, long)} under {@link #FI_SET_OPS_HMEM_OVERRIDE}; every object
- * allocated against the domain afterwards inherits it.
+ * The HMEM override of fi_domain(3) ({@code struct fi_hmem_override_ops}): memory-movement callbacks a provider that
+ * supports the override uses, in place of its own copies, whenever it reads or writes a user buffer, offered with
+ * {@link Domain#setOps(String, long, Object, long)} under {@link #FI_SET_OPS_HMEM_OVERRIDE}. Where a provider accepts
+ * it, every object allocated against the domain afterwards inherits it, and both callbacks are called on the data
+ * path, from whichever thread drives progress, so they must not block.
  * <p>
- * Both callbacks are called on the data path, from whichever thread drives progress; they must not block.
+ * The shm provider does not accept it: {@code setOps} checks its arguments and then fails with
+ * {@link Errno#FI_ENOSYS}, since shm has no FI_HMEM and copies only host memory ({@link #FI_HMEM_SYSTEM}) itself.
  */
 public interface HmemOverrideOps
 {

@@ -100,7 +100,7 @@ final class AvAttrValidator
 
     /**
      * For a named FI_AV_MAP, whose fi_addr_t values are map_addr + index: check that map_addr + every index of a
-     * table of {@code entries} fits the low {@link ShmAddressVector#INDEX_BITS} bits of an
+     * table of {@code entries} fits the low {@link AvAddressing#INDEX_BITS} bits of an
      * fi_addr_t, the bits resolution reads (fi_group_addr takes the high 32), and is not all ones there: the last
      * fi_addr must stay below 0xFFFFFFFF, or fi_group_addr(it, 0xFFFFFFFF) would be FI_ADDR_NOTAVAIL.
      *
@@ -110,11 +110,11 @@ final class AvAttrValidator
      */
     static void checkMapAddr(final long mapAddr, final int entries)
     {
-        if (mapAddr < 0 || mapAddr + entries >= ShmAddressVector.FI_ADDR_LIMIT)
+        if (mapAddr < 0 || mapAddr + entries >= AvAddressing.FI_ADDR_LIMIT)
         {
             throw new FabricException(Errno.FI_EINVAL, "fi_av_open: map_addr 0x" + Long.toHexString(mapAddr) +
-                " leaves no room for the table's " + entries + " entries below 2^" + ShmAddressVector.INDEX_BITS + " - 1: fi_addr_t " +
-                "values map_addr + index must fit the low " + ShmAddressVector.INDEX_BITS + " bits, fi_group_addr takes the others, " +
+                " leaves no room for the table's " + entries + " entries below 2^" + AvAddressing.INDEX_BITS + " - 1: fi_addr_t " +
+                "values map_addr + index must fit the low " + AvAddressing.INDEX_BITS + " bits, fi_group_addr takes the others, " +
                 "and may not be all ones there (fi_group_addr would make FI_ADDR_NOTAVAIL)");
         }
     }

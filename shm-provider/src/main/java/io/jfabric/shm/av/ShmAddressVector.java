@@ -45,30 +45,17 @@ import java.nio.file.Path;
  * region's slot count inserts, whether or not an endpoint holds that slot yet (an AV may list peers that start
  * later). Addresses of another host or domain do not insert (FI_LOCAL_COMM only): their fi_addr slot gets
  * {@link Addresses#FI_ADDR_NOTAVAIL} and their status {@link Errno#FI_EADDRNOTAVAIL}; a malformed address or slot
- * gives {@link Errno#FI_EINVAL}, a full table {@link Errno#FI_ENOSPC}.
+ * gives {@link Errno#FI_EINVAL}, a full table {@link Errno#FI_ENOSPC}. A synchronous insert without FI_SYNC_ERR
+ * that inserts nothing throws the first refusal's errno with a message saying why ({@link InsertRefusal}), as a
+ * count of 0 would not. fi_av_insertsvc and fi_av_insertsym make their addresses from node and service names
+ * ({@link ServiceAddresses}), then insert them as fi_av_insert does.
  * <p>
- * <b>fi_addr_t values</b> ({@link #fiAddrBase}{@code  + index}, in the low 32 bits):
- * <ul>
- * <li>FI_AV_TABLE: the table index, 0, 1, 2, ... (lowest free first), named or not and whatever map_addr was given,
- * as fi_av(3) says of FI_AV_TABLE; every process of a named table gets the same fi_addr for an entry, since the
- * index is shared. map_addr is recorded and reported back only.</li>
- * <li>FI_AV_MAP: unnamed, the index too (map_addr is ignored without a name). Named, {@code map_addr + index}:
- * the page makes map_addr the base of a shared FI_AV_MAP's values, so processes giving the same map_addr get the
- * same fi_addr for an entry. map_addr + the table's entries must then be &lt; 2^32, so the last fi_addr stays below
- * 0xFFFFFFFF (fi_group_addr of all ones in both halves would be FI_ADDR_NOTAVAIL) ({@link Errno#FI_EINVAL} at open
- * otherwise, before any file is created or mapped).</li>
- * </ul>
- * A named AV records its creator's map_addr; an opener passing 0 uses and gets back that one, an opener passing
- * another value uses its own. The type is not recorded: processes sharing a named AV must open it with the same
- * type to agree on fi_addr values. Of the high 32 bits, the top rx_ctx_bits carry {@link AddressVector#rxAddr}'s
- * receive context index (fi_rx_addr: it selects a receive context of a scalable endpoint, see
- * {@link #rxIndexOf}); the others must be 0. They would carry {@link AddressVector#groupAddr}'s group id, but shm
- * does not offer peer groups (its domains have no max_group_id, that is 0), so an fi_addr with a group id names no
- * entry ({@link Errno#FI_EINVAL} from the control path, -FI_EINVAL from the data path). Every fi_addr this
- * AV hands out or reports (inserts, auth key handles, FI_SOURCE src_addr in completions) is of this form, and every
- * one it takes (lookup, remove, user ids, FI_AUTH_KEY handles, destinations) is resolved by {@link #indexOf}.
+ * <b>fi_addr_t values</b> are {@link #fiAddrBase}{@code  + index} in the low 32 bits (FI_AV_TABLE: the index; a
+ * named FI_AV_MAP: map_addr + index), with fi_rx_addr's receive context index in the top rx_ctx_bits and no group
+ * id: {@link AvAddressing} says how each value names an entry.
  * <p>
- * <b>Named AVs</b> live in {@code <root>/<domain>.<name>.av}, created and validated like the domain region (see
+ * <b>Named AVs</b> live in {@code <root>/<domain>.<name>.<region nonce>.av} ({@link AvDescriptor#fileName}: only
+ * processes of that domain region open it), created and validated like the domain region (see
  * {@link io.jfabric.shm.region.SharedFile}); the table is sized from the creator's count (rounded up to a power of
  * two, at least 16); a later opener's count is a hint only and {@link #attr()} reports the table's entries. FI_READ
  * opens an existing named AV read-only: without a name {@link Errno#FI_EINVAL}, when it does not exist
@@ -115,23 +102,12 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
     /** Longest AV name. */
     public static final int MAX_NAME_LENGTH = 48;
 
-    /** Bits of an fi_addr_t that carry the base + index: the low 32, below fi_group_addr's group id. */
-    public static final int INDEX_BITS = 32;
-
-    /** One more than the largest fi_addr_t value an entry may have: base + entries must not exceed it. */
-    public static final long FI_ADDR_LIMIT = 1L << INDEX_BITS;
-
-    private static final long INDEX_MASK = FI_ADDR_LIMIT - 1;
     static final long OPEN_FLAGS = Flags.FI_EVENT | Flags.FI_READ | Flags.FI_SYMMETRIC | Flags.FI_AV_USER_ID;
     private static final long INSERT_FLAGS = Flags.FI_MORE | Flags.FI_SYNC_ERR | Flags.FI_AV_USER_ID | Flags.FI_AUTH_KEY;
     static final int MAX_RX_CTX_BITS = 16;
 
     private final DomainContext domain;
     private final AvAttr attr;
-    /** rx_ctx_bits: top bits of an fi_addr that name a receive context. */
-    private final int rxCtxBits;
-    /** The bits of an fi_addr that must be 0: all above the index but the top rx_ctx_bits. */
-    private final long groupMask;
     private final String domainName;
     private final int slotCount;
     private final long fiAddrBase;
@@ -141,6 +117,7 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
     private final boolean avAuthKeys;
     private final Path path;
     private final GuardedAvTable table;
+    private final AvAddressing addressing;
     private volatile ShmEventQueue eq;
 
     private ShmAddressVector(
@@ -154,14 +131,13 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
         this.path = path;
         // fi_av(3): FI_AV_TABLE fi_addr values are indices from 0; map_addr is the base of a named FI_AV_MAP's.
         this.fiAddrBase = path != null && attr.type() == AvType.MAP ? mapAddr : 0;
-        this.rxCtxBits = attr.rxCtxBits();
-        this.groupMask = ~INDEX_MASK & (rxCtxBits == 0 ? -1L : -1L >>> rxCtxBits);
         this.readOnly = (attr.flags() & Flags.FI_READ) != 0;
         this.async = (attr.flags() & Flags.FI_EVENT) != 0;
         this.userIdMode = (attr.flags() & Flags.FI_AV_USER_ID) != 0;
         this.avAuthKeys = domain.attr().authKeySize() == DomainAttr.FI_AV_AUTH_KEY;
         // The buffer keeps the mapping reachable. A truncated file fails this AV alone, with FI_EIO.
         this.table = new GuardedAvTable(new AvTable(new UnsafeBuffer(memory), entries));
+        this.addressing = new AvAddressing(table, fiAddrBase, attr.rxCtxBits());
         if (path != null)
         {
             table.reportFaults(path, domain, this, memory.capacity());
@@ -310,7 +286,7 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
         }
         else
         {
-            address = serviceAddress(node == null ? LocalHost.name() : node, service);
+            address = ServiceAddresses.of(node == null ? LocalHost.name() : node, service, domainName);
         }
         return insertAll("fi_av_insertsvc", new String[]{ address }, 1, fiAddr, flags, context, status);
     }
@@ -321,69 +297,8 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
         final long flags, final long context, final int[] status)
     {
         ensureOpen("fi_av_insertsym");
-        if (node == null || service == null || nodecnt < 0 || svccnt < 0)
-        {
-            throw new FabricException(Errno.FI_EINVAL, "fi_av_insertsym: node and service are required and the " +
-                "counts not negative (node " + node + " x " + nodecnt + ", service " + service + " x " + svccnt + ")");
-        }
-        final int digits = numericSuffix(node);
-        if (nodecnt > 1 && digits == 0)
-        {
-            throw new FabricException(Errno.FI_EINVAL, "fi_av_insertsym: node \"" + node + "\" has no numeric " +
-                "suffix, which nodecnt " + nodecnt + " > 1 needs");
-        }
-        final int slash = service.indexOf('/');
-        final String firstSlot = slash < 0 ? service : service.substring(0, slash);
-        final String rest = slash < 0 ? "" : service.substring(slash);
-        if (firstSlot.isEmpty() || numericSuffix(firstSlot) != firstSlot.length() || firstSlot.length() > 9)
-        {
-            throw new FabricException(Errno.FI_EINVAL,
-                "fi_av_insertsym: service \"" + service + "\" must start with a decimal slot number");
-        }
-        final long total = (long)nodecnt * svccnt;
-        if (total > entries())
-        {
-            // Checked before the addresses are made: a count near 2^31 would otherwise allocate gigabytes first.
-            throw new FabricException(Errno.FI_EINVAL, "fi_av_insertsym: " + nodecnt + " nodes x " + svccnt +
-                " services = " + total + " addresses, more than the AV's table holds (" + entries() +
-                " entries); nothing was inserted");
-        }
-        final String[] addresses = new String[(int)total];
-        final String prefix = node.substring(0, node.length() - digits);
-        final long firstNode = digits == 0 ? 0 : Long.parseLong(node.substring(node.length() - digits));
-        final int slot = Integer.parseInt(firstSlot);
-        int k = 0;
-        for (int n = 0; n < nodecnt; n++)
-        {
-            final String nodeName = digits == 0 ? node : prefix + pad(firstNode + n, digits);
-            for (int s = 0; s < svccnt; s++)
-            {
-                addresses[k++] = serviceAddress(nodeName, (slot + (long)s) + rest);
-            }
-        }
+        final String[] addresses = ServiceAddresses.symmetric(node, nodecnt, service, svccnt, entries(), domainName);
         return insertAll("fi_av_insertsym", addresses, addresses.length, fiAddr, flags, context, status);
-    }
-
-    private String serviceAddress(final String node, final String service)
-    {
-        return ShmAddress.SCHEME + node + ':' + (service.indexOf('/') < 0 ? service + '/' + domainName : service);
-    }
-
-    private static int numericSuffix(final String s)
-    {
-        int digits = 0;
-        while (digits < s.length() && Character.isDigit(s.charAt(s.length() - 1 - digits)) &&
-            s.charAt(s.length() - 1 - digits) < 128)
-        {
-            digits++;
-        }
-        return Math.min(digits, 18);
-    }
-
-    private static String pad(final long value, final int width)
-    {
-        final String text = Long.toString(value);
-        return text.length() >= width ? text : "0".repeat(width - text.length()) + text;
     }
 
     private int insertAll(
@@ -561,7 +476,7 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
         final AvTable.Entry entry = new AvTable.Entry();
         for (int i = 0; i < count; i++)
         {
-            final int index = validEntry("fi_av_remove", fiAddr[i], kind, entry);
+            final int index = addressing.validEntry("fi_av_remove", fiAddr[i], kind, entry);
             for (int j = 0; j < i; j++)
             {
                 if (indices[j] == index)
@@ -616,7 +531,7 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
     {
         ensureOpen("fi_av_lookup");
         final AvTable.Entry entry = new AvTable.Entry();
-        validEntry("fi_av_lookup", fiAddr, AvDescriptor.KIND_ADDRESS, entry);
+        addressing.validEntry("fi_av_lookup", fiAddr, AvDescriptor.KIND_ADDRESS, entry);
         return copyOut(entry.bytes, entry.length, addr, true);
     }
 
@@ -625,7 +540,7 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
     {
         ensureOpen("fi_av_lookup");
         final AvTable.Entry entry = new AvTable.Entry();
-        validEntry("fi_av_lookup", fiAddr, AvDescriptor.KIND_ADDRESS, entry);
+        addressing.validEntry("fi_av_lookup", fiAddr, AvDescriptor.KIND_ADDRESS, entry);
         return new String(entry.bytes, 0, entry.length, StandardCharsets.US_ASCII);
     }
 
@@ -691,7 +606,7 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
         final int index = indexOf(fiAddr);
         if (index < 0 || !table.snapshot(index, entry))
         {
-            throw notValid("fi_av_lookup_auth_key", fiAddr);
+            throw addressing.notValid("fi_av_lookup_auth_key", fiAddr);
         }
         if (entry.kind == AvDescriptor.KIND_ADDRESS)
         {
@@ -700,11 +615,9 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
                 throw new FabricException(Errno.FI_ENOKEY, "fi_av_lookup_auth_key: fi_addr 0x" +
                     Long.toHexString(fiAddr) + " was inserted without an authorization key");
             }
-            final long keyGeneration = entry.authKeyGeneration;
-            if (!table.snapshot((int)entry.authKey, entry) || entry.kind != AvDescriptor.KIND_AUTH_KEY ||
-                entry.generation != keyGeneration)
+            if (!addressing.keyOf(entry))
             {
-                throw notValid("fi_av_lookup_auth_key", fiAddr);
+                throw addressing.notValid("fi_av_lookup_auth_key", fiAddr);
             }
         }
         return copyOut(entry.bytes, entry.length, authKey, false);
@@ -730,7 +643,7 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
         }
         final int kind = (flags & Flags.FI_AUTH_KEY) != 0 ? AvDescriptor.KIND_AUTH_KEY : AvDescriptor.KIND_ADDRESS;
         final AvTable.Entry entry = new AvTable.Entry();
-        final int index = validEntry("fi_av_set_user_id", fiAddr, kind, entry);
+        final int index = addressing.validEntry("fi_av_set_user_id", fiAddr, kind, entry);
         final int result = table.userId(index, entry.generation, userId); // Only to the publication validated.
         if (result == AvTable.GONE)
         {
@@ -752,27 +665,20 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
         final int index = indexOf(fiAddr);
         if (index < 0 || !table.snapshot(index, entry))
         {
-            throw notValid("userId", fiAddr);
+            throw addressing.notValid("userId", fiAddr);
         }
         return entry.userId;
     }
 
     /**
-     * Data path: the table index an fi_addr_t names, without allocating. The low {@link #INDEX_BITS} bits name the
-     * entry; the top rx_ctx_bits (fi_rx_addr's receive context index) are ignored here ({@link #rxIndexOf}); any
-     * other bit set (an fi_group_addr group id: shm has no peer groups) names no entry.
+     * Data path: the table index an fi_addr_t names, without allocating ({@link AvAddressing#indexOf}).
      *
      * @param fiAddr an fi_addr_t of this AV.
      * @return the index, or -1 when it is FI_ADDR_NOTAVAIL, carries a group id or is outside the table.
      */
     public int indexOf(final long fiAddr)
     {
-        if ((fiAddr & groupMask) != 0)
-        {
-            return -1;
-        }
-        final long index = (fiAddr & INDEX_MASK) - fiAddrBase;
-        return index < 0 || index >= table.entryCount() ? -1 : (int)index;
+        return addressing.indexOf(fiAddr);
     }
 
     /**
@@ -783,7 +689,7 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
      */
     public int rxIndexOf(final long fiAddr)
     {
-        return rxCtxBits == 0 ? 0 : (int)(fiAddr >>> (64 - rxCtxBits));
+        return addressing.rxIndexOf(fiAddr);
     }
 
     /**
@@ -841,20 +747,7 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
      */
     public long authKeyDigestOf(final long fiAddr)
     {
-        final AvTable.Entry entry = new AvTable.Entry();
-        final int index = indexOf(fiAddr);
-        if (index < 0 || !table.snapshot(index, entry) || entry.kind != AvDescriptor.KIND_ADDRESS ||
-            entry.authKey < 0)
-        {
-            return 0;
-        }
-        final long keyGeneration = entry.authKeyGeneration;
-        if (!table.snapshot((int)entry.authKey, entry) || entry.kind != AvDescriptor.KIND_AUTH_KEY ||
-            entry.generation != keyGeneration)
-        {
-            return 0;
-        }
-        return AuthKeyDigest.of(entry.bytes, entry.length);
+        return addressing.authKeyDigestOf(fiAddr);
     }
 
     /**
@@ -866,34 +759,7 @@ public final class ShmAddressVector extends FidLifecycle implements AddressVecto
      */
     public long keyHandleDigest(final long fiAddr)
     {
-        final AvTable.Entry entry = new AvTable.Entry();
-        final int index = indexOf(fiAddr);
-        return index >= 0 && table.snapshot(index, entry) && entry.kind == AvDescriptor.KIND_AUTH_KEY ?
-            AuthKeyDigest.of(entry.bytes, entry.length) : 0;
-    }
-
-    private int validEntry(final String call, final long fiAddr, final int kind, final AvTable.Entry entry)
-    {
-        final int index = indexOf(fiAddr);
-        if (index < 0 || !table.snapshot(index, entry) || entry.kind != kind)
-        {
-            throw notValid(call, fiAddr);
-        }
-        return index;
-    }
-
-    private FabricException notValid(final String call, final long fiAddr)
-    {
-        if (table.fault() != null)
-        {
-            return new FabricException(Errno.FI_EIO, call + ": " + table.fault());
-        }
-        final int index = indexOf(fiAddr);
-        final String why = fiAddr == Addresses.FI_ADDR_NOTAVAIL ? "is FI_ADDR_NOTAVAIL" : index < 0 ?
-            "is outside the table (fi_addr values 0x" + Long.toHexString(fiAddrBase) + " + index, " +
-            table.entryCount() + " entries)" : "names no valid entry of that kind (removed, never inserted, or " +
-            "an authorization key without FI_AUTH_KEY)";
-        return new FabricException(Errno.FI_EINVAL, call + ": fi_addr 0x" + Long.toHexString(fiAddr) + " " + why);
+        return addressing.keyHandleDigest(fiAddr);
     }
 
     private static int copyOut(final byte[] src, final int length, final byte[] dst, final boolean nul)

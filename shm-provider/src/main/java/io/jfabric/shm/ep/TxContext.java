@@ -30,7 +30,6 @@ import io.jfabric.shm.core.BrokenVariant;
 import io.jfabric.shm.cq.ShmCompletionQueue;
 import io.jfabric.shm.mr.MemoryRegistrar;
 import io.jfabric.shm.mr.RemoteMemory;
-import io.jfabric.shm.mr.ShmMemoryRegion;
 import io.jfabric.shm.progress.SpinGuard;
 import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RegionGeometry;
@@ -114,8 +113,7 @@ final class TxContext
     private final ByteBuffer[] laneViews;
     private final int statInline;
     private final int statClaimed;
-    private long rendezvousKey;
-    private long rendezvousAddr;
+    private final RendezvousSource rendezvous = new RendezvousSource();
 
     // ---- progress's own
     private final TxProgress transmit;
@@ -354,8 +352,9 @@ final class TxContext
         final boolean inject, final boolean completion)
     {
         final boolean deliveryAck = (opFlags & Flags.FI_DELIVERY_COMPLETE) != 0 && !inject;
-        final boolean rendezvous = !inject && total >= rendezvousMin && rendezvousSource(msg, buf, offset, desc, total);
-        if (total <= inlineLimit && !deliveryAck && !rendezvous && !pending.hasPendingFor(peer))
+        final RendezvousSource source = inject || total < rendezvousMin ? null :
+            rendezvous.find(registrar, msg, buf, offset, desc, total);
+        if (total <= inlineLimit && !deliveryAck && source == null && !pending.hasPendingFor(peer))
         {
             return sendWhole(msg, buf, offset, (int)total, peer, tag, data, recordFlags, completion, context);
         }
@@ -365,22 +364,11 @@ final class TxContext
         }
         final int op = pending.take(peer, peerIncarnation[peer]);
         pending.buffers(op, msg, buf, offset, total);
-        pending.request(op, total, tag, data, recordFlags, context, completion, deliveryAck, rendezvous, rendezvousKey,
-            rendezvousAddr);
+        pending.request(op, total, tag, data, recordFlags, context, completion, deliveryAck, source != null,
+            source == null ? 0 : source.key(), source == null ? 0 : source.addr());
         pending.submit(op);
         progress();
         return 0;
-    }
-
-    /**
-     * Whether a send's data, {@code msg}'s one buffer or {@code buf}, is registered shareable memory that its receiver
-     * can copy from itself ({@link #findRendezvous}, which leaves the key and address). Sending side.
-     */
-    private boolean rendezvousSource(
-        final Msg msg, final ByteBuffer buf, final int offset, final long desc, final long total)
-    {
-        return msg == null ? findRendezvous(desc, buf, offset, total) :
-            msg.iovCount == 1 && findRendezvous(msg.desc[0], msg.iov[0], msg.iovOffset[0], total);
     }
 
     /**
@@ -404,28 +392,6 @@ final class TxContext
         b.putInt(index + LENGTH_OFFSET, len);
         b.putInt(index + FLAGS_OFFSET, flagsWord(recordFlags | checksumFlag, peerIncarnation[peer]));
         return index;
-    }
-
-    /**
-     * Whether a send of at least {@code rendezvousMin} bytes can go by rendezvous (the peer copies the bytes once,
-     * straight from registered shareable memory): when so, its key and address are left in {@link #rendezvousKey}
-     * and {@link #rendezvousAddr}. Sending side.
-     */
-    private boolean findRendezvous(final long desc, final ByteBuffer buf, final int offset, final long len)
-    {
-        if (desc == 0)
-        {
-            return false;
-        }
-        final ShmMemoryRegion mr = registrar.regionOf(desc);
-        final long addr = mr == null ? -1 : mr.peerAddress(buf, offset, len);
-        if (addr < 0)
-        {
-            return false;
-        }
-        rendezvousKey = mr.providerKey();
-        rendezvousAddr = addr;
-        return true;
     }
 
     /**

@@ -121,7 +121,7 @@ public final class LocalRegions
             return rc;
         }
         copy(dst, null, dstIndex, length);
-        return table.unchanged(entry, this.control) ? 0 : -Errno.FI_EKEYREJECTED;
+        return table.lvControlUnchanged(entry, this.control) ? 0 : -Errno.FI_EKEYREJECTED;
     }
 
     /**
@@ -174,7 +174,7 @@ public final class LocalRegions
         final int done = op.access(mr.pieceMemory(piece), mr.pieceIndex(piece) + (int)skip, length);
         if (done != 0 || (rights & Flags.FI_REMOTE_WRITE) == 0)
         {
-            return done != 0 ? done : table.unchanged(entry, this.control) ? 0 : -Errno.FI_EKEYREJECTED;
+            return done != 0 ? done : table.lvControlUnchanged(entry, this.control) ? 0 : -Errno.FI_EKEYREJECTED;
         }
         return written();
     }
@@ -182,7 +182,7 @@ public final class LocalRegions
     /** After a write: the entry's re-check, then the region's counter. */
     private int written()
     {
-        if (!table.unchanged(entry, control))
+        if (!table.lvControlUnchanged(entry, control))
         {
             return -Errno.FI_EKEYREJECTED;
         }
@@ -204,13 +204,13 @@ public final class LocalRegions
         {
             return index < 0 ? -Errno.FI_EKEYREJECTED : -Errno.FI_EINVAL;
         }
-        final long c = table.control(index);
-        final long entryKey = table.key(index);
-        final long owner = table.owner(index);
-        final long segmentId = table.segmentId(index);
-        final int counter = table.counter(index);
+        final long c = table.laControl(index);
+        final long entryKey = table.lpKey(index);
+        final long owner = table.lpOwner(index);
+        final long segmentId = table.lpSegmentId(index);
+        final int counter = table.lvCounter(index);
         if (c != expected || MrTableDescriptor.state(c) != MrTableDescriptor.STATE_PUBLISHED || entryKey != key ||
-            owner != self || segmentId != 0 || !table.unchanged(index, c))
+            owner != self || segmentId != 0 || !table.lvControlUnchanged(index, c))
         {
             return -Errno.FI_EKEYREJECTED;
         }

@@ -40,6 +40,11 @@ import static io.jfabric.shm.mr.MrTableDescriptor.*;
  * over. Holding it, a claim sees every live key on the probe path, so two processes can never claim the same
  * key. Readers ({@link #find}, the getters) take no lock: see the sequence lock in {@link MrTableDescriptor}.
  * <p>
+ * Reads are named by their memory order, as JCTools names its accessors, so that a sequence-locked read of an entry
+ * shows its order at the call site: {@code la} an acquire load ({@link #laControl}, which opens the window),
+ * {@code lp} a plain load (the fields read inside it), {@code lv} a volatile load ({@link #lvCounter}, and
+ * {@link #lvControlUnchanged}, which closes the window: a load-load fence, then the control word again).
+ * <p>
  * Entries of processes that are gone without closing (same test) are withdrawn when their key is requested again, or
  * all at once when the table is full.
  * <p>
@@ -335,9 +340,9 @@ public final class MrTable
 
     /**
      * @param index entry.
-     * @return its control word, an acquire read: the start of a sequence-locked read of the entry.
+     * @return its control word, an acquire load: the start of a sequence-locked read of the entry.
      */
-    public long control(final int index)
+    public long laControl(final int index)
     {
         return region.getLongAcquire(offset(index) + CONTROL_OFFSET);
     }
@@ -345,9 +350,10 @@ public final class MrTable
     /**
      * @param index   entry.
      * @param control the control word read at the start.
-     * @return true when the entry still has that control word: the fields read since are consistent.
+     * @return true when the entry still has that control word (a load-load fence, then a volatile load): the
+     * fields read since are consistent.
      */
-    public boolean unchanged(final int index, final long control)
+    public boolean lvControlUnchanged(final int index, final long control)
     {
         VarHandle.loadLoadFence();
         return region.getLongVolatile(offset(index) + CONTROL_OFFSET) == control;
@@ -355,18 +361,18 @@ public final class MrTable
 
     /**
      * @param index entry.
-     * @return key.
+     * @return key; a plain load, inside the sequence-locked window.
      */
-    public long key(final int index)
+    public long lpKey(final int index)
     {
         return longField(index, KEY_OFFSET);
     }
 
     /**
      * @param index entry.
-     * @return the owner's {@link ProcessIdentity}.
+     * @return the owner's {@link ProcessIdentity}; a plain load, inside the sequence-locked window.
      */
-    public long owner(final int index)
+    public long lpOwner(final int index)
     {
         return longField(index, OWNER_OFFSET);
     }
@@ -375,79 +381,81 @@ public final class MrTable
      * @param index entry.
      * @return the owner's pid, decoded from its identity: what names its segment files.
      */
-    public long ownerPid(final int index)
+    public long lpOwnerPid(final int index)
     {
-        return ProcessIdentity.pid(owner(index));
+        return ProcessIdentity.pid(lpOwner(index));
     }
 
     /**
      * @param index entry.
-     * @return segment id.
+     * @return segment id; a plain load, inside the sequence-locked window.
      */
-    public long segmentId(final int index)
+    public long lpSegmentId(final int index)
     {
         return longField(index, SEGMENT_ID_OFFSET);
     }
 
     /**
      * @param index entry.
-     * @return the segment's nonce, 0 when the entry names no segment.
+     * @return the segment's nonce, 0 when the entry names no segment; a plain load, inside the sequence-locked
+     * window.
      */
-    public long segmentNonce(final int index)
+    public long lpSegmentNonce(final int index)
     {
         return longField(index, SEGMENT_NONCE_OFFSET);
     }
 
     /**
      * @param index entry.
-     * @return offset in the segment's data; negative only in a damaged entry.
+     * @return offset in the segment's data, negative only in a damaged entry; a plain load, inside the
+     * sequence-locked window.
      */
-    public int segmentOffset(final int index)
+    public int lpSegmentOffset(final int index)
     {
         return region.getInt(offset(index) + SEGMENT_OFFSET_OFFSET);
     }
 
     /**
      * @param index entry.
-     * @return length; negative only in a damaged entry.
+     * @return length, negative only in a damaged entry; a plain load, inside the sequence-locked window.
      */
-    public int length(final int index)
+    public int lpLength(final int index)
     {
         return region.getInt(offset(index) + LENGTH_OFFSET);
     }
 
     /**
      * @param index entry.
-     * @return base address.
+     * @return base address; a plain load, inside the sequence-locked window.
      */
-    public long baseAddress(final int index)
+    public long lpBaseAddress(final int index)
     {
         return longField(index, BASE_ADDRESS_OFFSET);
     }
 
     /**
      * @param index entry.
-     * @return access bits.
+     * @return access bits; a plain load, inside the sequence-locked window.
      */
-    public int access(final int index)
+    public int lpAccess(final int index)
     {
         return region.getInt(offset(index) + ACCESS_OFFSET);
     }
 
     /**
      * @param index entry.
-     * @return counter index + 1, or 0.
+     * @return counter index + 1, or 0; a volatile load.
      */
-    public int counter(final int index)
+    public int lvCounter(final int index)
     {
         return region.getIntVolatile(offset(index) + COUNTER_OFFSET);
     }
 
     /**
      * @param index entry.
-     * @return the digest of its authorization key, 0 for none; read it inside the sequence-locked window.
+     * @return the digest of its authorization key, 0 for none; a plain load, inside the sequence-locked window.
      */
-    public long authDigest(final int index)
+    public long lpAuthDigest(final int index)
     {
         return region.getLong(RegionDescriptor.mrAuthDigestOffset(geometry, index));
     }

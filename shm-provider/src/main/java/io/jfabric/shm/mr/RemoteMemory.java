@@ -26,7 +26,6 @@ import io.jfabric.shm.core.FidLifecycle;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
-import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * One-sided access to memory that processes of the domain registered for remote access: resolves a key in the
@@ -93,9 +92,8 @@ public final class RemoteMemory extends FidLifecycle
      * Positive, so never an errno nor 0.
      */
     public static final int LOCAL_ONLY = Integer.MAX_VALUE;
-    /** What {@link #probe}'s operation returns for a shareable region that passed every check. */
-    private static final int PROBED = 1;
-    private static final SegmentAccess PROBE = (memory, index, length) -> PROBED;
+    /** The right {@link #readTo} asks for: none (the owner offered the bytes), and no authorization key checked. */
+    private static final long OFFERED = 0;
 
     private final MemoryRegistrar registrar;
     private final MrTable table;
@@ -107,8 +105,8 @@ public final class RemoteMemory extends FidLifecycle
     private final boolean holdsDomain;
     /** What a key of local-only memory gives: -FI_EACCES for an application's view, LOCAL_ONLY for an endpoint's. */
     private final int localOnly;
-    private long resolvedControl;
-    private long resolvedOwner;
+    /** What the access in progress resolved: refilled by every call. */
+    private final ResolvedRegion resolved = new ResolvedRegion();
     /** The regions (key table entries) the operation in progress wrote, and their counters + 1; -1: none begun. */
     private final int[] writtenEntries = new int[4];
     private final int[] writtenCounters = new int[4];
@@ -159,7 +157,20 @@ public final class RemoteMemory extends FidLifecycle
         {
             return -Errno.FI_EINVAL;
         }
-        return copy(key, addr, dst, null, dstOffset, length);
+        final int rc = resolve(key, addr, length, Flags.FI_REMOTE_READ);
+        if (rc != 0)
+        {
+            return rc;
+        }
+        try
+        {
+            dst.putBytes(dstOffset, resolved.memory(), resolved.index(), length);
+        }
+        catch (final InternalError ex)
+        {
+            return segmentFaulted(key, ex);
+        }
+        return confirm();
     }
 
     /**
@@ -178,7 +189,20 @@ public final class RemoteMemory extends FidLifecycle
         {
             return -Errno.FI_EINVAL;
         }
-        return copy(key, addr, null, src, srcOffset, length);
+        final int rc = resolve(key, addr, length, Flags.FI_REMOTE_WRITE);
+        if (rc != 0)
+        {
+            return rc;
+        }
+        try
+        {
+            resolved.memory().putBytes(resolved.index(), src, srcOffset, length);
+        }
+        catch (final InternalError ex)
+        {
+            return segmentFaulted(key, ex);
+        }
+        return confirmWrite();
     }
 
     /**
@@ -213,18 +237,21 @@ public final class RemoteMemory extends FidLifecycle
         {
             return -Errno.FI_EINVAL;
         }
-        this.reader = reader;
+        final int rc = resolve(key, addr, length, OFFERED);
+        if (rc != 0)
+        {
+            return rc;
+        }
         try
         {
-            return copy(key, addr, null, null, 0, length);
+            reader.read(resolved.memory(), resolved.index(), length);
         }
-        finally
+        catch (final InternalError ex)
         {
-            this.reader = null;
+            return segmentFaulted(key, ex);
         }
+        return confirm();
     }
-
-    private SegmentReader reader;
 
     /**
      * What {@link #access} runs on the peer's memory in place: an atomic operation (fi_atomic(3)) on the whole
@@ -261,21 +288,26 @@ public final class RemoteMemory extends FidLifecycle
         {
             return -Errno.FI_EINVAL;
         }
-        accessor = op;
-        accessRights = rights;
+        final int rc = resolve(key, addr, length, rights);
+        if (rc != 0)
+        {
+            return rc;
+        }
+        final int done;
         try
         {
-            return copy(key, addr, null, null, 0, length);
+            done = op.access(resolved.memory(), resolved.index(), length);
         }
-        finally
+        catch (final InternalError ex)
         {
-            accessor = null;
-            accessRights = 0;
+            return segmentFaulted(key, ex);
         }
+        if (done != 0)
+        {
+            return done;
+        }
+        return (rights & Flags.FI_REMOTE_WRITE) != 0 ? confirmWrite() : confirm();
     }
-
-    private SegmentAccess accessor;
-    private long accessRights;
 
     /**
      * Check {@code length} bytes at {@code addr} of the region of {@code key} for an access with {@code rights}, as
@@ -291,8 +323,7 @@ public final class RemoteMemory extends FidLifecycle
      */
     public int probe(final long key, final long addr, final int length, final long rights)
     {
-        final int rc = access(key, addr, length, rights, PROBE);
-        return rc == PROBED ? 0 : rc;
+        return length < 0 || rights == 0 ? -Errno.FI_EINVAL : resolve(key, addr, length, rights);
     }
 
     /**
@@ -301,7 +332,7 @@ public final class RemoteMemory extends FidLifecycle
      */
     public long resolvedControl()
     {
-        return resolvedControl;
+        return resolved.control();
     }
 
     /**
@@ -309,75 +340,64 @@ public final class RemoteMemory extends FidLifecycle
      */
     public long resolvedOwner()
     {
-        return resolvedOwner;
+        return resolved.owner();
     }
 
-    private int copy(
-        final long key,
-        final long addr,
-        final MutableDirectBuffer dst,
-        final DirectBuffer src,
-        final int localOffset,
-        final int length)
+    /**
+     * The resolve step every access shares: find the key's entry, read it inside its sequence-locked window, check it
+     * for this access, and map its segment; on success {@link #resolved} says where the range is. Nothing is copied.
+     *
+     * @param right what the region must grant (FI_REMOTE_READ and/or FI_REMOTE_WRITE), or {@link #OFFERED} for the
+     *              provider's own read of bytes their owner offered (no right, no authorization key checked).
+     * @return 0, {@link #LOCAL_ONLY} (an endpoint's view, a region with no segment; {@link #resolved} holds its
+     * entry), or a negated errno.
+     */
+    private int resolve(final long key, final long addr, final int length, final long right)
     {
         if (isClosed())
         {
-            segments.clear(); // The view's own thread: no copy of this view runs now, so unmapping is safe.
+            segments.clear(); // The view's own thread: no access of this view runs now, so unmapping is safe.
             return -Errno.FI_EBADF;
         }
         final int index = table.find(key);
-        if (index < 0)
+        final ResolvedRegion region = resolved;
+        if (index < 0 || !region.read(table, index, key))
         {
             segments.forget(key);
             return -Errno.FI_EKEYREJECTED;
         }
-        // Sequence-locked window: every field this access needs, then one check that they belong together.
-        final long control = table.control(index);
-        final long entryKey = table.key(index);
-        final int access = table.access(index);
-        final long owner = table.owner(index);
-        final long segmentId = table.segmentId(index);
-        final long nonce = table.segmentNonce(index);
-        final long segmentOffset = table.segmentOffset(index);
-        final long regionLength = table.length(index);
-        final long base = table.baseAddress(index);
-        final int boundCounter = table.counter(index);
-        final long regionAuth = table.authDigest(index);
-        if (MrTableDescriptor.state(control) != MrTableDescriptor.STATE_PUBLISHED || entryKey != key ||
-            !table.unchanged(index, control))
-        {
-            segments.forget(key);
-            return -Errno.FI_EKEYREJECTED;
-        }
-        final SegmentReader sink = reader;
-        final SegmentAccess op = accessor;
-        final long right = op != null ? accessRights : dst != null ? Flags.FI_REMOTE_READ : Flags.FI_REMOTE_WRITE;
-        if (sink == null && ((access & right) != right || regionAuth != authDigest))
+        if (right != OFFERED && ((region.access() & right) != right || region.authDigest() != authDigest))
         {
             return -Errno.FI_EACCES; // not opened for this access, or registered with another authorization key
         }
-        if (regionLength < 0 || regionLength > SegmentDescriptor.MAX_DATA_LENGTH ||
-            segmentOffset < 0 || segmentOffset > SegmentDescriptor.MAX_DATA_LENGTH - regionLength ||
-            boundCounter < 0 || boundCounter > counters.entries())
+        if (region.isDamaged(counters.entries()))
         {
-            return -Errno.FI_EIO; // A damaged entry: the table says something no registration writes.
+            return -Errno.FI_EIO; // the table says something no registration writes
         }
-        if (segmentId == 0)
+        if (region.segmentId() == 0)
         {
             // Local-only memory: no segment a peer could map. An endpoint asks the owner's progress to do it.
-            resolvedControl = control;
-            resolvedOwner = owner;
-            return sink != null ? -Errno.FI_EACCES : localOnly;
+            return right == OFFERED ? -Errno.FI_EACCES : localOnly;
         }
-        final long offset = addr - base;
-        if (offset < 0 || offset > regionLength - length)
+        final long offset = addr - region.base();
+        if (offset < 0 || offset > region.length() - length)
         {
             return -Errno.FI_EINVAL;
         }
+        return resolveSegment(key, region, offset);
+    }
+
+    /**
+     * Map the segment of the entry {@link #resolve} checked, check the segment, and leave where the range starts.
+     *
+     * @param offset where the range starts in the region.
+     */
+    private int resolveSegment(final long key, final ResolvedRegion region, final long offset)
+    {
         final SegmentFile segment;
         try
         {
-            segment = segments.get(key, owner, segmentId, nonce);
+            segment = segments.get(key, region.owner(), region.segmentId(), region.nonce());
         }
         catch (final FabricException ex)
         {
@@ -388,7 +408,7 @@ public final class RemoteMemory extends FidLifecycle
             segments.forget(key);
             return -Errno.FI_EKEYREJECTED;
         }
-        if (segmentOffset + regionLength > segment.dataLength())
+        if (region.segmentOffset() + region.length() > segment.dataLength())
         {
             return -Errno.FI_EIO; // The entry describes more than its segment holds.
         }
@@ -396,65 +416,39 @@ public final class RemoteMemory extends FidLifecycle
         {
             return -Errno.FI_EIO; // its file was truncated: the regions it backs fail, and it is never touched again
         }
-        final int at = (int)(SegmentDescriptor.DATA_OFFSET + segmentOffset + offset);
-        final int rc;
-        try
-        {
-            rc = touch(segment.buffer(), at, dst, src, localOffset, length, sink, op);
-        }
-        catch (final InternalError ex)
-        {
-            return segmentFaulted(segment, key, ex);
-        }
-        if (rc != 0 || sink != null || dst != null || op != null && (right & Flags.FI_REMOTE_WRITE) == 0)
-        {
-            return rc != 0 ? rc : table.unchanged(index, control) ? 0 : -Errno.FI_EKEYREJECTED;
-        }
-        if (!table.unchanged(index, control))
+        region.range(segment, (int)(SegmentDescriptor.DATA_OFFSET + region.segmentOffset() + offset));
+        return 0;
+    }
+
+    /**
+     * The seqlock re-check after a read: the entry {@link #resolved} names still holds the registration it was read
+     * under, so the bytes were the registration's and are not torn by a close, refresh or re-registration.
+     *
+     * @return 0, or -FI_EKEYREJECTED.
+     */
+    private int confirm()
+    {
+        return table.lvControlUnchanged(resolved.entry(), resolved.control()) ? 0 : -Errno.FI_EKEYREJECTED;
+    }
+
+    /**
+     * The seqlock re-check after a write, then the count of the region's bound counter.
+     *
+     * @return 0, or -FI_EKEYREJECTED (nothing counted).
+     */
+    private int confirmWrite()
+    {
+        final ResolvedRegion region = resolved;
+        if (!table.lvControlUnchanged(region.entry(), region.control()))
         {
             // Raced a close or refresh: the bytes may have landed in memory whose registration just changed, but
             // the write did not happen to the registration the key named, so it fails and counts nothing.
             return -Errno.FI_EKEYREJECTED;
         }
-        if (boundCounter > 0)
+        if (region.counterPlusOne() > 0)
         {
-            countWrite(index, boundCounter);
+            countWrite(region.entry(), region.counterPlusOne());
         }
-        return 0;
-    }
-
-    /**
-     * The access itself, the only code that touches a peer's segment: the rendezvous reader's, the read's or the
-     * write's copy, or the operation in place. A fault of the mapping (its file truncated) escapes as the JVM's
-     * {@link InternalError}, for {@link #copy} to catch.
-     *
-     * @return 0, or the operation's result.
-     */
-    private static int touch(
-        final UnsafeBuffer memory,
-        final int at,
-        final MutableDirectBuffer dst,
-        final DirectBuffer src,
-        final int localOffset,
-        final int length,
-        final SegmentReader sink,
-        final SegmentAccess op)
-    {
-        if (sink != null)
-        {
-            sink.read(memory, at, length);
-            return 0;
-        }
-        if (dst != null)
-        {
-            dst.putBytes(localOffset, memory, at, length);
-            return 0;
-        }
-        if (op != null)
-        {
-            return op.access(memory, at, length);
-        }
-        memory.putBytes(at, src, localOffset, length);
         return 0;
     }
 
@@ -462,17 +456,19 @@ public final class RemoteMemory extends FidLifecycle
      * An access faulted: a mapped file was truncated. The JVM raises the error of a compiled access at the thread's
      * next safepoint poll, so it may be an earlier access's, to another file: the files found shorter than their
      * mappings ({@link MappedFileWatch#check()}) are the ones that fail, each reported once on the domain's event
-     * queue ({@link SegmentFile#faulted}), naming the file; only when none is found is this segment taken for the
-     * culprit. Either way this call answers FI_EIO (where the error met it is unknown). Error path (allocates).
+     * queue ({@link SegmentFile#faulted}), naming the file; only when none is found is the segment {@link #resolved}
+     * names taken for the culprit. Either way this call answers FI_EIO (where the error met it is unknown). Error
+     * path (allocates).
      *
      * @return -FI_EIO.
      */
-    private int segmentFaulted(final SegmentFile segment, final long key, final InternalError ex)
+    private int segmentFaulted(final long key, final InternalError ex)
     {
         if (MappedFileWatch.check() > 0)
         {
             return -Errno.FI_EIO; // the files found short fail (the error may be another access's, raised late)
         }
+        final SegmentFile segment = resolved.segment();
         segment.faulted("shareable memory segment " + segment.path() + " (owner pid " + segment.ownerPid() +
             ", reached through region key 0x" + Long.toHexString(key) + ") faulted: was the file truncated by another" +
             " process? (" + ex.getMessage() + "); the regions it backs now fail with FI_EIO in this process");

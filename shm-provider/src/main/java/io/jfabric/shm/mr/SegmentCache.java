@@ -149,11 +149,11 @@ final class SegmentCache
         {
             return false;
         }
-        final long control = table.control(index);
-        final long segmentId = table.segmentId(index);
-        final long nonce = table.segmentNonce(index);
-        final long entryOwner = table.owner(index);
-        return MrTableDescriptor.state(control) == MrTableDescriptor.STATE_PUBLISHED && table.unchanged(index, control) &&
+        final long control = table.laControl(index);
+        final long segmentId = table.lpSegmentId(index);
+        final long nonce = table.lpSegmentNonce(index);
+        final long entryOwner = table.lpOwner(index);
+        return MrTableDescriptor.state(control) == MrTableDescriptor.STATE_PUBLISHED && table.lvControlUnchanged(index, control) &&
             segmentId == file.segmentId() && nonce == file.nonce() && entryOwner == owner;
     }
 

@@ -203,7 +203,7 @@ public final class ShmMemoryRegion extends FidLifecycle implements MemoryRegion
         index = claimed;
         registrar.track(claimed, this);
         describeEntry(table, claimed, 0);
-        desc = ((table.control(claimed) >>> 8) << 32) | (claimed + 1L);
+        desc = ((table.laControl(claimed) >>> 8) << 32) | (claimed + 1L);
         if (!needsEnable)
         {
             enabled = true;

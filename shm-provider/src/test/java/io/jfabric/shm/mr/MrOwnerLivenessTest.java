@@ -76,8 +76,8 @@ class MrOwnerLivenessTest
         {
             assertEquals(31337, mr.key());
             final int index = table.find(31337);
-            assertEquals(self, table.owner(index));
-            assertEquals(ProcessHandle.current().pid(), table.ownerPid(index), "segment files are named by the pid");
+            assertEquals(self, table.lpOwner(index));
+            assertEquals(ProcessHandle.current().pid(), table.lpOwnerPid(index), "segment files are named by the pid");
         }
     }
 

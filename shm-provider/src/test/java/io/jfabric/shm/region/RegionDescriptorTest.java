@@ -19,9 +19,7 @@ import org.agrona.BitUtil;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 import org.junit.jupiter.api.Test;
 
-import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
-
+import static io.jfabric.shm.LayoutAssertions.assertMagicSpells;
 import static io.jfabric.shm.region.RegionDescriptor.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -34,16 +32,7 @@ class RegionDescriptorTest
     @Test
     void shouldSpellJfabricInTheMagicOnALittleEndianHost()
     {
-        if (ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN)
-        {
-            final byte[] bytes = new byte[8];
-            for (int i = 0; i < 8; i++)
-            {
-                bytes[i] = (byte)(MAGIC >>> (8 * i));
-            }
-            assertEquals("JFABRIC", new String(bytes, 0, 7, StandardCharsets.US_ASCII));
-            assertEquals(1, bytes[7]);
-        }
+        assertMagicSpells("JFABRIC", MAGIC);
     }
 
     @Test

@@ -240,9 +240,9 @@ class AtomicOpsTest
             after(Kind.WRITE, FLOAT_COMPLEX, LAND, SerialAtomics.complex(0, -0.0f), a, 0));
         assertEquals(b, after(Kind.COMPARE, FLOAT_COMPLEX, CSWAP, a, b, a));
         assertEquals(a, after(Kind.COMPARE, FLOAT_COMPLEX, CSWAP, a, b, SerialAtomics.complex(1, 2.5f)));
-        assertEquals(1.0f, AtomicOps.real(a));
-        assertEquals(2.0f, AtomicOps.imaginary(a));
-        assertEquals(a, AtomicOps.complex(1, 2));
+        assertEquals(1.0f, AtomicArithmetic.real(a));
+        assertEquals(2.0f, AtomicArithmetic.imaginary(a));
+        assertEquals(a, AtomicArithmetic.complex(1, 2));
     }
 
     @Test

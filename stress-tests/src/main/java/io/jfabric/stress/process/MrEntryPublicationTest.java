@@ -120,23 +120,23 @@ public class MrEntryPublicationTest
             r.r1 = 0;
             return;
         }
-        final long control = peerTable.control(index);
-        final long segment = peerTable.segmentId(index);
-        final boolean whole = peerTable.key(index) == KEY && peerTable.segmentOffset(index) == segment * 4096L &&
-            peerTable.length(index) == segment * 65536L && peerTable.segmentNonce(index) == NONCE + segment &&
-            peerTable.baseAddress(index) == BASE + segment &&
-            peerTable.access(index) == ACCESS && peerTable.counter(index) == segment &&
-            peerTable.authDigest(index) == NONCE * segment;
+        final long control = peerTable.laControl(index);
+        final long segment = peerTable.lpSegmentId(index);
+        final boolean whole = peerTable.lpKey(index) == KEY && peerTable.lpSegmentOffset(index) == segment * 4096L &&
+            peerTable.lpLength(index) == segment * 65536L && peerTable.lpSegmentNonce(index) == NONCE + segment &&
+            peerTable.lpBaseAddress(index) == BASE + segment &&
+            peerTable.lpAccess(index) == ACCESS && peerTable.lvCounter(index) == segment &&
+            peerTable.lpAuthDigest(index) == NONCE * segment;
         if (MrTableDescriptor.state(control) != MrTableDescriptor.STATE_PUBLISHED ||
-            !peerTable.unchanged(index, control))
+            !peerTable.lvControlUnchanged(index, control))
         {
             r.r1 = 0;
             return;
         }
         TARGET.putBytes(0, SOURCE, 0, COPY_LENGTH);
-        final long segmentAfter = peerTable.segmentId(index);
-        final int counterAfter = peerTable.counter(index);
-        if (!peerTable.unchanged(index, control))
+        final long segmentAfter = peerTable.lpSegmentId(index);
+        final int counterAfter = peerTable.lvCounter(index);
+        if (!peerTable.lvControlUnchanged(index, control))
         {
             r.r1 = 3;
             return;
