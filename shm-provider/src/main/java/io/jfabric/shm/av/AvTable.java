@@ -45,8 +45,11 @@ public final class AvTable
     /** {@link #userId}: the user id was written. */
     public static final int SET = REMOVED;
 
-    /** How long a remover or user id writer waits for another's updating bit before giving up. */
-    private static final long UPDATING_WAIT_NS = 100_000_000L;
+    /**
+     * How long a remover or user id writer waits for another's updating bit before giving up (a live holder gives
+     * STUCK after it): a descheduled thread of a loaded host holds it for tens of milliseconds, so the bound is 1 s.
+     */
+    private static final long UPDATING_WAIT_NS = 1_000_000_000L;
 
     /** A consistent copy of one entry, filled by {@link #snapshot}; control path, one per caller. */
     public static final class Entry
