@@ -29,7 +29,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code jfabric pingpong -p tcp} and libfabric's C {@code fi_pingpong -p tcp -e rdm} run together over 127.0.0.1,
  * in both pairings (jfabric client against a C server, C client against a jfabric server), with the data check
  * ({@code -c}) on both sides at 64 B, 4 KiB and 1 MiB: both exit 0 and print fi_pingpong's result line with every
- * message acknowledged ({@code =N}). Skipped, saying so, where fi_pingpong is not installed.
+ * message acknowledged ({@code =N}). Skipped, saying so, where fi_pingpong is not installed. jfabric against
+ * jfabric runs whether or not it is.
  */
 @NeedsLibfabric
 class FiPingpongInteropTest
@@ -83,6 +84,29 @@ class FiPingpongInteropTest
             {
                 c.destroyForcibly();
             }
+        }
+    }
+
+    @ParameterizedTest(name = "{0} B")
+    @CsvSource({"64", "1048576"})
+    void shouldRunJfabricAgainstJfabricWithDataChecked(final int size) throws Exception
+    {
+        // The same command as over shm but for -p tcp and the addresses: no C program needed.
+        final String port = Integer.toString(PORT.getAndIncrement());
+        final String iterations = size >= 1 << 20 ? "20" : "200";
+        final String expectedLine = (size >= 1 << 20 ? "1m" : "64") + " ";
+        try (PeerJvm server = new PeerJvm("io.jfabric.tools.JfabricMain", "pingpong", "-p", "tcp", "-d", "lo", "-B",
+            port, "-S", Integer.toString(size), "-I", iterations, "-c"))
+        {
+            Thread.sleep(1500);
+            try (PeerJvm client = new PeerJvm("io.jfabric.tools.JfabricMain", "pingpong", "-p", "tcp", "-d", "lo",
+                "-P", port, "-S", Integer.toString(size), "-I", iterations, "-c", "127.0.0.1"))
+            {
+                assertTrue(client.expect(expectedLine, 120_000).contains("=" + iterations));
+                assertEquals(0, client.waitFor(60_000), client.stderr());
+            }
+            assertTrue(server.expect(expectedLine, 60_000).contains("=" + iterations));
+            assertEquals(0, server.waitFor(60_000), server.stderr());
         }
     }
 
