@@ -39,6 +39,8 @@ class SlotPoolStressTest
     private static final String TESTS = "io\\.jfabric\\.ofi\\.stress\\..*";
     private static final List<String> ALL = List.of(
         "io.jfabric.ofi.stress.SlotClaimTest",
+        "io.jfabric.ofi.stress.SlotHandoverTest.Mpmc",
+        "io.jfabric.ofi.stress.SlotHandoverTest.Spsc",
         "io.jfabric.ofi.stress.SlotPublishTest.Mpmc",
         "io.jfabric.ofi.stress.SlotPublishTest.Spsc",
         "io.jfabric.ofi.stress.SlotReuseTest.Mpmc",
@@ -59,8 +61,10 @@ class SlotPoolStressTest
     @CsvSource({
         "ofi.slot.stateBeforeFields, io.jfabric.ofi.stress.SlotPublishTest.Spsc",
         "ofi.slot.stateBeforeFields, io.jfabric.ofi.stress.SlotPublishTest.Mpmc",
-        "ofi.slot.tailBeforeIndex, io.jfabric.ofi.stress.SlotReuseTest.Spsc",
-        "ofi.slot.sequenceBeforeItem, io.jfabric.ofi.stress.SlotReuseTest.Mpmc",
+        "ofi.slot.noStateCheck, io.jfabric.ofi.stress.SlotReuseTest.Spsc",
+        "ofi.slot.noStateCheck, io.jfabric.ofi.stress.SlotReuseTest.Mpmc",
+        "ofi.slot.freeBeforeClear, io.jfabric.ofi.stress.SlotHandoverTest.Spsc",
+        "ofi.slot.freeBeforeClear, io.jfabric.ofi.stress.SlotHandoverTest.Mpmc",
         "ofi.slot.plainClaim, io.jfabric.ofi.stress.SlotClaimTest"})
     void shouldFailWithTheBrokenVariantSwitchedOn(final String variant, final String test) throws Exception
     {
