@@ -29,6 +29,17 @@ bench_need_jar() {
     exit 1
 }
 
+# bench_ref_build NAME ROOT REF DIR: DIR becomes a detached git worktree of ROOT at REF with its tools, shm-provider and
+# api built (never installed); exit 1, saying so, when the build fails. The caller removes it (bench_ref_remove).
+bench_ref_build() {
+    git -C "$2" worktree add --detach "$4" "$3" >/dev/null
+    (cd "$4" && mvn -B -o -q package -DskipTests -pl tools -am >/dev/null) ||
+        { echo "$1: building $3 failed" >&2; exit 1; }
+}
+
+# bench_ref_remove ROOT DIR: remove the worktree bench_ref_build made.
+bench_ref_remove() { git -C "$1" worktree remove --force "$2" >/dev/null 2>&1 || rm -rf "$2"; }
+
 # bench_uint NAME ARG VALUE: exit 1 unless VALUE is a whole number of at least 1.
 bench_uint() {
     [[ "$3" =~ ^[0-9]+$ && "$3" -ge 1 ]] && return 0

@@ -36,10 +36,8 @@ bench_uint datapath-ab N "${cycles}"
     { echo "datapath-ab: build this checkout first: mvn -B -DskipTests package" >&2; exit 1; }
 
 old="$(mktemp -d /tmp/datapath-ab.XXXXXX)"
-trap 'git -C "${root}" worktree remove --force "${old}" >/dev/null 2>&1 || rm -rf "${old}"' EXIT
-git -C "${root}" worktree add --detach "${old}" "${ref}" >/dev/null
-(cd "${old}" && mvn -B -o -q package -DskipTests -pl tools -am >/dev/null) ||
-    { echo "datapath-ab: building ${ref} failed" >&2; exit 1; }
+trap 'bench_ref_remove "${root}" "${old}"' EXIT
+bench_ref_build datapath-ab "${root}" "${ref}" "${old}"
 
 score() { # score DIR: the JMH score of the benchmark, ns/op
     java --add-exports java.base/jdk.internal.misc=ALL-UNNAMED \

@@ -64,9 +64,11 @@ import java.util.regex.Pattern;
  *   <li>reads JCStress's own result file back. Campaign: every expected test has at least one result, every
  *   result passed ({@link ReportUtils#statusToPassed}: status normal, every observed outcome allowed, every
  *   required outcome seen), and the test took at least {@value #MIN_SAMPLES_PROPERTY} samples (default
- *   {@value #DEFAULT_MIN_SAMPLES}) over its runs. Variants: every expected test has a result that did not pass
+ *   {@value #DEFAULT_MIN_SAMPLES}) over its runs; a test that passed with fewer runs again, alone, up to
+ *   {@value #RETRIES} times (a loaded host gives a slow test fewer samples a second), its samples added up.
+ *   Variants: every expected test has a result that did not pass
  *   (a forbidden outcome, an error, a timeout, or a fork the watchdog killed, which JCStress reports as a VM
- *   error). A test none of whose results failed runs again, alone, up to {@value #VARIANT_RETRIES} times (a race
+ *   error). A test none of whose results failed runs again, alone, up to {@value #RETRIES} times (a race
  *   a loaded host did not show once); it fails the build only if no run caught its variant.</li>
  * </ol>
  * Exit status 0 when all holds, 1 otherwise, 2 for bad arguments. Main thread only.
@@ -83,8 +85,11 @@ public final class StressCampaign
     public static final String FORK_LIMIT_PROPERTY = "jfabric.stress.forkLimitSeconds";
     /** Default of {@link #FORK_LIMIT_PROPERTY}: a fork of the build's campaign lives 2-3 s. */
     public static final long DEFAULT_FORK_LIMIT_S = 20;
-    /** Runs again, alone, of a test that did not catch its broken variant, before the build says it does not. */
-    public static final int VARIANT_RETRIES = 2;
+    /**
+     * Runs again, alone, of a test that did not catch its broken variant, or that passed with fewer samples than the
+     * campaign requires, before the build says so.
+     */
+    public static final int RETRIES = 2;
 
     private StressCampaign()
     {
@@ -121,28 +126,29 @@ public final class StressCampaign
         }
 
         final long startNs = System.nanoTime();
+        final long minSamples = Long.getLong(MIN_SAMPLES_PROPERTY, DEFAULT_MIN_SAMPLES);
         final List<String> kills = new ArrayList<>();
         final List<TestResult> results = new ArrayList<>(run(jcstress, options, kills));
-        if (variants)
+        // A loaded host may show a broken variant's race, or give a slow test its samples, only in a longer run: a
+        // test that did not catch its variant, or passed with too few samples, runs again, alone, up to RETRIES
+        // times. Any run that fails counts; samples add up over the runs.
+        for (int retry = 1; retry <= RETRIES; retry++)
         {
-            // A broken variant is caught by a race, which a loaded host may not show in one run: a test that did
-            // not catch its variant runs again, alone, up to VARIANT_RETRIES times; any run that fails counts.
-            for (int retry = 1; retry <= VARIANT_RETRIES; retry++)
+            final SortedSet<String> missed = variants ? notCaught(expected, results) :
+                shortOfSamples(expected, results, minSamples);
+            if (missed.isEmpty())
             {
-                final SortedSet<String> missed = notCaught(expected, results);
-                if (missed.isEmpty())
-                {
-                    break;
-                }
-                System.out.println("jfabric stress: retry " + retry + " of " + VARIANT_RETRIES + " for " + missed);
-                final Options again = new Options(retryArgs(args, missed, retry));
-                again.parse();
-                results.addAll(run(new JCStress(again), again, kills));
+                break;
             }
+            System.out.println("jfabric stress: retry " + retry + " of " + RETRIES + " for " + missed +
+                (variants ? " (variant not caught yet)" : " (fewer than " + minSamples + " samples)"));
+            final Options again = new Options(retryArgs(variants ? Arrays.copyOfRange(args, 1, args.length) : args,
+                missed, retry));
+            again.parse();
+            results.addAll(run(new JCStress(again), again, kills));
         }
         final long elapsedS = (System.nanoTime() - startNs) / 1_000_000_000L;
-        problems.addAll(variants ? checkCaught(expected, results) :
-            checkPassed(expected, results, Long.getLong(MIN_SAMPLES_PROPERTY, DEFAULT_MIN_SAMPLES)));
+        problems.addAll(variants ? checkCaught(expected, results) : checkPassed(expected, results, minSamples));
         for (final String kill : kills)
         {
             System.out.println("watchdog: " + kill);
@@ -197,11 +203,35 @@ public final class StressCampaign
         return missed;
     }
 
-    /** The arguments again, selecting only {@code tests} and writing the results beside the first run's. */
+    /**
+     * @return the expected tests every run of which passed, with fewer samples in all than {@code minSamples} (a
+     * test that failed is not run again: its failure stands).
+     */
+    private static SortedSet<String> shortOfSamples(
+        final SortedSet<String> expected, final List<TestResult> results, final long minSamples)
+    {
+        final Map<String, List<TestResult>> byName = byName(results);
+        final SortedSet<String> shortOf = new TreeSet<>();
+        for (final String name : expected)
+        {
+            final List<TestResult> runs = byName.getOrDefault(name, List.of());
+            if (!runs.isEmpty() && runs.stream().allMatch(ReportUtils::statusToPassed) &&
+                runs.stream().mapToLong(TestResult::getTotalCount).sum() < minSamples)
+            {
+                shortOf.add(name);
+            }
+        }
+        return shortOf;
+    }
+
+    /**
+     * The JCStress arguments again (without {@code --variants}), selecting only {@code tests} and writing the results
+     * beside the first run's.
+     */
     private static String[] retryArgs(final String[] args, final SortedSet<String> tests, final int retry)
     {
         final List<String> out = new ArrayList<>();
-        for (int i = 1; i < args.length; i++) // args[0] is --variants
+        for (int i = 0; i < args.length; i++)
         {
             if (("-t".equals(args[i]) || "-r".equals(args[i])) && i + 1 < args.length)
             {

@@ -75,6 +75,7 @@ final class RxContext
     private static final int TIERED_RESCAN_PERIOD = 16384;
     /** Progress calls between looks for a first sender. */
     private static final int IDLE_RESCAN_PERIOD = 16;
+    /** The most records one read of a lane takes while it streams. */
     private static final int READ_LIMIT = 64;
     /** Slots whose lanes one rescan checks, in turn, when many are listed ({@link #rescan}). */
     private static final int CHECKS_PER_RESCAN = 2;
@@ -93,6 +94,15 @@ final class RxContext
     private final SpscLane[] lanes;
     private final int[] laneOwnerOffset;
     private final long[] senderId;
+    /**
+     * Per sending slot: whether the last read of its lane found nothing. The first read after that takes one record
+     * and returns: it does not look at the frame word after the record, which at a record that fills its cache lines
+     * (32 bytes of payload, one line) is in a line the sender wrote when it claimed the record (it zeroes that word)
+     * and still holds: the look would wait for that line to come over before the completion reaches the caller (a
+     * round trip's receiver is never behind, so the look finds nothing). A lane that gave records on its last read
+     * is streaming, and its reads take up to {@link #READ_LIMIT}.
+     */
+    private final boolean[] wasEmpty;
     private final long[] delivery;
     private final long[] remaining;
     /** Scratch of {@link #rescan}: the slots whose lanes have a sender. */
@@ -215,6 +225,7 @@ final class RxContext
         lanes = new SpscLane[n];
         laneOwnerOffset = new int[n];
         senderId = new long[n];
+        wasEmpty = new boolean[n];
         delivery = new long[n];
         remaining = new long[n];
         active = new int[n];
@@ -399,7 +410,8 @@ final class RxContext
     {
         final InboundHandler handler = inbound;
         handler.sender = s;
-        final int read = lanes[s].controlledRead(handler, READ_LIMIT);
+        final int read = lanes[s].controlledRead(handler, wasEmpty[s] ? 1 : READ_LIMIT);
+        wasEmpty[s] = read == 0;
         if (damagedLane >= 0)
         {
             repairLane();

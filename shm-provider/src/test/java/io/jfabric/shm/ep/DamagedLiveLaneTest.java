@@ -313,7 +313,8 @@ class DamagedLiveLaneTest
         {
             final ByteBuffer buf = buffers[i];
             final long n = buf.getLong(0);
-            final String notWhole = len != SIZE ? "length " + len : Pattern.check(buf, 8, SIZE - 8, n);
+            final String notWhole = len != SIZE ? "length " + len : buf.getLong(SIZE - 8) != n ?
+                "its two copies of n differ (" + buf.getLong(SIZE - 8) + ")" : Pattern.check(buf, 8, SIZE - 16, n);
             if (notWhole != null)
             {
                 torn.incrementAndGet();

@@ -27,7 +27,9 @@ import java.nio.charset.StandardCharsets;
 /**
  * The sender of {@code DamagedLiveLaneTest}, in a second JVM: opens the named domain and an endpoint, prints
  * {@code result addr=<its address>}, then sends messages of SIZE bytes to the address given for ever, as fast as
- * they are taken: message n carries n in its first 8 bytes and {@link Pattern} bytes of seed n after them. A send
+ * they are taken: message n carries n in its first and its last 8 bytes and {@link Pattern} bytes of seed n
+ * between them (the pattern depends on the seed's low 16 bits only: the second copy of n makes a change anywhere in
+ * n show, as one changed byte cannot change both copies). A send
  * refused with -FI_EAGAIN is retried after a CQ read; one refused otherwise is counted and the next one sent. Every
  * 100 ms it prints {@code result sent=N refused=R last=RC}. Runs until killed.
  */
@@ -59,8 +61,9 @@ public final class StreamSenderMain
         long reportAt = System.nanoTime();
         for (long n = 0; ; n++)
         {
-            Pattern.fill(src, 8, size - 8, n);
+            Pattern.fill(src, 8, size - 16, n);
             src.putLong(0, n);
+            src.putLong(size - 8, n);
             while ((last = ep.send(src, 0, size, 0, dest[0], n)) == -Errno.FI_EAGAIN)
             {
                 drain(cq, entries, err);
