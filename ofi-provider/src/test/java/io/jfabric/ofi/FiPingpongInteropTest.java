@@ -15,6 +15,8 @@
  */
 package io.jfabric.ofi;
 
+import io.jfabric.Errno;
+
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -30,7 +32,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * in both pairings (jfabric client against a C server, C client against a jfabric server), with the data check
  * ({@code -c}) on both sides at 64 B, 4 KiB and 1 MiB: both exit 0 and print fi_pingpong's result line with every
  * message acknowledged ({@code =N}). Skipped, saying so, where fi_pingpong is not installed. jfabric against
- * jfabric runs whether or not it is.
+ * jfabric runs whether or not it is, and so does a jfabric server (pingpong, bw) whose client never comes: it gives
+ * up after {@code --timeout}.
  */
 @NeedsLibfabric
 class FiPingpongInteropTest
@@ -98,7 +101,7 @@ class FiPingpongInteropTest
         try (PeerJvm server = new PeerJvm("io.jfabric.tools.JfabricMain", "pingpong", "-p", "tcp", "-d", "lo", "-B",
             port, "-S", Integer.toString(size), "-I", iterations, "-c"))
         {
-            Thread.sleep(1500);
+            // No pause for the server to listen: a jfabric client keeps trying to connect until --timeout.
             try (PeerJvm client = new PeerJvm("io.jfabric.tools.JfabricMain", "pingpong", "-p", "tcp", "-d", "lo",
                 "-P", port, "-S", Integer.toString(size), "-I", iterations, "-c", "127.0.0.1"))
             {
@@ -107,6 +110,25 @@ class FiPingpongInteropTest
             }
             assertTrue(server.expect(expectedLine, 60_000).contains("=" + iterations));
             assertEquals(0, server.waitFor(60_000), server.stderr());
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"pingpong -I 10", "pingpong", "bw"})
+    void shouldGiveUpWhenNoClientComesWithinTheTimeout(final String command) throws Exception
+    {
+        // No client: the server waits --timeout, then exits FI_ETIMEDOUT naming the port (it once waited forever).
+        // Without -I, the default count by size (a missing -I once threw NullPointerException, exit 1).
+        final String port = Integer.toString(PORT.getAndIncrement());
+        final List<String> args = new java.util.ArrayList<>(List.of(command.split(" ")));
+        args.addAll(List.of("-p", "tcp", "-d", "lo", "-B", port, "--timeout", "2"));
+        try (PeerJvm server = new PeerJvm("io.jfabric.tools.JfabricMain", args.toArray(String[]::new)))
+        {
+            final long start = System.nanoTime();
+            assertEquals(Errno.FI_ETIMEDOUT, server.waitFor(30_000), server.stderr());
+            assertTrue(System.nanoTime() - start >= 1_500_000_000L, "gave up before --timeout");
+            assertTrue(server.stderr().contains("no client connected to control port " + port + " within 2 s"),
+                server.stderr());
         }
     }
 
