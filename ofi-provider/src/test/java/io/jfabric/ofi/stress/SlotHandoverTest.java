@@ -77,6 +77,11 @@ public final class SlotHandoverTest
     @State
     public static class Spsc
     {
+        static
+        {
+            Variants.arm("ofi.slot.freeBeforeClear");
+        }
+
         private final SlotPool pool = new SpscSlotPool(2, 64, 3, Arena.ofAuto());
         private final Object buffer = new Object();
 
@@ -118,6 +123,11 @@ public final class SlotHandoverTest
     @State
     public static class Mpmc
     {
+        static
+        {
+            Variants.arm("ofi.slot.freeBeforeClear");
+        }
+
         private final SlotPool pool = new MpmcSlotPool(2, 64, 3, Arena.ofAuto());
         private final Object buffer = new Object();
 

@@ -71,6 +71,11 @@ public final class SlotReuseTest
     @State
     public static class Spsc
     {
+        static
+        {
+            Variants.arm("ofi.slot.noStateCheck");
+        }
+
         private final SlotPool pool = new SpscSlotPool(2, 64, 3, Arena.ofAuto());
 
         /** Slots 0 and 1 in flight. */
@@ -103,6 +108,11 @@ public final class SlotReuseTest
     @State
     public static class Mpmc
     {
+        static
+        {
+            Variants.arm("ofi.slot.noStateCheck");
+        }
+
         private final SlotPool pool = new MpmcSlotPool(2, 64, 3, Arena.ofAuto());
 
         /** Slots 0 and 1 in flight. */
