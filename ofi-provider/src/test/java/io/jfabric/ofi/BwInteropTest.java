@@ -60,7 +60,10 @@ class BwInteropTest
         try (PeerJvm jServer = server.equals("java") ?
                 new PeerJvm("io.jfabric.tools.JfabricMain", with("bw", "-p", "tcp", "-B", port, common)) : null)
         {
-            Thread.sleep(1500);
+            if (jServer != null)
+            {
+                jServer.awaitStderr("for a client on control port " + port, 60_000); // C's client does not retry
+            }
             final String line;
             if (client.equals("java"))
             {

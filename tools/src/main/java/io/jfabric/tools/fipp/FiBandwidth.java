@@ -59,7 +59,7 @@ public record FiBandwidth(String provider, String domain, String server, int por
         {
             largest = Math.max(largest, size);
         }
-        try (FiControl control = FiControl.open(server, port, timeoutSeconds * 1000L))
+        try (FiControl control = FiControl.open(server, port, timeoutSeconds * 1000L, err, "bw"))
         {
             final FiControl.Name remote = client ? control.receiveName() : null;
             try (FiEndpoint ep = new FiEndpoint(provider, domain, remote, client ? largest : largest * window, false))

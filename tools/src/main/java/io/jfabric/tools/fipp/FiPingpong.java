@@ -58,7 +58,7 @@ public record FiPingpong(String provider, String domain, String server, int port
         {
             largest = Math.max(largest, size);
         }
-        try (FiControl control = FiControl.open(server, port, timeoutSeconds * 1000L))
+        try (FiControl control = FiControl.open(server, port, timeoutSeconds * 1000L, err, "pingpong"))
         {
             final FiControl.Name remote = client ? control.receiveName() : null;
             try (FiEndpoint ep = new FiEndpoint(provider, domain, remote, largest, tagged))
