@@ -21,7 +21,6 @@ import io.jfabric.examples.pubsub.Subscriber;
 import io.jfabric.examples.reqrep.Client;
 import io.jfabric.examples.reqrep.Server;
 import io.jfabric.examples.rma.Initiator;
-import io.jfabric.examples.rma.Target;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -30,6 +29,7 @@ import java.net.ServerSocket;
 import java.util.List;
 import java.util.regex.Pattern;
 import java.util.stream.LongStream;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -107,24 +107,11 @@ class OverTcpTest
     void shouldWriteReadAndAddIntoTheTargetsMemoryOverTcp() throws Exception
     {
         final String port = freePort();
-        try (ShmRoot root = new ShmRoot();
-            ExampleJvm target = ExampleJvm.startOnOfi("target", Target.class, root.dir(),
-                "-p", "tcp", "--service", port, "--initiators", "2"))
+        try (ShmRoot root = new ShmRoot())
         {
-            target.awaitLine(line -> line.contains("waiting for 2 initiator(s)"), TIMEOUT_S);
-            for (int round = 0; round < 2; round++)
-            {
-                try (ExampleJvm initiator = ExampleJvm.startOnOfi("initiator " + round, Initiator.class, root.dir(),
-                    "-p", "tcp", "--service", port))
-                {
-                    final List<String> lines = initiator.awaitSuccess(TIMEOUT_S);
-                    assertTrue(lines.contains("initiator: round " + round + ": added 1 to the counter (it was " +
-                        round + "), wrote 4096 bytes, read them back: the same"), initiator.output());
-                }
-            }
-            final List<String> lines = target.awaitSuccess(TIMEOUT_S);
-            assertTrue(lines.contains("target: counter 2 (expected 2), block: the last initiator's 4096 bytes"),
-                target.output());
+            RmaTest.twoInitiatorsOneAfterTheOther((name, main, args) -> ExampleJvm.startOnOfi(name, main, root.dir(),
+                Stream.concat(Stream.of("-p", "tcp", "--service", port), Stream.of(args)).toArray(String[]::new)),
+                TIMEOUT_S);
         }
     }
 
