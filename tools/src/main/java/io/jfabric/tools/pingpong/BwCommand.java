@@ -135,7 +135,7 @@ public final class BwCommand implements Callable<Integer>
         final int[] sizeList;
         try
         {
-            sizeList = FiSizes.parse(sizes == null ? "1m" : sizes);
+            sizeList = FiSizes.parse(sizes == null ? SizeList.BW_DEFAULT_SIZES_TEXT : sizes);
         }
         catch (final IllegalArgumentException ex)
         {
