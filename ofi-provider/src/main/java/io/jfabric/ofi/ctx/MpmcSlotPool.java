@@ -70,25 +70,11 @@ public final class MpmcSlotPool extends SlotPool
             CURSOR.setOpaque(this, next + 1);
             return slot;
         }
-        return acquireSlow(next);
+        return acquireAfter(next);
     }
 
-    /** The slot at the cursor is in flight or another poster's: take the first after it this thread can claim. */
-    private int acquireSlow(final long next)
-    {
-        for (int i = 1; i < capacity(); i++)
-        {
-            final int slot = (int)(next + i) & mask();
-            if (take(slot))
-            {
-                CURSOR.setOpaque(this, next + i + 1);
-                return slot;
-            }
-        }
-        return -1;
-    }
-
-    private boolean take(final int slot)
+    @Override
+    protected boolean take(final int slot)
     {
         if (BROKEN_NO_STATE_CHECK)
         {
@@ -96,6 +82,12 @@ public final class MpmcSlotPool extends SlotPool
         }
         // A plain read first: a slot in flight costs no compare-and-set (and no exclusive cache line).
         return isFree(slot) && (BROKEN_PLAIN_CLAIM ? claimPlainly(slot) : claim(slot));
+    }
+
+    @Override
+    protected void moveCursor(final long next)
+    {
+        CURSOR.setOpaque(this, next);
     }
 
     @Override

@@ -38,7 +38,7 @@ import java.lang.invoke.VarHandle;
  * The poster takes slots in turn, indexed by a sequence of its own: the slot at {@code cursor & mask} is the next,
  * and it is free again as soon as that operation's completion has been read. Operations mostly complete in the
  * order they were posted, so the next slot is nearly always free; when it is not (a receive that waits long, a
- * completion out of order) the poster looks further ({@code acquireSlow}), skipping the slots still in flight.
+ * completion out of order) the poster looks further ({@link #acquireAfter}), skipping the slots still in flight.
  * <pre>
  * poster (the endpoint's thread)                      CQ reader
  *   slot = acquire()        state[cursor] FREE (acquire load), cursor + 1
@@ -137,6 +137,37 @@ public abstract class SlotPool
      * @return its index, or -1 when every slot holds an operation in flight.
      */
     public abstract int acquire();
+
+    /**
+     * The slot at the poster's cursor could not be taken (still in flight, or another poster's): take the first after
+     * it that {@link #take} gets, and move the cursor past it. Slow path: a state load a slot, so a pool whose slots
+     * are all in flight costs a load of each before it answers -1.
+     *
+     * @param next the cursor whose slot could not be taken.
+     * @return the slot taken, or -1 when none is free.
+     */
+    protected final int acquireAfter(final long next)
+    {
+        for (int i = 1; i < capacity; i++)
+        {
+            final int slot = (int)(next + i) & mask;
+            if (take(slot))
+            {
+                moveCursor(next + i + 1);
+                return slot;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * @param slot a slot.
+     * @return whether this poster now has it: it was FREE (and, where several threads post, is now claimed HELD).
+     */
+    protected abstract boolean take(int slot);
+
+    /** @param next the poster's cursor from now on: the slot after the one just taken. */
+    protected abstract void moveCursor(long next);
 
     /**
      * A slot of this poster's was abandoned (its post failed): the subclass may take it again next.

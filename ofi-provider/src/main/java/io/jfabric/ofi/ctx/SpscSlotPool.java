@@ -51,27 +51,24 @@ public final class SpscSlotPool extends SlotPool
     {
         final long next = cursor;
         final int slot = (int)next & mask();
-        if (BROKEN_NO_STATE_CHECK || isFree(slot))
+        if (take(slot))
         {
             cursor = next + 1;
             return slot;
         }
-        return acquireSlow(next);
+        return acquireAfter(next);
     }
 
-    /** The next slot is still in flight: take the first free one after it, if any. */
-    private int acquireSlow(final long next)
+    @Override
+    protected boolean take(final int slot)
     {
-        for (int i = 1; i < capacity(); i++)
-        {
-            final int slot = (int)(next + i) & mask();
-            if (isFree(slot))
-            {
-                cursor = next + i + 1;
-                return slot;
-            }
-        }
-        return -1;
+        return BROKEN_NO_STATE_CHECK || isFree(slot);
+    }
+
+    @Override
+    protected void moveCursor(final long next)
+    {
+        cursor = next;
     }
 
     @Override
