@@ -22,11 +22,14 @@ import java.util.Map;
  * The {@code --name value} options of an example's command line, each with a default, so the examples stay free of
  * an option library. An unknown option, a missing value or a value that is not a number where one is wanted is a
  * usage error: {@link UsageException}, which the example's main turns into exit status 1 and a usage line.
+ * {@code -p} is short for {@code --provider}, as in {@code fi_info} and {@code fi_pingpong}.
  * <p>
  * Called by the main thread only, before anything is opened.
  */
 public final class ExampleArgs
 {
+    private static final Map<String, String> SHORT = Map.of("-p", "--provider");
+
     private final String usage;
     private final Map<String, String> values;
 
@@ -50,7 +53,7 @@ public final class ExampleArgs
         final Map<String, String> values = new LinkedHashMap<>(defaults);
         for (int i = 0; i < args.length; i++)
         {
-            final String arg = args[i];
+            final String arg = SHORT.getOrDefault(args[i], args[i]);
             if ("-h".equals(arg) || "--help".equals(arg))
             {
                 throw new UsageException(usage, null);

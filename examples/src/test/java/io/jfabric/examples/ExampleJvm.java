@@ -27,8 +27,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 /**
- * One example main class running in its own JVM, as a user would start it: this JVM's java binary and class path,
- * the {@code --add-exports} Agrona needs, and {@code -Djfabric.shm.dir} pointing at the test's private root. A daemon
+ * One example main class running in its own JVM, as a user would start it: this JVM's java binary and class path
+ * (for a native provider, {@link #startOnOfi}: a JDK 22+ with the ofi provider's classes too), the
+ * {@code --add-exports} Agrona needs, and {@code -Djfabric.shm.dir} pointing at the test's private root. A daemon
  * thread collects its output (stdout and stderr together) line by line, so a test can wait for a line while it runs.
  * {@link #close()} kills it if it is still running, so no process outlives its test.
  * <p>
@@ -79,9 +80,37 @@ final class ExampleJvm implements AutoCloseable
         final String name, final String mainClass, final Path classes, final Path root, final String... args)
         throws IOException
     {
+        final String java = ProcessHandle.current().info().command()
+            .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        return start(name, java, List.of(), classes, mainClass, root, args);
+    }
+
+    /**
+     * Start an example as a user runs it over a native provider ({@code -p tcp}, as bin/example-* does): on the
+     * JDK 22+ the build found, with the ofi provider's classes before this JVM's class path and native access
+     * granted ({@link NeedsOfiTcp} says where they are, and skips the test where they are not).
+     *
+     * @param name      what to call it in messages.
+     * @param mainClass the example's main class.
+     * @param root      the shm root directory (the shm provider is on the class path too).
+     * @param args      the example's arguments.
+     * @return the started process.
+     * @throws IOException when it cannot start.
+     */
+    static ExampleJvm startOnOfi(final String name, final Class<?> mainClass, final Path root, final String... args)
+        throws IOException
+    {
+        return start(name, NeedsOfiTcp.Condition.java().toString(), List.of("--enable-native-access=ALL-UNNAMED"),
+            NeedsOfiTcp.Condition.classes(), mainClass.getName(), root, args);
+    }
+
+    private static ExampleJvm start(
+        final String name, final String java, final List<String> flags, final Path classes, final String mainClass,
+        final Path root, final String... args) throws IOException
+    {
         final List<String> command = new ArrayList<>();
-        command.add(ProcessHandle.current().info().command()
-            .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        command.add(java);
+        command.addAll(flags);
         command.add("--add-exports");
         command.add("java.base/jdk.internal.misc=ALL-UNNAMED");
         // A quick start matters more here than peak speed.
@@ -217,6 +246,12 @@ final class ExampleJvm implements AutoCloseable
             throw new AssertionError("kill -TERM " + process.pid() + " failed");
         }
         return awaitExit(30);
+    }
+
+    /** @return the process's id (the examples print it as the publisher's or client's id). */
+    long pid()
+    {
+        return process.pid();
     }
 
     /** @return every line printed so far. */

@@ -37,23 +37,52 @@ class RmaTest
     @Test
     void shouldWriteReadAndAddIntoTheTargetsMemoryWithoutItsCpu() throws Exception
     {
-        try (ShmRoot root = new ShmRoot();
-            ExampleJvm target = ExampleJvm.start("target", Target.class, root.dir(), "--initiators", "2"))
+        try (ShmRoot root = new ShmRoot())
         {
-            target.awaitLine(line -> line.contains("waiting for 2 initiator(s)"), TIMEOUT_S);
+            twoInitiatorsOneAfterTheOther((name, main, args) -> ExampleJvm.start(name, main, root.dir(), args),
+                TIMEOUT_S);
+        }
+    }
+
+    /**
+     * A target waiting for two initiators, which run one after the other, every side started by {@code start} (on
+     * shm, or over tcp by {@link OverTcpTest}): each initiator reads back what it wrote, and the target's memory
+     * holds the counter both added to and the second one's block.
+     *
+     * @param start    starts a side.
+     * @param timeoutS the longest wait for a side.
+     */
+    static void twoInitiatorsOneAfterTheOther(final Starter start, final long timeoutS) throws Exception
+    {
+        try (ExampleJvm target = start.start("target", Target.class, "--initiators", "2"))
+        {
+            target.awaitLine(line -> line.contains("waiting for 2 initiator(s)"), timeoutS);
             for (int round = 0; round < 2; round++)
             {
-                try (ExampleJvm initiator = ExampleJvm.start("initiator " + round, Initiator.class, root.dir()))
+                try (ExampleJvm initiator = start.start("initiator " + round, Initiator.class))
                 {
-                    final List<String> lines = initiator.awaitSuccess(TIMEOUT_S);
+                    final List<String> lines = initiator.awaitSuccess(timeoutS);
                     assertTrue(lines.contains("initiator: round " + round + ": added 1 to the counter (it was " +
                         round + "), wrote 4096 bytes, read them back: the same"), initiator.output());
                 }
             }
-            final List<String> lines = target.awaitSuccess(TIMEOUT_S);
+            final List<String> lines = target.awaitSuccess(timeoutS);
             assertTrue(lines.contains("target: counter 2 (expected 2), block: the last initiator's 4096 bytes"),
                 target.output());
         }
+    }
+
+    /** Starts one side of an example in its own JVM. */
+    @FunctionalInterface
+    interface Starter
+    {
+        /**
+         * @param name      the side's name, for messages.
+         * @param mainClass its main class.
+         * @param args      its own arguments.
+         * @return the running JVM.
+         */
+        ExampleJvm start(String name, Class<?> mainClass, String... args) throws Exception;
     }
 
     @Test

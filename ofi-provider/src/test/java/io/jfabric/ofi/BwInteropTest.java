@@ -55,12 +55,18 @@ class BwInteropTest
     void shouldStreamOneMebibyteMessagesEveryPairing(final String client, final String server) throws Exception
     {
         final String port = Integer.toString(PORT.getAndIncrement());
-        final String[] common = {"-d", "lo", "-S", "1048576", "-I", "64", "-w", "8"};
+        // jfabric against itself without -S: bw's default sizes, 64 B to 1 MiB, as over shm.
+        final boolean bothJava = client.equals("java") && server.equals("java");
+        final String[] common = bothJava ? new String[] {"-d", "lo", "-I", "64", "-w", "8"} :
+            new String[] {"-d", "lo", "-S", "1048576", "-I", "64", "-w", "8"};
         final Process cServer = server.equals("c") ? start(cBw.toString(), "-p", "tcp", "-B", port, common) : null;
         try (PeerJvm jServer = server.equals("java") ?
                 new PeerJvm("io.jfabric.tools.JfabricMain", with("bw", "-p", "tcp", "-B", port, common)) : null)
         {
-            Thread.sleep(1500);
+            if (jServer != null)
+            {
+                jServer.awaitStderr("for a client on control port " + port, 60_000); // C's client does not retry
+            }
             final String line;
             if (client.equals("java"))
             {
@@ -69,6 +75,14 @@ class BwInteropTest
                 {
                     line = jClient.expect("1m ", 120_000);
                     assertEquals(0, jClient.waitFor(60_000), jClient.stderr());
+                    if (bothJava)
+                    {
+                        for (final String size : new String[] {"64 ", "4k ", "64k "})
+                        {
+                            assertTrue(jClient.seen().stream().anyMatch(l -> l.startsWith(size) && l.contains("=64")),
+                                () -> "no " + size + "line: " + jClient.seen());
+                        }
+                    }
                 }
             }
             else

@@ -15,10 +15,14 @@
  */
 package io.jfabric.ofi;
 
+import io.jfabric.Errno;
+
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -29,7 +33,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code jfabric pingpong -p tcp} and libfabric's C {@code fi_pingpong -p tcp -e rdm} run together over 127.0.0.1,
  * in both pairings (jfabric client against a C server, C client against a jfabric server), with the data check
  * ({@code -c}) on both sides at 64 B, 4 KiB and 1 MiB: both exit 0 and print fi_pingpong's result line with every
- * message acknowledged ({@code =N}). Skipped, saying so, where fi_pingpong is not installed.
+ * message acknowledged ({@code =N}). Skipped, saying so, where fi_pingpong is not installed. jfabric against
+ * jfabric runs whether or not it is, and so does a jfabric server (pingpong, bw) whose client never comes: it gives
+ * up after {@code --timeout}.
  */
 @NeedsLibfabric
 class FiPingpongInteropTest
@@ -56,7 +62,7 @@ class FiPingpongInteropTest
         {
             try (PeerJvm jfabric = new PeerJvm("io.jfabric.tools.JfabricMain", jfabricArgs))
             {
-                Thread.sleep(1500);
+                jfabric.awaitStderr("for a client on control port " + port, 60_000); // C's client does not retry
                 final NativeTools.Result c = NativeTools.run(120, concat(cCommon, "-P", Integer.toString(port),
                     "127.0.0.1"));
                 assertEquals(0, c.exit(), c.stderr() + c.stdout());
@@ -86,6 +92,67 @@ class FiPingpongInteropTest
         }
     }
 
+    @ParameterizedTest(name = "{0} B")
+    @CsvSource({"64", "1048576"})
+    void shouldRunJfabricAgainstJfabricWithDataChecked(final int size) throws Exception
+    {
+        // The same command as over shm but for -p tcp and the addresses: no C program needed.
+        final String port = Integer.toString(PORT.getAndIncrement());
+        final String iterations = size >= 1 << 20 ? "20" : "200";
+        final String expectedLine = (size >= 1 << 20 ? "1m" : "64") + " ";
+        try (PeerJvm server = new PeerJvm("io.jfabric.tools.JfabricMain", "pingpong", "-p", "tcp", "-d", "lo", "-B",
+            port, "-S", Integer.toString(size), "-I", iterations, "-c"))
+        {
+            // No pause for the server to listen: a jfabric client keeps trying to connect until --timeout.
+            try (PeerJvm client = new PeerJvm("io.jfabric.tools.JfabricMain", "pingpong", "-p", "tcp", "-d", "lo",
+                "-P", port, "-S", Integer.toString(size), "-I", iterations, "-c", "127.0.0.1"))
+            {
+                assertTrue(client.expect(expectedLine, 120_000).contains("=" + iterations));
+                assertEquals(0, client.waitFor(60_000), client.stderr());
+            }
+            assertTrue(server.expect(expectedLine, 60_000).contains("=" + iterations));
+            assertEquals(0, server.waitFor(60_000), server.stderr());
+        }
+    }
+
+    @Test
+    void shouldGiveUpWhenNoClientComesWithinTheTimeout() throws Exception
+    {
+        // No client: each server waits --timeout, then exits FI_ETIMEDOUT naming its port (it once waited forever).
+        // Without -I, the default count by size (a missing -I once threw NullPointerException, exit 1). The three
+        // servers wait at the same time.
+        final List<String> commands = List.of("pingpong -I 10", "pingpong", "bw");
+        final List<String> ports = new ArrayList<>();
+        final List<PeerJvm> servers = new ArrayList<>();
+        try
+        {
+            for (final String command : commands)
+            {
+                final String port = Integer.toString(PORT.getAndIncrement());
+                final List<String> args = new ArrayList<>(List.of(command.split(" ")));
+                args.addAll(List.of("-p", "tcp", "-d", "lo", "-B", port, "--timeout", "2"));
+                ports.add(port);
+                servers.add(new PeerJvm("io.jfabric.tools.JfabricMain", args.toArray(String[]::new)));
+            }
+            final long start = System.nanoTime();
+            for (int i = 0; i < servers.size(); i++)
+            {
+                final PeerJvm server = servers.get(i);
+                assertEquals(Errno.FI_ETIMEDOUT, server.waitFor(30_000), commands.get(i) + ": " + server.stderr());
+                assertTrue(server.stderr().contains(
+                    "no client connected to control port " + ports.get(i) + " within 2 s"), server.stderr());
+            }
+            assertTrue(System.nanoTime() - start >= 1_500_000_000L, "gave up before --timeout");
+        }
+        finally
+        {
+            for (final PeerJvm server : servers)
+            {
+                server.close();
+            }
+        }
+    }
+
     private static String count(final String iterations)
     {
         return iterations;
@@ -99,7 +166,7 @@ class FiPingpongInteropTest
 
     private static String[] concat(final List<String> first, final String... more)
     {
-        final List<String> all = new java.util.ArrayList<>(first);
+        final List<String> all = new ArrayList<>(first);
         all.addAll(List.of(more));
         return all.toArray(String[]::new);
     }

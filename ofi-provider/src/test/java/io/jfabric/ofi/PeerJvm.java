@@ -157,6 +157,24 @@ final class PeerJvm implements AutoCloseable
         }
     }
 
+    /**
+     * @param text      what the peer's stderr must come to contain.
+     * @param timeoutMs the longest wait.
+     */
+    void awaitStderr(final String text, final long timeoutMs) throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        while (!stderr().contains(text))
+        {
+            if (System.nanoTime() - deadline > 0 || !process.isAlive())
+            {
+                throw new AssertionError("peer wrote no '" + text + "' on stderr within " + timeoutMs + " ms; alive " +
+                    process.isAlive() + "; stderr:\n" + stderr());
+            }
+            Thread.sleep(20);
+        }
+    }
+
     /** SIGKILL now, and wait until the process is gone. */
     void kill() throws InterruptedException
     {

@@ -63,7 +63,7 @@ class TwoJvmFaultsTest
             peer.expect("STREAMING", 60_000);
             long next = 1_000_000;
             final long start = System.nanoTime();
-            while (System.nanoTime() - start < 2_000_000_000L)
+            while (System.nanoTime() - start < 1_000_000_000L)
             {
                 if (node.ep.send(out, 0, MIB, 0, to, next) == 0)
                 {
@@ -86,7 +86,7 @@ class TwoJvmFaultsTest
             final int atKill = outstanding.size();
             peer.kill();
             int errors = 0;
-            final long readUntil = System.nanoTime() + 5_000_000_000L;
+            final long readUntil = System.nanoTime() + 2_000_000_000L; // what libfabric fails itself, then close
             while (!outstanding.isEmpty() && System.nanoTime() < readUntil)
             {
                 errors += drain(node, outstanding, false);

@@ -32,33 +32,34 @@ import io.jfabric.FabricException;
 import io.jfabric.Fabrics;
 import io.jfabric.Flags;
 import io.jfabric.Info;
-import io.jfabric.Versions;
 import io.jfabric.examples.ExampleArgs;
 import io.jfabric.examples.ShutdownSignal;
+import io.jfabric.examples.WellKnownAddress;
 
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * The subscribing side of the pubsub example: inserts the publisher's well-known address ({@link PubSub}) into its
- * AV, sends it a SUBSCRIBE every {@link PubSub#SUBSCRIBE_INTERVAL_MS} ms (which also brings a restarted publisher
- * back to it), and prints every message it receives after checking that the payload is intact and that, per
+ * AV with {@code fi_av_insertsvc}, sends it a SUBSCRIBE every {@link PubSub#SUBSCRIBE_INTERVAL_MS} ms (which also
+ * brings a restarted publisher back to it), and prints every message it receives after checking that the payload is intact and that, per
  * publisher, the sequence numbers follow each other. It exits 0 on the publisher's END, after {@code --count}
  * messages, or on Ctrl-C; 2 when a message arrives damaged or out of order.
  * <p>
  * What it shows, beyond the publisher's: a peer address that survives the peer's restart, FI_SOURCE to accept
- * messages from the publisher only, and {@code -FI_EHOSTUNREACH} meaning "nobody there (yet)".
+ * messages from the publisher only, and what "nobody there (yet)" looks like: {@code -FI_EHOSTUNREACH} on shm,
+ * {@code -FI_EAGAIN} that lasts (no connection) on tcp.
  * <p>
  * One thread, the main thread, makes every call (FI_THREAD_DOMAIN); an instance is that thread's state.
  */
 public final class Subscriber
 {
-    private static final String USAGE = "subscriber [--domain pubsub] [--count 0 (messages to take, then exit; " +
-        "0: until the publisher's END or Ctrl-C)]";
-    private static final Map<String, String> DEFAULTS = Map.of("domain", PubSub.DEFAULT_DOMAIN, "count", "0");
+    private static final String USAGE = "subscriber [-p shm|tcp|... (provider)] [--node NODE] [--service SERVICE] " +
+        "[--domain pubsub (shm)] [--count 0 (messages to take, then exit; 0: until the publisher's END or Ctrl-C)]";
+    private static final Map<String, String> DEFAULTS =
+        WellKnownAddress.withOptions(Map.of("domain", PubSub.DEFAULT_DOMAIN, "count", "0"));
 
     /** Exit status when a message arrives damaged or out of order. */
     static final int EXIT_BAD_MESSAGE = 2;
@@ -66,6 +67,10 @@ public final class Subscriber
     /** Receives kept posted; a receive's context is its buffer's index. */
     private static final int RECEIVES = 16;
     private static final long IDLE_NS = TimeUnit.MICROSECONDS.toNanos(50);
+    /** How long SUBSCRIBEs may be refused with -FI_EAGAIN before we say that nobody answers. */
+    private static final long SILENCE_NS = TimeUnit.SECONDS.toNanos(1);
+    /** The context of a SUBSCRIBE sent with fi_send (receives use their buffer's index). */
+    private static final long SUBSCRIBE_CONTEXT = 1L << 62;
 
     private final Endpoint ep;
     private final CompletionQueue cq;
@@ -73,6 +78,7 @@ public final class Subscriber
     private final long publisher;
     private final String publisherAddress;
     private final long count;
+    private final long injectSize;
 
     private final CqEntries entries = new CqEntries(RECEIVES);
     private final CqErrEntry errEntry = new CqErrEntry();
@@ -86,6 +92,8 @@ public final class Subscriber
     private long missed;
     private boolean publisherReached;
     private boolean publisherAbsentSaid;
+    private boolean subscribeInFlight;
+    private long refusedSince;
     private boolean done;
     private int status;
 
@@ -95,7 +103,8 @@ public final class Subscriber
         final ShutdownSignal signal,
         final long publisher,
         final String publisherAddress,
-        final long count)
+        final long count,
+        final long injectSize)
     {
         this.ep = ep;
         this.cq = cq;
@@ -103,9 +112,11 @@ public final class Subscriber
         this.publisher = publisher;
         this.publisherAddress = publisherAddress;
         this.count = count;
+        this.injectSize = injectSize;
 
-        // The SUBSCRIBE message carries our own address, so the publisher can insert it into its AV.
-        final byte[] me = PubSub.addressText(ep.getname()).getBytes(StandardCharsets.US_ASCII);
+        // The SUBSCRIBE message carries our own address as fi_getname gives it, so the publisher can insert it
+        // into its AV (fi_av_insert takes the provider's format: text on shm, a struct sockaddr_in on tcp).
+        final byte[] me = ep.getname();
         subscribe.putInt(PubSub.TYPE_OFFSET, PubSub.TYPE_SUBSCRIBE).putInt(PubSub.LENGTH_OFFSET, me.length)
             .putLong(PubSub.PUBLISHER_OFFSET, 0).putLong(PubSub.SEQUENCE_OFFSET, 0).put(PubSub.HEADER_LENGTH, me);
         subscribeLength = PubSub.HEADER_LENGTH + me.length;
@@ -159,8 +170,11 @@ public final class Subscriber
     private static int open(final ExampleArgs options, final ShutdownSignal signal)
     {
         final String domainName = options.string("domain");
-        final Info info = Fabrics.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, PubSub.hints(domainName)).get(0);
-        final String publisherAddress = PubSub.publisherAddress(info, domainName);
+        final WellKnownAddress address = WellKnownAddress.of(options, PubSub.DEFAULT_PORT);
+        // getinfo with the publisher's node and service as the destination: a native provider picks the local
+        // interface that reaches it (127.0.0.1 reaches lo).
+        final Info info = address.clientInfo(PubSub.hints(address, domainName));
+        final String publisherAddress = address.text(info);
 
         try (Fabric fabric = Fabrics.fabric(info.fabricAttr(), 0);
             Domain domain = fabric.domain(info, 0);
@@ -172,19 +186,14 @@ public final class Subscriber
             ep.bind(cq, Flags.FI_TRANSMIT | Flags.FI_RECV);
             ep.enable();
 
-            // The publisher's well-known address, without ?gen=: it names whoever holds that slot, now or after a
-            // restart, so we insert it once. A slot nobody holds yet inserts fine: sends to it fail with
-            // FI_EHOSTUNREACH until the publisher is there.
-            final long[] fiAddr = new long[1];
-            if (av.insert(new String[]{publisherAddress}, 1, fiAddr, 0, 0) != 1)
-            {
-                throw new FabricException(Errno.FI_EINVAL, "fi_av_insert: " + publisherAddress + " not inserted");
-            }
-            System.out.println("subscriber: at " + PubSub.addressText(ep.getname()) + ", publisher at " +
-                publisherAddress);
+            // The publisher's well-known address names whoever is there, now or after a restart (on shm it has no
+            // ?gen=), so we insert it once. An address nobody holds yet inserts fine: sends to it fail
+            // (FI_EHOSTUNREACH on shm, FI_EAGAIN while tcp cannot connect) until the publisher is there.
+            final long fiAddr = address.insert(av, info);
+            System.out.println("subscriber: at " + av.straddr(ep.getname()) + ", publisher at " + publisherAddress);
 
-            final Subscriber subscriber =
-                new Subscriber(ep, cq, signal, fiAddr[0], publisherAddress, options.number("count"));
+            final Subscriber subscriber = new Subscriber(ep, cq, signal, fiAddr, publisherAddress,
+                options.number("count"), info.txAttr().injectSize());
             return subscriber.receive();
         }
     }
@@ -217,13 +226,22 @@ public final class Subscriber
 
     /**
      * Tell the publisher we are here. The first one subscribes us; the later ones are keepalives the publisher
-     * ignores, except a restarted publisher, for which the next one is a first one again.
+     * ignores, except a restarted publisher, for which the next one is a first one again. Within the provider's
+     * inject_size the message goes with fi_inject; a longer one (a long address) with fi_send, which has the
+     * buffer until its completion: the SUBSCRIBE never changes, so we only skip the next one while it is in flight.
      */
     private void sendSubscribe()
     {
-        final long rc = ep.inject(subscribe, 0, subscribeLength, publisher);
+        if (subscribeInFlight)
+        {
+            return;
+        }
+        final long rc = subscribeLength <= injectSize ? ep.inject(subscribe, 0, subscribeLength, publisher) :
+            ep.send(subscribe, 0, subscribeLength, 0, publisher, SUBSCRIBE_CONTEXT);
         if (rc == 0)
         {
+            subscribeInFlight = subscribeLength > injectSize;
+            refusedSince = 0;
             if (!publisherReached)
             {
                 System.out.println("subscriber: SUBSCRIBE sent to the publisher at " + publisherAddress);
@@ -231,24 +249,37 @@ public final class Subscriber
                 publisherAbsentSaid = false;
             }
         }
-        else if (rc == -Errno.FI_EHOSTUNREACH)
+        else if (rc == -Errno.FI_EAGAIN)
         {
-            // Nobody holds the publisher's address: not started yet, closed, crashed, or stopped for longer than
-            // jfabric.shm.liveness.timeout.ms. Keep trying; messages already received are not affected.
-            if (!publisherAbsentSaid)
+            // shm: the publisher's ring is full, it is busy; tcp: no connection to it (yet). Try at the next
+            // interval; say so once when it lasts.
+            final long now = System.nanoTime();
+            refusedSince = refusedSince == 0 ? now : refusedSince;
+            if (now - refusedSince >= SILENCE_NS)
             {
-                System.out.println("subscriber: no publisher at " + publisherAddress +
-                    " (FI_EHOSTUNREACH); trying again every " + PubSub.SUBSCRIBE_INTERVAL_MS + " ms; a publisher " +
-                    "is seen only with the same --domain (the address's last part) and shm root (jfabric.shm.dir " +
-                    "or JFABRIC_SHM_DIR) as this subscriber");
-                publisherAbsentSaid = true;
+                publisherAbsent("FI_EAGAIN for " + TimeUnit.NANOSECONDS.toSeconds(SILENCE_NS) + " s: no answer");
             }
-            publisherReached = false;
         }
-        else if (rc != -Errno.FI_EAGAIN)        // FI_EAGAIN: its ring is full, it is busy: try at the next interval
+        else
         {
-            throw new FabricException((int)-rc, "fi_inject SUBSCRIBE: " + Errno.strerror((int)rc));
+            // shm, FI_EHOSTUNREACH: nobody holds the publisher's address: not started yet, closed, crashed, or
+            // stopped for longer than jfabric.shm.liveness.timeout.ms. Keep trying; messages already received
+            // are not affected.
+            publisherAbsent(Errno.name((int)rc));
         }
+    }
+
+    private void publisherAbsent(final String why)
+    {
+        if (!publisherAbsentSaid)
+        {
+            System.out.println("subscriber: no publisher at " + publisherAddress + " (" + why + "); trying again " +
+                "every " + PubSub.SUBSCRIBE_INTERVAL_MS + " ms; a publisher is seen only with the same provider " +
+                "and address (on shm: the same --domain and shm root, jfabric.shm.dir or JFABRIC_SHM_DIR) as this " +
+                "subscriber");
+            publisherAbsentSaid = true;
+        }
+        publisherReached = false;
     }
 
     /**
@@ -278,6 +309,10 @@ public final class Subscriber
             {
                 onMessage((int)entries.opContext[i], (int)entries.len[i], entries.srcAddr[i]);
             }
+            else if ((entries.flags[i] & Flags.FI_SEND) != 0)
+            {
+                subscribeInFlight = false;      // the SUBSCRIBE sent with fi_send has gone
+            }
         }
         return n;
     }
@@ -286,6 +321,13 @@ public final class Subscriber
     {
         if (cq.readErr(errEntry, 0) != 1)
         {
+            return;
+        }
+        if ((errEntry.flags & Flags.FI_SEND) != 0)
+        {
+            // The SUBSCRIBE sent with fi_send failed after it was taken (the publisher went away): try again.
+            subscribeInFlight = false;
+            publisherAbsent(Errno.name(errEntry.err));
             return;
         }
         System.err.println("subscriber: error completion " + Errno.name(errEntry.err) + ": " +

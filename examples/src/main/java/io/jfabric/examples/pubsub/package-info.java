@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 /**
- * Publish/subscribe between processes of one host over a named shm domain: {@link
+ * Publish/subscribe between processes, on one host over a named shm domain or across hosts over tcp: {@link
  * io.jfabric.examples.pubsub.Publisher} sends numbered messages to every subscriber it knows,
  * {@link io.jfabric.examples.pubsub.Subscriber} announces itself to the publisher's well-known address and checks
  * that what it receives arrives intact and in order. Either side may restart; they find each other again.

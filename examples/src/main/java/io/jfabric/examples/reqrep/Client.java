@@ -30,9 +30,9 @@ import io.jfabric.FabricException;
 import io.jfabric.Fabrics;
 import io.jfabric.Flags;
 import io.jfabric.Info;
-import io.jfabric.Versions;
 import io.jfabric.examples.ExampleArgs;
 import io.jfabric.examples.ShutdownSignal;
+import io.jfabric.examples.WellKnownAddress;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -41,11 +41,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The client of the reqrep example: inserts itself and the server's well-known address into the shared AV
- * ({@link ReqRep}), sends {@code --warmup} unmeasured and then {@code --requests} measured requests, one at a time,
- * each with {@code fi_send} (so it also waits for the send's completion), checks that every reply is its own
- * request echoed intact, prints the round trip's p50, p99 and max, says BYE, removes its AV entries and exits 0.
- * A server that is not there yet is waited for, up to {@code --timeout-s}.
+ * The client of the reqrep example: inserts the server's well-known address into its AV, and makes itself known
+ * ({@link ReqRep}): where the provider shares AVs, by inserting itself into the shared one, otherwise with a HELLO
+ * carrying its address. Then it sends {@code --warmup} unmeasured and {@code --requests} measured requests, one at a
+ * time, each with {@code fi_send} (so it also waits for the send's completion), checks that every reply is its own
+ * request echoed intact, prints the round trip's p50, p99 and max, says BYE, removes what it put in a shared AV and
+ * exits 0. A server that is not there yet is waited for, up to {@code --timeout-s}.
  * <p>
  * The round trip is timed with {@link System#nanoTime()} from the send call to the reply's completion; nothing is
  * allocated while measuring.
@@ -54,10 +55,11 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class Client
 {
-    private static final String USAGE = "client [--domain reqrep] [--requests 100000] [--warmup 20000] " +
+    private static final String USAGE = "client [-p shm|tcp|... (provider)] [--node NODE] [--service SERVICE] " +
+        "[--domain reqrep (shm)] [--requests 100000] [--warmup 20000] " +
         "[--size 64 (payload bytes, at most " + ReqRep.MAX_PAYLOAD_LENGTH + ")] [--timeout-s 10]";
-    private static final Map<String, String> DEFAULTS = Map.of("domain", ReqRep.DEFAULT_DOMAIN,
-        "requests", "100000", "warmup", "20000", "size", "64", "timeout-s", "10");
+    private static final Map<String, String> DEFAULTS = WellKnownAddress.withOptions(Map.of(
+        "domain", ReqRep.DEFAULT_DOMAIN, "requests", "100000", "warmup", "20000", "size", "64", "timeout-s", "10"));
 
     /** Exit status when a reply is not the request it answers. */
     static final int EXIT_BAD_REPLY = 2;
@@ -149,12 +151,13 @@ public final class Client
     private static int open(final ExampleArgs options, final ShutdownSignal signal)
     {
         final String domainName = options.string("domain");
-        final Info info = Fabrics.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, ReqRep.hints(domainName)).get(0);
-        final String serverAddress = ReqRep.serverAddress(info, domainName);
+        final WellKnownAddress address = WellKnownAddress.of(options, ReqRep.DEFAULT_PORT);
+        final Info info = address.clientInfo(ReqRep.hints(address, domainName));
+        final boolean sharedAv = ReqRep.sharedAv(info);
 
         try (Fabric fabric = Fabrics.fabric(info.fabricAttr(), 0);
             Domain domain = fabric.domain(info, 0);
-            AddressVector av = domain.avOpen(ReqRep.avAttr(), 0);
+            AddressVector av = domain.avOpen(ReqRep.avAttr(info), 0);
             CompletionQueue cq = domain.cqOpen(new CqAttr().format(CqFormat.MSG), 0);
             Endpoint ep = domain.endpoint(info, 0))
         {
@@ -162,37 +165,66 @@ public final class Client
             ep.bind(cq, Flags.FI_TRANSMIT | Flags.FI_RECV);
             ep.enable();
 
-            // Into the shared AV: ourselves, so that the server's completions name us (FI_SOURCE), and the server.
-            // Both go again before we close: the table is shared and outlives us (a client killed with SIGKILL
-            // leaves its two entries behind until the domain's files are cleaned, `bin/jfabric clean`).
-            final String me = ReqRep.addressText(ep.getname());
+            // The server; with a shared AV also ourselves, so that the server's completions name us (FI_SOURCE).
+            // What goes into a shared AV goes again before we close: the table outlives us (a client killed with
+            // SIGKILL leaves its two entries behind until the domain's files are cleaned, `bin/jfabric clean`).
+            final byte[] me = ep.getname();
             final long[] fiAddr = new long[2];
-            if (av.insert(new String[]{me, serverAddress}, 2, fiAddr, 0, 0) != 2)
+            if (sharedAv && av.insert(new byte[][]{me}, 1, fiAddr, 0, 0, null) != 1)
             {
-                throw new FabricException(Errno.FI_EINVAL, "fi_av_insert: " + me + " or " + serverAddress +
-                    " not inserted");
+                throw new FabricException(Errno.FI_EINVAL, "fi_av_insert: " + av.straddr(me) + " not inserted");
             }
-            System.out.println("client: " + ProcessHandle.current().pid() + " at " + me + " (fi_addr " + fiAddr[0] + " in AV '" +
-                ReqRep.CLIENTS_AV + "'), server at " + serverAddress);
+            try
+            {
+                fiAddr[1] = address.insert(av, info);
+            }
+            catch (final FabricException ex)
+            {
+                if (sharedAv)
+                {
+                    av.remove(fiAddr, 1, 0);
+                }
+                throw ex;
+            }
+            System.out.println("client: " + ProcessHandle.current().pid() + " at " + av.straddr(me) + (sharedAv ?
+                " (fi_addr " + fiAddr[0] + " in AV '" + ReqRep.CLIENTS_AV + "')" : "") + ", server at " +
+                address.text(info));
             try
             {
                 final Client client =
                     new Client(ep, cq, signal, fiAddr[1], TimeUnit.SECONDS.toNanos(options.number("timeout-s")));
-                return client.measure((int)options.number("requests"), options.number("warmup"),
-                    (int)options.number("size"));
+                return client.measure(sharedAv ? null : me, (int)options.number("requests"),
+                    options.number("warmup"), (int)options.number("size"));
             }
             finally
             {
-                av.remove(fiAddr, 2, 0);
+                if (sharedAv)
+                {
+                    av.remove(fiAddr, 2, 0);
+                }
             }
         }
     }
 
-    private int measure(final int requests, final long warmup, final int size)
+    /**
+     * @param hello our address, to say HELLO with first (no shared AV), or null.
+     */
+    private int measure(final byte[] hello, final int requests, final long warmup, final int size)
     {
         for (int i = 0; i < RECEIVES; i++)
         {
             postReceive(i);
+        }
+        if (hello != null)
+        {
+            // Without a shared AV the server learns our address from this first message (sequence 0), and from
+            // its reply on we know it can answer us.
+            prepare(ReqRep.TYPE_HELLO, 0, hello.length);
+            tx.put(ReqRep.HEADER_LENGTH, hello);
+            if (roundTrip() < 0)
+            {
+                return fail();
+            }
         }
 
         // Warm-up: the same round trips, not counted, so that HotSpot has compiled the data path (both sides')
@@ -249,14 +281,31 @@ public final class Client
      */
     private long roundTrip(final int type, final long sequence, final int size)
     {
-        tx.putInt(ReqRep.TYPE_OFFSET, type).putInt(ReqRep.LENGTH_OFFSET, size)
-            .putLong(ReqRep.CLIENT_OFFSET, clientId).putLong(ReqRep.SEQUENCE_OFFSET, sequence);
+        prepare(type, sequence, size);
         for (int i = 0; i < size; i++)
         {
             tx.put(ReqRep.HEADER_LENGTH + i, ReqRep.payloadByte(sequence, i));
         }
+        return roundTrip();
+    }
+
+    /** Write a message's header into {@code tx}; its payload goes after it. */
+    private void prepare(final int type, final long sequence, final int size)
+    {
+        tx.putInt(ReqRep.TYPE_OFFSET, type).putInt(ReqRep.LENGTH_OFFSET, size)
+            .putLong(ReqRep.CLIENT_OFFSET, clientId).putLong(ReqRep.SEQUENCE_OFFSET, sequence);
         expectedSequence = sequence;
         expectedLength = ReqRep.HEADER_LENGTH + size;
+    }
+
+    /**
+     * Send the message in {@code tx} and wait for both its send completion and its reply.
+     *
+     * @return the round trip in nanoseconds, or -1 with {@link #failure} and {@link #status} set.
+     */
+    private long roundTrip()
+    {
+        final long sequence = expectedSequence;
         sendDone = false;
         replyDone = false;
 
@@ -282,7 +331,8 @@ public final class Client
             {
                 return failed((int)-rc, "fi_send: " + Errno.strerror((int)rc));
             }
-            // FI_EAGAIN: no room now (the server's ring, or our CQ). Progress our side and retry.
+            // FI_EAGAIN: no room now (shm: the server's ring, or our CQ; tcp: no connection yet). Progress our side
+            // and retry.
             if (poll() < 0)
             {
                 return -1;
@@ -385,7 +435,7 @@ public final class Client
         }
         for (int i = ReqRep.HEADER_LENGTH; i < length; i++)
         {
-            if (rx.get(offset + i) != ReqRep.payloadByte(expectedSequence, i - ReqRep.HEADER_LENGTH))
+            if (rx.get(offset + i) != tx.get(i))
             {
                 status = EXIT_BAD_REPLY;
                 failure = "reply to seq=" + expectedSequence + ": payload byte " + (i - ReqRep.HEADER_LENGTH) +

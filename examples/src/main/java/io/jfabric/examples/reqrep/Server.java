@@ -30,20 +30,24 @@ import io.jfabric.FabricException;
 import io.jfabric.Fabrics;
 import io.jfabric.Flags;
 import io.jfabric.Info;
-import io.jfabric.Versions;
 import io.jfabric.examples.ExampleArgs;
 import io.jfabric.examples.ShutdownSignal;
+import io.jfabric.examples.WellKnownAddress;
 
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The server of the reqrep example: takes the domain's well-known address, opens the shared AV clients insert
- * themselves into ({@link ReqRep}), and answers every request by echoing it to the source address its completion
+ * The server of the reqrep example: listens at its well-known address, learns of clients from the shared AV or
+ * from their HELLO ({@link ReqRep}), and answers every request by echoing it to the source address its completion
  * carries (FI_SOURCE). It runs until Ctrl-C, or until {@code --clients} clients have said BYE; exit 0.
+ * <p>
+ * A reply is the request itself, sent back from its receive buffer, which is posted again once the reply has gone:
+ * at once after fi_inject (which copies it out) when it is within the provider's inject_size, after the send's
+ * completion when it goes with fi_send. A reply the provider cannot take now (-FI_EAGAIN) waits, its buffer with
+ * it, and is tried again after the next CQ read, for up to a second.
  * <p>
  * It busy-polls its CQ while requests come (the round trip is what the client measures) and parks briefly once
  * nothing has come for a millisecond, so an idle server does not keep a core busy.
@@ -52,34 +56,50 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class Server
 {
-    private static final String USAGE = "server [--domain reqrep] [--clients 0 (exit after this many clients " +
-        "said BYE; 0: until Ctrl-C)]";
-    private static final Map<String, String> DEFAULTS = Map.of("domain", ReqRep.DEFAULT_DOMAIN, "clients", "0");
+    private static final String USAGE = "server [-p shm|tcp|... (provider)] [--node NODE] [--service SERVICE] " +
+        "[--domain reqrep (shm)] [--clients 0 (exit after this many clients said BYE; 0: until Ctrl-C)]";
+    private static final Map<String, String> DEFAULTS =
+        WellKnownAddress.withOptions(Map.of("domain", ReqRep.DEFAULT_DOMAIN, "clients", "0"));
 
     /** Receives kept posted; a receive's context is its buffer's index. */
     private static final int RECEIVES = 16;
+    /** The context of a reply sent with fi_send: this bit and the buffer's index. */
+    private static final long REPLY_CONTEXT = 1L << 62;
     /** Spin this long without work before parking between polls. */
     private static final long SPIN_NS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final long PARK_NS = TimeUnit.MICROSECONDS.toNanos(50);
-    /** How long a reply waits for room in a client's ring before it is dropped. */
+    /** How long a reply waits for the provider to take it before it is dropped. */
     private static final long REPLY_PATIENCE_NS = TimeUnit.SECONDS.toNanos(1);
 
     private final Endpoint ep;
+    private final AddressVector av;
     private final CompletionQueue cq;
     private final ShutdownSignal signal;
+    private final boolean sharedAv;
+    private final long injectSize;
 
     private final CqEntries entries = new CqEntries(RECEIVES);
     private final CqErrEntry errEntry = new CqErrEntry();
     private final ByteBuffer rx = ByteBuffer.allocateDirect(RECEIVES * ReqRep.MAX_MESSAGE_LENGTH);
+    /** Per receive buffer: the reply waiting in it for the provider (destination, length, since when). */
+    private final long[] replyTo = new long[RECEIVES];
+    private final int[] replyLength = new int[RECEIVES];
+    private final long[] replySince = new long[RECEIVES];
+    private final boolean[] replyWaiting = new boolean[RECEIVES];
 
     private long requests;
     private long byes;
 
-    private Server(final Endpoint ep, final CompletionQueue cq, final ShutdownSignal signal)
+    private Server(
+        final Endpoint ep, final AddressVector av, final CompletionQueue cq, final ShutdownSignal signal,
+        final Info info)
     {
         this.ep = ep;
+        this.av = av;
         this.cq = cq;
         this.signal = signal;
+        this.sharedAv = ReqRep.sharedAv(info);
+        this.injectSize = info.txAttr().injectSize();
     }
 
     /**
@@ -129,25 +149,26 @@ public final class Server
     private static int open(final ExampleArgs options, final ShutdownSignal signal)
     {
         final String domainName = options.string("domain");
-        final Info info = Fabrics.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, ReqRep.hints(domainName)).get(0);
-        final String wellKnown = ReqRep.serverAddress(info, domainName);
+        final WellKnownAddress address = WellKnownAddress.of(options, ReqRep.DEFAULT_PORT);
+        final Info info = address.serverInfo(ReqRep.hints(address, domainName));
+        final String wellKnown = address.text(info);
 
-        // The AV is the NAMED one clients insert themselves into: the server never inserts anything, yet its
-        // completions name every client that did.
+        // With a shared AV it is the NAMED one clients insert themselves into: the server never inserts anything,
+        // yet its completions name every client that did. Without, clients are inserted as their HELLOs come.
         try (Fabric fabric = Fabrics.fabric(info.fabricAttr(), 0);
             Domain domain = fabric.domain(info, 0);
-            AddressVector av = domain.avOpen(ReqRep.avAttr(), 0);
+            AddressVector av = domain.avOpen(ReqRep.avAttr(info), 0);
             CompletionQueue cq = domain.cqOpen(new CqAttr().format(CqFormat.MSG), 0);
             Endpoint ep = domain.endpoint(info, 0))
         {
-            ep.setname(wellKnown.getBytes(StandardCharsets.US_ASCII));
+            address.take(ep, info);
             ep.bind(av, 0);
             ep.bind(cq, Flags.FI_TRANSMIT | Flags.FI_RECV);
             ep.enable();
-            System.out.println("server: at " + ReqRep.addressText(ep.getname()) + " (well-known address " +
-                wellKnown + "), clients' AV '" + ReqRep.CLIENTS_AV + "'");
+            System.out.println("server: at " + av.straddr(ep.getname()) + " (well-known address " + wellKnown +
+                "), " + (ReqRep.sharedAv(info) ? "clients' AV '" + ReqRep.CLIENTS_AV + "'" : "clients say HELLO"));
 
-            return new Server(ep, cq, signal).serve(options.number("clients"));
+            return new Server(ep, av, cq, signal, info).serve(options.number("clients"));
         }
     }
 
@@ -172,6 +193,7 @@ public final class Server
             {
                 LockSupport.parkNanos(PARK_NS);
             }
+            retryReplies();
         }
         System.out.println("server: answered " + requests + " requests from " + byes + " client(s)" +
             (signal.running() ? "" : " (interrupted)"));
@@ -205,6 +227,10 @@ public final class Server
             {
                 onRequest((int)entries.opContext[i], (int)entries.len[i], entries.srcAddr[i]);
             }
+            else if ((entries.flags[i] & Flags.FI_SEND) != 0)
+            {
+                postReceive((int)(entries.opContext[i] & ~REPLY_CONTEXT)); // the reply sent from it has gone
+            }
         }
         return n;
     }
@@ -218,60 +244,132 @@ public final class Server
         System.err.println("server: error completion " + Errno.name(errEntry.err) + ": " +
             cq.strerror(errEntry.provErrno, errEntry.errData) + " (context " + errEntry.opContext + ", len " +
             errEntry.len + ", olen " + errEntry.olen + ")");
-        if ((errEntry.flags & Flags.FI_RECV) != 0)
+        if ((errEntry.flags & (Flags.FI_RECV | Flags.FI_SEND)) != 0)
         {
-            postReceive((int)errEntry.opContext);
+            // A receive that completed in error, or a reply sent from its buffer that failed (its client went
+            // away): the buffer is ours again.
+            postReceive((int)(errEntry.opContext & ~REPLY_CONTEXT));
         }
     }
 
     private void onRequest(final int buffer, final int length, final long source)
     {
         final int offset = buffer * ReqRep.MAX_MESSAGE_LENGTH;
-        if (source == Addresses.FI_ADDR_NOTAVAIL)
+        final int type = length >= ReqRep.HEADER_LENGTH ? rx.getInt(offset + ReqRep.TYPE_OFFSET) : 0;
+        long client = source;
+        if (client == Addresses.FI_ADDR_NOTAVAIL && type == ReqRep.TYPE_HELLO && !sharedAv)
         {
-            // FI_SOURCE could not name the sender: it is not in the shared AV, so there is nowhere to reply.
-            System.err.println("server: a request of " + length + " bytes from an endpoint that is not in AV '" +
-                ReqRep.CLIENTS_AV + "'; not answered");
+            client = insertClient(offset, length);
+        }
+        if (client == Addresses.FI_ADDR_NOTAVAIL)
+        {
+            // FI_SOURCE could not name the sender: it is not in our AV, so there is nowhere to reply.
+            System.err.println("server: a request of " + length + " bytes from an endpoint that is not in " +
+                (sharedAv ? "AV '" + ReqRep.CLIENTS_AV + "'" : "our AV (it did not say HELLO)") + "; not answered");
+            postReceive(buffer);
+            return;
+        }
+        if (type != ReqRep.TYPE_HELLO)
+        {
+            requests++;
+        }
+        if (type == ReqRep.TYPE_BYE)
+        {
+            byes++;
+            System.out.println("server: BYE from client " + rx.getLong(offset + ReqRep.CLIENT_OFFSET) +
+                " (fi_addr " + client + ") after " + rx.getLong(offset + ReqRep.SEQUENCE_OFFSET) + " requests");
+        }
+        replyTo[buffer] = client;
+        replyLength[buffer] = length;
+        replySince[buffer] = System.nanoTime();
+        replyWaiting[buffer] = !reply(buffer);
+    }
+
+    /**
+     * @return the fi_addr of the client whose HELLO is at {@code offset} (its payload is the client's fi_getname),
+     *         or FI_ADDR_NOTAVAIL when the address is refused.
+     */
+    private long insertClient(final int offset, final int length)
+    {
+        final int nameLength = Math.min(rx.getInt(offset + ReqRep.LENGTH_OFFSET), length - ReqRep.HEADER_LENGTH);
+        final byte[] name = new byte[Math.max(0, nameLength)];
+        rx.get(offset + ReqRep.HEADER_LENGTH, name);
+        final long[] fiAddr = {Addresses.FI_ADDR_NOTAVAIL};
+        try
+        {
+            av.insert(new byte[][]{name}, 1, fiAddr, 0, 0, null);
+        }
+        catch (final FabricException ex)
+        {
+            System.err.println("server: a HELLO whose address the AV refuses: " + ex.getMessage());
+        }
+        return fiAddr[0];
+    }
+
+    /**
+     * Send the reply waiting in {@code buffer} (the request itself, echoed to where it came from).
+     *
+     * @return true when the buffer is done with (reposted, or a send under way reposts it at its completion), false
+     *         when the reply still waits for the provider.
+     */
+    private boolean reply(final int buffer)
+    {
+        final int offset = buffer * ReqRep.MAX_MESSAGE_LENGTH;
+        final int length = replyLength[buffer];
+        final long rc;
+        if (length <= injectSize)
+        {
+            // fi_inject copies the reply out before it returns: no send completion, the buffer is free at once.
+            rc = ep.inject(rx, offset, length, replyTo[buffer]);
+            if (rc == 0)
+            {
+                postReceive(buffer);
+                return true;
+            }
         }
         else
         {
-            // The reply is the request itself, sent back from the receive buffer. fi_inject copies it out before
-            // returning, so the buffer can be posted again right after, and no send completion is written.
-            reply(offset, length, source);
-            requests++;
-            if (length >= ReqRep.HEADER_LENGTH && rx.getInt(offset + ReqRep.TYPE_OFFSET) == ReqRep.TYPE_BYE)
+            // fi_send: the provider reads the buffer until the completion, which posts it again (poll).
+            rc = ep.send(rx, offset, length, 0, replyTo[buffer], REPLY_CONTEXT | buffer);
+            if (rc == 0)
             {
-                byes++;
-                System.out.println("server: BYE from client " + rx.getLong(offset + ReqRep.CLIENT_OFFSET) +
-                    " (fi_addr " + source + ") after " + rx.getLong(offset + ReqRep.SEQUENCE_OFFSET) + " requests");
+                return true;
             }
         }
-        postReceive(buffer);
-    }
-
-    private void reply(final int offset, final int length, final long destination)
-    {
-        final long deadline = System.nanoTime() + REPLY_PATIENCE_NS;
-        long rc;
-        while ((rc = ep.inject(rx, offset, length, destination)) == -Errno.FI_EAGAIN)
+        if (rc == -Errno.FI_EAGAIN)
         {
-            // The client's ring is full: only the client's reading frees it, so just retry, for a while. A live
-            // client that does not read for a second loses this reply rather than stall every other client.
-            if (System.nanoTime() - deadline >= 0 || !signal.running())
+            // shm: the client's ring is full, and only the client's reading frees it; tcp: the socket or the
+            // provider's queue is full, and our CQ reads move it on. A live client that does not read for a second
+            // loses this reply rather than stall every other client.
+            if (System.nanoTime() - replySince[buffer] < REPLY_PATIENCE_NS && signal.running())
             {
-                System.err.println("server: reply to fi_addr " + destination + " dropped: its ring stayed full");
-                return;
+                return false;
             }
-            Thread.onSpinWait();
+            System.err.println("server: reply to fi_addr " + replyTo[buffer] + " dropped: not taken within " +
+                TimeUnit.NANOSECONDS.toSeconds(REPLY_PATIENCE_NS) + " s");
         }
-        if (rc == -Errno.FI_EHOSTUNREACH)
+        else if (rc == -Errno.FI_EHOSTUNREACH)
         {
             // The client closed or died after sending (or stopped for longer than jfabric.shm.liveness.timeout.ms).
-            System.err.println("server: client at fi_addr " + destination + " is gone (FI_EHOSTUNREACH); reply dropped");
+            System.err.println("server: client at fi_addr " + replyTo[buffer] + " is gone (FI_EHOSTUNREACH); reply " +
+                "dropped");
         }
-        else if (rc < 0)
+        else
         {
-            throw new FabricException((int)-rc, "fi_inject reply: " + Errno.strerror((int)rc));
+            throw new FabricException((int)-rc, "reply: " + Errno.strerror((int)rc));
+        }
+        postReceive(buffer);
+        return true;
+    }
+
+    private void retryReplies()
+    {
+        for (int buffer = 0; buffer < RECEIVES; buffer++)
+        {
+            if (replyWaiting[buffer])
+            {
+                replyWaiting[buffer] = !reply(buffer);
+            }
         }
     }
 

@@ -14,10 +14,11 @@
  * limitations under the License.
  */
 /**
- * Request/response between processes of one host over a named shm domain: {@link
+ * Request/response between processes, on one host over a named shm domain or across hosts over tcp: {@link
  * io.jfabric.examples.reqrep.Server} answers each request to the address its completion names as the source
  * (FI_SOURCE), {@link io.jfabric.examples.reqrep.Client} sends requests one at a time and prints the round trip's
- * p50 and p99. Clients make themselves known to the server through a named address vector both sides open, so
- * the server needs no hello message. {@link io.jfabric.examples.reqrep.ReqRep} holds what both sides agree on.
+ * p50 and p99. On shm clients make themselves known to the server through a named address vector both sides open,
+ * so the server needs no hello message; over tcp, which shares no AV, a client's first message carries its address.
+ * {@link io.jfabric.examples.reqrep.ReqRep} holds what both sides agree on.
  */
 package io.jfabric.examples.reqrep;

@@ -32,40 +32,46 @@ import io.jfabric.FabricException;
 import io.jfabric.Fabrics;
 import io.jfabric.Flags;
 import io.jfabric.Info;
-import io.jfabric.Versions;
 import io.jfabric.examples.ExampleArgs;
+import io.jfabric.examples.WellKnownAddress;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
  * An initiator of one-sided operations on the {@link Target}'s memory: {@code fi_fetch_atomic} adds 1 to the
  * counter and gets its value before (this initiator's round), {@code fi_write} puts a block of that round's bytes,
  * {@code fi_read} gets it back to compare, and a message tells the target it is done. Each operation is posted
- * (retried while it answers -FI_EAGAIN) and then waited for on the CQ, where an error (an unknown key, access not
- * granted, a range outside the region, no target) arrives as an error entry.
+ * (retried while it answers -FI_EAGAIN, for up to {@code --timeout-s}) and then waited for on the CQ, where an error
+ * (an unknown key, access not granted, a range outside the region, no target) arrives as an error entry.
  * <p>
- * {@code initiator [--domain NAME]}; exit 0 when the block read back is the one written, 5 (FI_EIO) when not, a
- * libfabric errno when a call fails (113, FI_EHOSTUNREACH, when no target runs). Runs on the main thread.
+ * {@code initiator [-p PROVIDER] [--node NODE] [--service SERVICE] [--domain NAME] [--timeout-s S]}; exit 0 when the
+ * block read back is the one written, 5 (FI_EIO) when not, a libfabric errno when a call fails (when no target runs:
+ * 113, FI_EHOSTUNREACH, on shm; 110, FI_ETIMEDOUT, on tcp, whose posts answer -FI_EAGAIN while it cannot connect).
+ * Runs on the main thread.
  */
 public final class Initiator
 {
-    private static final String USAGE = "initiator [--domain NAME]";
+    private static final String USAGE = "initiator [-p shm|tcp|... (provider)] [--node NODE] [--service SERVICE] " +
+        "[--domain NAME (shm)] [--timeout-s 10]";
 
     private final Endpoint ep;
     private final CompletionQueue cq;
     private final long target;
+    private final long timeoutNs;
     private final CqEntries entries = new CqEntries(1);
 
-    private Initiator(final Endpoint ep, final CompletionQueue cq, final long target)
+    private Initiator(final Endpoint ep, final CompletionQueue cq, final long target, final long timeoutNs)
     {
         this.ep = ep;
         this.cq = cq;
         this.target = target;
+        this.timeoutNs = timeoutNs;
     }
 
     /**
@@ -84,10 +90,15 @@ public final class Initiator
     {
         final Map<String, String> defaults = new LinkedHashMap<>();
         defaults.put("domain", Rma.DEFAULT_DOMAIN);
+        defaults.put("timeout-s", "10");
         final ExampleArgs options;
         try
         {
-            options = ExampleArgs.parse(USAGE, defaults, args);
+            options = ExampleArgs.parse(USAGE, WellKnownAddress.withOptions(defaults), args);
+            if (options.number("timeout-s") < 1)
+            {
+                throw new ExampleArgs.UsageException(USAGE, "--timeout-s is at least 1");
+            }
         }
         catch (final ExampleArgs.UsageException ex)
         {
@@ -96,7 +107,8 @@ public final class Initiator
         }
         try
         {
-            return open(options.string("domain"));
+            return open(WellKnownAddress.of(options, Rma.DEFAULT_PORT), options.string("domain"),
+                TimeUnit.SECONDS.toNanos(options.number("timeout-s")));
         }
         catch (final FabricException ex)
         {
@@ -105,10 +117,9 @@ public final class Initiator
         }
     }
 
-    private static int open(final String domainName)
+    private static int open(final WellKnownAddress address, final String domainName, final long timeoutNs)
     {
-        final Info info = Fabrics.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, Rma.hints(domainName)).get(0);
-        final String targetAddress = Rma.targetAddress(info, domainName);
+        final Info info = address.clientInfo(Rma.hints(address, domainName));
         try (Fabric fabric = Fabrics.fabric(info.fabricAttr(), 0);
             Domain domain = fabric.domain(info, 0);
             AddressVector av = domain.avOpen(new AvAttr(), 0);
@@ -118,16 +129,11 @@ public final class Initiator
             ep.bind(av, 0);
             ep.bind(cq, Flags.FI_TRANSMIT | Flags.FI_RECV);
             ep.enable();
-            // fi_av_insert returns how many it inserted; FI_SYNC_ERR fills status with each address's errno.
-            final long[] peer = new long[1];
-            final int[] status = new int[1];
-            if (av.insert(new String[] {targetAddress}, 1, peer, Flags.FI_SYNC_ERR, 0, status) != 1)
-            {
-                throw new FabricException(status[0], "the target's address " + targetAddress + " was refused");
-            }
-            System.out.println("initiator: at " + Rma.addressText(ep.getname()) + ", target " + targetAddress +
+            // fi_av_insertsvc (with FI_SYNC_ERR, which fills a status with the address's errno when refused).
+            final long peer = address.insert(av, info);
+            System.out.println("initiator: at " + av.straddr(ep.getname()) + ", target " + address.text(info) +
                 ", key " + Rma.KEY);
-            return new Initiator(ep, cq, peer[0]).operate();
+            return new Initiator(ep, cq, peer, timeoutNs).operate();
         }
     }
 
@@ -166,17 +172,23 @@ public final class Initiator
     }
 
     /**
-     * Post one operation, retrying while it answers -FI_EAGAIN (reading the CQ progresses what holds it up), then
-     * wait for its completion.
+     * Post one operation, retrying while it answers -FI_EAGAIN (reading the CQ progresses what holds it up: on tcp,
+     * the connection to the target), then wait for its completion; each for up to the timeout.
      *
-     * @throws FabricException with the errno of the post or of the error completion.
+     * @throws FabricException with the errno of the post or of the error completion, or FI_ETIMEDOUT.
      */
     private void complete(final String what, final LongSupplier post)
     {
+        final long deadline = System.nanoTime() + timeoutNs;
         long rc;
-        while ((rc = post.getAsLong()) == -Errno.FI_EAGAIN)
+        while ((rc = post.getAsLong()) == -Errno.FI_EAGAIN && System.nanoTime() - deadline < 0)
         {
             cq.read(entries, 1); // nothing else is in flight: this only progresses
+        }
+        if (rc == -Errno.FI_EAGAIN)
+        {
+            throw new FabricException(Errno.FI_ETIMEDOUT, what + " was not taken within " +
+                TimeUnit.NANOSECONDS.toSeconds(timeoutNs) + " s" + hint(Errno.FI_ETIMEDOUT));
         }
         if (rc != 0)
         {
@@ -185,6 +197,11 @@ public final class Initiator
         int n;
         while ((n = cq.read(entries, 1)) == -Errno.FI_EAGAIN)
         {
+            if (System.nanoTime() - deadline >= 0)
+            {
+                throw new FabricException(Errno.FI_ETIMEDOUT, what + " did not complete within " +
+                    TimeUnit.NANOSECONDS.toSeconds(timeoutNs) + " s");
+            }
             Thread.onSpinWait();
         }
         if (n == -Errno.FI_EAVAIL)
@@ -197,7 +214,7 @@ public final class Initiator
 
     private static String hint(final int errno)
     {
-        return errno == Errno.FI_EHOSTUNREACH ? ": no target at its address; start one first (bin/example-rma " +
-            "target)" : "";
+        return errno == Errno.FI_EHOSTUNREACH || errno == Errno.FI_ETIMEDOUT ? ": no target at its address; start " +
+            "one first (bin/example-rma target)" : "";
     }
 }

@@ -20,8 +20,7 @@ import io.jfabric.Flags;
 import io.jfabric.Info;
 import io.jfabric.Progress;
 import io.jfabric.Threading;
-
-import java.nio.charset.StandardCharsets;
+import io.jfabric.examples.WellKnownAddress;
 
 /**
  * What the target and its initiators agree on: the getinfo hints, the target's well-known address, the key and
@@ -31,7 +30,7 @@ import java.nio.charset.StandardCharsets;
  * The hints ask for no {@code mr_mode} bits, so the key is the one the target chooses ({@link #KEY}, not one the
  * provider picks: FI_MR_PROV_KEY) and an address is an offset from the registered memory's first byte (not the
  * target's virtual address: FI_MR_VIRT_ADDR). An initiator therefore needs nothing from the target but its
- * address, which is well-known (the domain's last endpoint slot, as the pubsub publisher's).
+ * address, which is well-known ({@link WellKnownAddress}, as the pubsub publisher's).
  * <pre>
  *   0                                        4096              4104                 1 MiB
  *   +----------------------------------------+-----------------+------- ... --------+
@@ -41,8 +40,10 @@ import java.nio.charset.StandardCharsets;
  */
 public final class Rma
 {
-    /** The domain both sides use unless told otherwise. */
+    /** The shm domain both sides use unless told otherwise. */
     public static final String DEFAULT_DOMAIN = "rma";
+    /** The port a native provider's target listens on unless told otherwise ({@code --service}). */
+    public static final int DEFAULT_PORT = 9232;
     /** The key the target registers its memory under. */
     public static final long KEY = 42;
     /** Bytes the target registers. */
@@ -61,30 +62,20 @@ public final class Rma
     }
 
     /**
-     * @param domain the named domain.
+     * @param address the provider and where the target is.
+     * @param domain  shm's named domain.
      * @return the fi_getinfo hints of both sides.
      */
-    public static Info hints(final String domain)
+    public static Info hints(final WellKnownAddress address, final String domain)
     {
         final Info hints = new Info();
         // FI_RMA and FI_ATOMIC: read, write and atomics, both as initiator and (FI_REMOTE_*) as target. FI_MSG for
         // the initiator's "done".
-        hints.caps(Flags.FI_MSG | Flags.FI_RMA | Flags.FI_ATOMIC | Flags.FI_LOCAL_COMM);
-        hints.fabricAttr().provName("shm");
+        hints.caps(Flags.FI_MSG | Flags.FI_RMA | Flags.FI_ATOMIC);
         hints.epAttr().type(EpType.RDM);
         // No mr_mode bits: user-chosen keys, 0-based offsets.
-        hints.domainAttr().name(domain).threading(Threading.DOMAIN).dataProgress(Progress.MANUAL).mrMode(0);
-        return hints;
-    }
-
-    /**
-     * @param info   the info getinfo returned.
-     * @param domain the domain's name.
-     * @return the target's well-known address: the domain's last slot, with no incarnation.
-     */
-    public static String targetAddress(final Info info, final String domain)
-    {
-        return "fi_shm://localhost:" + (info.domainAttr().epCnt() - 1) + "/" + domain;
+        hints.domainAttr().threading(Threading.DOMAIN).dataProgress(Progress.MANUAL).mrMode(0);
+        return address.hints(hints, domain);
     }
 
     /**
@@ -95,19 +86,5 @@ public final class Rma
     public static byte blockByte(final long round, final int index)
     {
         return (byte)(round * 31 + index);
-    }
-
-    /**
-     * @param name what {@code Endpoint.getname()} returned.
-     * @return it as text, without NUL padding.
-     */
-    public static String addressText(final byte[] name)
-    {
-        int length = 0;
-        while (length < name.length && name[length] != 0)
-        {
-            length++;
-        }
-        return new String(name, 0, length, StandardCharsets.US_ASCII);
     }
 }

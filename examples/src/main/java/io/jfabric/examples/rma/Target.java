@@ -34,9 +34,9 @@ import io.jfabric.Info;
 import io.jfabric.MemoryRegion;
 import io.jfabric.MrIov;
 import io.jfabric.ShareableMemory;
-import io.jfabric.Versions;
 import io.jfabric.examples.ExampleArgs;
 import io.jfabric.examples.ShutdownSignal;
+import io.jfabric.examples.WellKnownAddress;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -46,17 +46,19 @@ import java.util.Map;
 
 /**
  * The target of one-sided operations: registers {@link Rma#MEMORY_LENGTH} bytes of shareable memory under key
- * {@link Rma#KEY} with FI_REMOTE_READ and FI_REMOTE_WRITE, at the domain's well-known address, then waits until
+ * {@link Rma#KEY} with FI_REMOTE_READ and FI_REMOTE_WRITE, at its well-known address, then waits until
  * {@code --initiators} initiators have said they are done and checks what they left: the counter holds one add per
  * initiator, the block the last one's bytes. It posts one receive at a time and reads its CQ only for their "done":
- * the writes, reads and atomics themselves are the initiators' own copies into its memory.
+ * on shm the writes, reads and atomics themselves are the initiators' own copies into its memory; on tcp (manual
+ * progress) the provider serves them inside those same CQ reads, with no code of the target's.
  * <p>
- * {@code target [--domain NAME] [--initiators N]}; exit 0 when the memory holds what it should, 5 (FI_EIO) when
- * not, a libfabric errno when a call fails. Runs on the main thread.
+ * {@code target [-p PROVIDER] [--node NODE] [--service SERVICE] [--domain NAME] [--initiators N]}; exit 0 when the
+ * memory holds what it should, 5 (FI_EIO) when not, a libfabric errno when a call fails. Runs on the main thread.
  */
 public final class Target
 {
-    private static final String USAGE = "target [--domain NAME] [--initiators N]";
+    private static final String USAGE = "target [-p shm|tcp|... (provider)] [--node NODE] [--service SERVICE] " +
+        "[--domain NAME (shm)] [--initiators N]";
 
     private Target()
     {
@@ -82,7 +84,7 @@ public final class Target
         final ExampleArgs options;
         try
         {
-            options = ExampleArgs.parse(USAGE, defaults, args);
+            options = ExampleArgs.parse(USAGE, WellKnownAddress.withOptions(defaults), args);
             options.number("initiators");
         }
         catch (final ExampleArgs.UsageException ex)
@@ -93,7 +95,8 @@ public final class Target
         final ShutdownSignal signal = ShutdownSignal.register();
         try
         {
-            return serve(options.string("domain"), options.number("initiators"), signal);
+            return serve(WellKnownAddress.of(options, Rma.DEFAULT_PORT), options.string("domain"),
+                options.number("initiators"), signal);
         }
         catch (final FabricException ex)
         {
@@ -107,13 +110,15 @@ public final class Target
         }
     }
 
-    private static int serve(final String domainName, final long initiators, final ShutdownSignal signal)
+    private static int serve(
+        final WellKnownAddress address, final String domainName, final long initiators, final ShutdownSignal signal)
     {
-        final Info info = Fabrics.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, Rma.hints(domainName)).get(0);
-        final String wellKnown = Rma.targetAddress(info, domainName);
+        final Info info = address.serverInfo(Rma.hints(address, domainName));
+        final String wellKnown = address.text(info);
 
-        // Memory peers may map (allocShareable: a file of the domain) registered under our key: peers' reads,
-        // writes and atomics are then copies and CPU atomics of their own into it.
+        // Memory peers may reach, registered under our key. On shm allocShareable is a file of the domain, so peers'
+        // reads, writes and atomics are copies and CPU atomics of their own into it; a native provider's is native
+        // memory the NIC (tcp: the provider) reads and writes.
         try (Fabric fabric = Fabrics.fabric(info.fabricAttr(), 0);
             Domain domain = fabric.domain(info, 0);
             AddressVector av = domain.avOpen(new AvAttr(), 0);
@@ -123,11 +128,11 @@ public final class Target
             MemoryRegion mr = domain.mrRegv(new MrIov[] {MrIov.of(memory, 0, Rma.MEMORY_LENGTH)},
                 Flags.FI_REMOTE_READ | Flags.FI_REMOTE_WRITE, 0, Rma.KEY, 0, 0))
         {
-            ep.setname(wellKnown.getBytes(StandardCharsets.US_ASCII)); // FI_EADDRINUSE: another target is there
+            address.take(ep, info); // shm: FI_EADDRINUSE when another target is there
             ep.bind(av, 0);
             ep.bind(cq, Flags.FI_TRANSMIT | Flags.FI_RECV);
             ep.enable();
-            System.out.println("target: at " + Rma.addressText(ep.getname()) + " (well-known address " + wellKnown +
+            System.out.println("target: at " + av.straddr(ep.getname()) + " (well-known address " + wellKnown +
                 "), " + Rma.MEMORY_LENGTH + " bytes under key " + mr.key() + "; waiting for " + initiators +
                 " initiator(s)");
 
@@ -158,7 +163,9 @@ public final class Target
             int n;
             while ((n = cq.read(entries, 1)) == -Errno.FI_EAGAIN && signal.running())
             {
-                Thread.onSpinWait(); // reading the CQ is also what progresses the receive (manual progress)
+                // Reading the CQ is also what progresses the receive (manual progress) and, on tcp, the
+                // initiators' operations on our memory.
+                Thread.onSpinWait();
             }
             if (n == -Errno.FI_EAVAIL)
             {

@@ -14,9 +14,10 @@
  * limitations under the License.
  */
 /**
- * One-sided operations between processes of one host: {@link io.jfabric.examples.rma.Target} registers memory that
- * peers may read and write under a key it chooses and then only waits; {@link io.jfabric.examples.rma.Initiator}
- * writes into it, adds to a word of it atomically and reads it back, and the target's CPU takes no part in any of
- * it. {@link io.jfabric.examples.rma.Rma} holds what both sides agree on.
+ * One-sided operations between processes, on one host over shm or across hosts over tcp: {@link
+ * io.jfabric.examples.rma.Target} registers memory that peers may read and write under a key it chooses and then
+ * only waits; {@link io.jfabric.examples.rma.Initiator} writes into it, adds to a word of it atomically and reads it
+ * back, and the target's own code takes no part in any of it (on shm not even its CPU).
+ * {@link io.jfabric.examples.rma.Rma} holds what both sides agree on.
  */
 package io.jfabric.examples.rma;

@@ -22,24 +22,23 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * A {@link SlotPool} whose free list is a bounded multi-producer multi-consumer queue of indices (D. Vyukov's: a
- * sequence number per cell, one compare-and-set per operation): any thread posts, any thread reads the CQ, as
- * FI_THREAD_SAFE allows. Threads: any.
+ * A {@link SlotPool} any thread posts on and any thread reads the CQ of, as FI_THREAD_SAFE allows: a poster claims
+ * the slot at a shared cursor with one compare-and-set of its state word (FREE to HELD), and moves the cursor on; the
+ * cursor is only a hint (posters racing may set it back a step, which costs the next poster a look further on,
+ * never a slot twice). The CQ reader frees a slot by its state word alone, with no atomic read-modify-write.
+ * Threads: any.
  */
 public final class MpmcSlotPool extends SlotPool
 {
     private static final boolean BROKEN_PLAIN_CLAIM = BrokenVariant.active("ofi.slot.plainClaim");
-    private static final boolean BROKEN_SEQUENCE_BEFORE_ITEM = BrokenVariant.active("ofi.slot.sequenceBeforeItem");
-    private static final VarHandle SEQUENCE = MethodHandles.arrayElementVarHandle(long[].class);
-    private static final VarHandle DEQUEUE;
-    private static final VarHandle ENQUEUE;
+    private static final boolean BROKEN_NO_STATE_CHECK = BrokenVariant.active("ofi.slot.noStateCheck");
+    private static final VarHandle CURSOR;
 
     static
     {
         try
         {
-            DEQUEUE = MethodHandles.lookup().findVarHandle(MpmcSlotPool.class, "dequeuePosition", long.class);
-            ENQUEUE = MethodHandles.lookup().findVarHandle(MpmcSlotPool.class, "enqueuePosition", long.class);
+            CURSOR = MethodHandles.lookup().findVarHandle(MpmcSlotPool.class, "cursor", long.class);
         }
         catch (final ReflectiveOperationException ex)
         {
@@ -47,12 +46,8 @@ public final class MpmcSlotPool extends SlotPool
         }
     }
 
-    private final long[] sequence;
-    private final int[] items;
     @SuppressWarnings("unused")
-    private volatile long dequeuePosition;
-    @SuppressWarnings("unused")
-    private volatile long enqueuePosition;
+    private volatile long cursor;
 
     /**
      * @param capacity slots, a power of two.
@@ -63,91 +58,41 @@ public final class MpmcSlotPool extends SlotPool
     public MpmcSlotPool(final int capacity, final long stride, final int refs, final Arena arena)
     {
         super(capacity, stride, refs, arena);
-        sequence = new long[capacity];
-        items = new int[capacity];
-        for (int i = 0; i < capacity; i++)
-        {
-            items[i] = i;
-            sequence[i] = i + 1;
-        }
-        ENQUEUE.setRelease(this, (long)capacity);
     }
 
     @Override
     public int acquire()
     {
-        final int mask = mask();
-        long position = (long)DEQUEUE.getOpaque(this);
-        while (true)
+        final long next = (long)CURSOR.getOpaque(this);
+        final int slot = (int)next & mask();
+        if (take(slot))
         {
-            final int cell = (int)position & mask;
-            final long difference = (long)SEQUENCE.getAcquire(sequence, cell) - (position + 1);
-            if (difference == 0)
-            {
-                if (claim(position))
-                {
-                    final int slot = items[cell];
-                    SEQUENCE.setRelease(sequence, cell, position + mask + 1);
-                    return slot;
-                }
-                position = (long)DEQUEUE.getOpaque(this);
-            }
-            else if (difference < 0)
-            {
-                return -1;
-            }
-            else
-            {
-                position = (long)DEQUEUE.getOpaque(this);
-            }
+            CURSOR.setOpaque(this, next + 1);
+            return slot;
         }
+        return acquireAfter(next);
     }
 
-    private boolean claim(final long position)
+    @Override
+    protected boolean take(final int slot)
     {
-        if (BROKEN_PLAIN_CLAIM)
+        if (BROKEN_NO_STATE_CHECK)
         {
-            DEQUEUE.setOpaque(this, position + 1);
             return true;
         }
-        return DEQUEUE.compareAndSet(this, position, position + 1);
+        // A plain read first: a slot in flight costs no compare-and-set (and no exclusive cache line).
+        return isFree(slot) && (BROKEN_PLAIN_CLAIM ? claimPlainly(slot) : claim(slot));
     }
 
     @Override
-    protected void free(final int slot)
+    protected void moveCursor(final long next)
     {
-        final int mask = mask();
-        long position = (long)ENQUEUE.getOpaque(this);
-        while (true)
-        {
-            final int cell = (int)position & mask;
-            final long difference = (long)SEQUENCE.getAcquire(sequence, cell) - position;
-            if (difference == 0)
-            {
-                if (ENQUEUE.compareAndSet(this, position, position + 1))
-                {
-                    if (BROKEN_SEQUENCE_BEFORE_ITEM)
-                    {
-                        SEQUENCE.setRelease(sequence, cell, position + 1);
-                        items[cell] = slot;
-                        return;
-                    }
-                    items[cell] = slot;
-                    SEQUENCE.setRelease(sequence, cell, position + 1);
-                    return;
-                }
-            }
-            else if (difference < 0)
-            {
-                throw new IllegalStateException("slot free list overflow: slot " + slot + " freed twice");
-            }
-            position = (long)ENQUEUE.getOpaque(this);
-        }
+        CURSOR.setOpaque(this, next);
     }
 
     @Override
-    public int inFlight()
+    protected void abandoned(final int slot)
     {
-        return (int)(capacity() - ((long)ENQUEUE.getAcquire(this) - (long)DEQUEUE.getAcquire(this)));
+        // Nothing: the slot is FREE again, for whichever poster comes to it.
     }
 }

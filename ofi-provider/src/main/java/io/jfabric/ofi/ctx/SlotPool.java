@@ -32,21 +32,30 @@ import java.lang.invoke.VarHandle;
  * are the {@code struct fi_context2} that FI_CONTEXT/FI_CONTEXT2 providers write into, the rest is scratch for the
  * call's native structs ({@code fi_msg}, iovec and desc arrays). The CQ reader finds the slot again from the
  * completion's {@code op_context} ({@link #slotOf}).
+ * <p>
+ * There is no free list: each slot's <em>state</em> word says whether it is FREE, HELD (claimed by a poster, being
+ * filled: only where several threads post) or POSTED, and is the one word the two sides hand a slot over with.
+ * The poster takes slots in turn, indexed by a sequence of its own: the slot at {@code cursor & mask} is the next,
+ * and it is free again as soon as that operation's completion has been read. Operations mostly complete in the
+ * order they were posted, so the next slot is nearly always free; when it is not (a receive that waits long, a
+ * completion out of order) the poster looks further ({@link #acquireAfter}), skipping the slots still in flight.
  * <pre>
  * poster (the endpoint's thread)                      CQ reader
- *   slot = acquire()        free list, pop
+ *   slot = acquire()        state[cursor] FREE (acquire load), cursor + 1
  *   hold(slot, ...)         fields, then state = POSTED (release)
  *   libfabric post(slot address) ----- native queue -----> op_context
  *                                                      slot = slotOf(op_context)
  *                                                      read fields (state POSTED, acquire)
- *                                                      complete(slot): clear fields, state = FREE,
- *                                                      then push the index on the free list
+ *                                                      complete(slot): clear fields,
+ *                                                      then state = FREE (release)
  * </pre>
- * A failed post {@link #abandon}s its slot. The free list is the one thing the two sides share that needs the
- * threading model's help: {@link SpscSlotPool} when one thread at a time posts on the endpoint and one at a time
- * reads its CQ (FI_THREAD_FID, ENDPOINT, COMPLETION, DOMAIN: no atomic read-modify-write), {@link MpmcSlotPool}
- * under FI_THREAD_SAFE (any thread posts, any reads). JCStress tests (ofi-provider's {@code stress} package) prove
- * both against their broken variants.
+ * The release of FREE after the clear and the poster's acquire load of it order the reader's clearing before the
+ * next poster's filling: a clear that came later would drop the next operation's buffers and context. A failed post
+ * {@link #abandon}s its slot. How a poster claims a slot is the one thing that needs the threading model's help:
+ * {@link SpscSlotPool} when one thread at a time posts on the endpoint and one at a time reads its CQ
+ * (FI_THREAD_FID, ENDPOINT, COMPLETION, DOMAIN: a plain cursor, no atomic read-modify-write), {@link MpmcSlotPool}
+ * under FI_THREAD_SAFE (any thread posts, any reads: a compare-and-set FREE to HELD). JCStress tests (ofi-provider's
+ * {@code stress} package) prove both against their broken variants.
  * <p>
  * Threads: acquire/hold/abandon by the posting thread, slotOf/read/complete by the CQ reading thread, as the
  * subclass's model allows; {@link #inFlight()} and {@link #forEachPosted} on the control path.
@@ -58,12 +67,13 @@ public abstract class SlotPool
 
     /** Slot state: free. */
     static final int FREE = 0;
-    /** Slot state: taken by a poster, being filled. */
+    /** Slot state: claimed by one of several posters, being filled ({@link MpmcSlotPool}). */
     static final int HELD = 1;
     /** Slot state: filled and handed to libfabric. */
     static final int POSTED = 2;
 
     private static final boolean BROKEN_STATE_BEFORE_FIELDS = BrokenVariant.active("ofi.slot.stateBeforeFields");
+    private static final boolean BROKEN_FREE_BEFORE_CLEAR = BrokenVariant.active("ofi.slot.freeBeforeClear");
     private static final VarHandle STATE = MethodHandles.arrayElementVarHandle(int[].class);
 
     private final int capacity;
@@ -79,6 +89,7 @@ public abstract class SlotPool
     private final int[] flags;
     private final int refsPerSlot;
     private final Object[] refs;
+    private final boolean[] moreRefs;
 
     /**
      * @param capacity slots, a power of two.
@@ -105,6 +116,7 @@ public abstract class SlotPool
         this.flags = new int[capacity];
         this.refsPerSlot = Math.max(3, refs);
         this.refs = new Object[capacity * refsPerSlot];
+        this.moreRefs = new boolean[capacity];
     }
 
     /** @return slots. */
@@ -127,14 +139,93 @@ public abstract class SlotPool
     public abstract int acquire();
 
     /**
-     * Return an index to the free list; the slot's fields are already cleared and its state FREE.
+     * The slot at the poster's cursor could not be taken (still in flight, or another poster's): take the first after
+     * it that {@link #take} gets, and move the cursor past it. Slow path: a state load a slot, so a pool whose slots
+     * are all in flight costs a load of each before it answers -1.
      *
-     * @param slot the index.
+     * @param next the cursor whose slot could not be taken.
+     * @return the slot taken, or -1 when none is free.
      */
-    protected abstract void free(int slot);
+    protected final int acquireAfter(final long next)
+    {
+        for (int i = 1; i < capacity; i++)
+        {
+            final int slot = (int)(next + i) & mask;
+            if (take(slot))
+            {
+                moveCursor(next + i + 1);
+                return slot;
+            }
+        }
+        return -1;
+    }
 
-    /** @return slots taken (acquired and not yet freed); exact when neither side is running. */
-    public abstract int inFlight();
+    /**
+     * @param slot a slot.
+     * @return whether this poster now has it: it was FREE (and, where several threads post, is now claimed HELD).
+     */
+    protected abstract boolean take(int slot);
+
+    /** @param next the poster's cursor from now on: the slot after the one just taken. */
+    protected abstract void moveCursor(long next);
+
+    /**
+     * A slot of this poster's was abandoned (its post failed): the subclass may take it again next.
+     *
+     * @param slot the slot, FREE again.
+     */
+    protected abstract void abandoned(int slot);
+
+    /**
+     * @param slot a slot.
+     * @return whether it is FREE (an acquire load: the clearing of its last operation happened before).
+     */
+    protected final boolean isFree(final int slot)
+    {
+        return (int)STATE.getAcquire(state, slot) == FREE;
+    }
+
+    /**
+     * Claim a FREE slot against other posters: FREE to HELD, atomically.
+     *
+     * @param slot a slot.
+     * @return whether this thread has it.
+     */
+    protected final boolean claim(final int slot)
+    {
+        return STATE.compareAndSet(state, slot, FREE, HELD);
+    }
+
+    /**
+     * As {@link #claim}, but a plain check then store: two posters may both take the slot (the broken variant
+     * {@code ofi.slot.plainClaim}, for the JCStress test that must catch it).
+     *
+     * @param slot a slot.
+     * @return whether this thread believes it has it.
+     */
+    protected final boolean claimPlainly(final int slot)
+    {
+        if (isFree(slot))
+        {
+            STATE.setRelease(state, slot, HELD);
+            return true;
+        }
+        return false;
+    }
+
+    /** @return slots taken (posted, or claimed and being filled, and not yet freed); exact when no side runs. */
+    public final int inFlight()
+    {
+        int taken = 0;
+        for (int slot = 0; slot < capacity; slot++)
+        {
+            if ((int)STATE.getAcquire(state, slot) != FREE)
+            {
+                taken++;
+            }
+        }
+        return taken;
+    }
 
     /**
      * @param slot an acquired slot.
@@ -161,10 +252,20 @@ public abstract class SlotPool
     public final void hold(final int slot, final long context, final Object b0, final Object b1, final Object b2,
         final long bufferBase, final long offset, final int opFlags)
     {
+        // A free slot's references are null (cleared when it was freed): only the given ones are written.
         final int at = slot * refsPerSlot;
-        refs[at] = b0;
-        refs[at + 1] = b1;
-        refs[at + 2] = b2;
+        if (b0 != null)
+        {
+            refs[at] = b0;
+        }
+        if (b1 != null)
+        {
+            refs[at + 1] = b1;
+        }
+        if (b2 != null)
+        {
+            refs[at + 2] = b2;
+        }
         publish(slot, context, bufferBase, offset, opFlags);
     }
 
@@ -202,6 +303,10 @@ public abstract class SlotPool
     public final void reference(final int slot, final int index, final Object ref)
     {
         refs[slot * refsPerSlot + index] = ref;
+        if (index >= 3)
+        {
+            moreRefs[slot] = true;
+        }
     }
 
     /** @return references a slot keeps reachable. */
@@ -211,13 +316,15 @@ public abstract class SlotPool
     }
 
     /**
-     * The post of a held slot failed (libfabric returned an error, nothing is in flight): clear and free it.
+     * The post of a held slot failed (libfabric returned an error, nothing is in flight): clear and free it. By the
+     * thread that acquired it.
      *
      * @param slot the slot.
      */
     public final void abandon(final int slot)
     {
         clear(slot);
+        abandoned(slot);
     }
 
     /**
@@ -283,14 +390,50 @@ public abstract class SlotPool
 
     private void clear(final int slot)
     {
+        if (BROKEN_FREE_BEFORE_CLEAR)
+        {
+            STATE.setRelease(state, slot, FREE);
+            clearFields(slot);
+            return;
+        }
+        clearFields(slot);
+        STATE.setRelease(state, slot, FREE);
+    }
+
+    private void clearFields(final int slot)
+    {
         final int at = slot * refsPerSlot;
-        for (int i = 0; i < refsPerSlot; i++)
+        for (int i = 0; i < 3; i++)
+        {
+            if (refs[at + i] != null)
+            {
+                refs[at + i] = null;
+            }
+        }
+        if (moreRefs[slot])
+        {
+            clearMoreRefs(slot, at);
+        }
+        userContext[slot] = 0;
+    }
+
+    private void clearMoreRefs(final int slot, final int at)
+    {
+        for (int i = 3; i < refsPerSlot; i++)
         {
             refs[at + i] = null;
         }
-        userContext[slot] = 0;
-        STATE.setRelease(state, slot, FREE);
-        free(slot);
+        moreRefs[slot] = false;
+    }
+
+    /**
+     * @param slot  a slot.
+     * @param index 0 to {@link #refsPerSlot()} - 1.
+     * @return the reference the slot keeps there (for tests: what its operation holds, null once it is cleared).
+     */
+    public final Object referenceAt(final int slot, final int index)
+    {
+        return refs[slot * refsPerSlot + index];
     }
 
     /**

@@ -18,45 +18,22 @@ package io.jfabric.ofi.ctx;
 import io.jfabric.ofi.core.BrokenVariant;
 
 import java.lang.foreign.Arena;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 
 /**
- * A {@link SlotPool} whose free list is a single-producer single-consumer ring of indices: the posting thread
- * consumes (acquire), the CQ reader produces (free). Correct when at most one thread at a time posts on the
- * endpoint direction and at most one at a time reads its CQ, each handing over to the next with a happens-before
- * edge: FI_THREAD_FID, FI_THREAD_ENDPOINT (the endpoint and its CQ are separate objects, so the two may run at
- * once), FI_THREAD_COMPLETION and FI_THREAD_DOMAIN. No atomic read-modify-write: an ordered store publishes each
- * side's position.
+ * A {@link SlotPool} for one posting thread at a time: the poster takes the slots in turn by a sequence of its own
+ * (a plain field), each once its state is FREE; the CQ reader frees a slot by its state word alone. Correct when at
+ * most one thread at a time posts on the endpoint direction and at most one at a time reads its CQ, each handing
+ * over to the next with a happens-before edge: FI_THREAD_FID, FI_THREAD_ENDPOINT (the endpoint and its CQ are
+ * separate objects, so the two may run at once), FI_THREAD_COMPLETION and FI_THREAD_DOMAIN. No atomic
+ * read-modify-write, no store the other side waits on: one acquire load to take a slot.
  * <p>
- * Threads: {@link #acquire} by the poster, {@link #free} by the reader.
+ * Threads: {@link #acquire} and {@link #abandon} by the poster; the reader only completes.
  */
 public final class SpscSlotPool extends SlotPool
 {
-    private static final VarHandle HEAD;
-    private static final VarHandle TAIL;
-    private static final VarHandle INDEX = MethodHandles.arrayElementVarHandle(int[].class);
-    private static final boolean BROKEN_TAIL_BEFORE_INDEX = BrokenVariant.active("ofi.slot.tailBeforeIndex");
+    private static final boolean BROKEN_NO_STATE_CHECK = BrokenVariant.active("ofi.slot.noStateCheck");
 
-    static
-    {
-        try
-        {
-            HEAD = MethodHandles.lookup().findVarHandle(SpscSlotPool.class, "head", long.class);
-            TAIL = MethodHandles.lookup().findVarHandle(SpscSlotPool.class, "tail", long.class);
-        }
-        catch (final ReflectiveOperationException ex)
-        {
-            throw new ExceptionInInitializerError(ex);
-        }
-    }
-
-    private final int[] ring;
-    @SuppressWarnings("unused")
-    private volatile long head;
-    private long tailCache;
-    @SuppressWarnings("unused")
-    private volatile long tail;
+    private long cursor;
 
     /**
      * @param capacity slots, a power of two.
@@ -67,49 +44,40 @@ public final class SpscSlotPool extends SlotPool
     public SpscSlotPool(final int capacity, final long stride, final int refs, final Arena arena)
     {
         super(capacity, stride, refs, arena);
-        ring = new int[capacity];
-        for (int i = 0; i < capacity; i++)
-        {
-            ring[i] = i;
-        }
-        TAIL.setRelease(this, (long)capacity);
-        tailCache = capacity;
     }
 
     @Override
     public int acquire()
     {
-        final long h = (long)HEAD.getOpaque(this);
-        if (h == tailCache)
+        final long next = cursor;
+        final int slot = (int)next & mask();
+        if (take(slot))
         {
-            tailCache = (long)TAIL.getAcquire(this);
-            if (h == tailCache)
-            {
-                return -1;
-            }
+            cursor = next + 1;
+            return slot;
         }
-        final int slot = (int)INDEX.getAcquire(ring, (int)h & mask());
-        HEAD.setRelease(this, h + 1);
-        return slot;
+        return acquireAfter(next);
     }
 
     @Override
-    protected void free(final int slot)
+    protected boolean take(final int slot)
     {
-        final long t = (long)TAIL.getOpaque(this);
-        if (BROKEN_TAIL_BEFORE_INDEX)
-        {
-            TAIL.setRelease(this, t + 1);
-            INDEX.setRelease(ring, (int)t & mask(), slot);
-            return;
-        }
-        INDEX.setRelease(ring, (int)t & mask(), slot);
-        TAIL.setRelease(this, t + 1);
+        return BROKEN_NO_STATE_CHECK || isFree(slot);
     }
 
     @Override
-    public int inFlight()
+    protected void moveCursor(final long next)
     {
-        return (int)(capacity() - ((long)TAIL.getAcquire(this) - (long)HEAD.getAcquire(this)));
+        cursor = next;
+    }
+
+    @Override
+    protected void abandoned(final int slot)
+    {
+        // The post failed: take the same slot (its lines are in this core's cache) for the retry.
+        if (slot == ((int)(cursor - 1) & mask()))
+        {
+            cursor--;
+        }
     }
 }

@@ -44,6 +44,11 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class SlotClaimTest
 {
+    static
+    {
+        Variants.arm("ofi.slot.plainClaim");
+    }
+
     private final SlotPool pool = new MpmcSlotPool(2, 64, 3, Arena.ofAuto());
 
     /** The first poster. */

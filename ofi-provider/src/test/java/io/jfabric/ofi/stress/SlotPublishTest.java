@@ -55,6 +55,11 @@ public final class SlotPublishTest
     @State
     public static class Spsc
     {
+        static
+        {
+            Variants.arm("ofi.slot.stateBeforeFields");
+        }
+
         private final SlotPool pool = new SpscSlotPool(4, 64, 3, Arena.ofAuto());
 
         /** The poster. */
@@ -85,6 +90,11 @@ public final class SlotPublishTest
     @State
     public static class Mpmc
     {
+        static
+        {
+            Variants.arm("ofi.slot.stateBeforeFields");
+        }
+
         private final SlotPool pool = new MpmcSlotPool(4, 64, 3, Arena.ofAuto());
 
         /** The poster. */

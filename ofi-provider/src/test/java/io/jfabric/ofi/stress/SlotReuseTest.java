@@ -34,11 +34,12 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 /**
  * Two operations in flight (slots 0 and 1, contexts 11 and 12); the CQ reader completes the second while the posting
  * thread waits for a free slot: the reader reports context 12, and the poster gets slot 1, the one freed, never slot
- * 0, whose operation is still in flight (its buffers would be given to another operation). Over both pools.
+ * 0, whose operation is still in flight (its buffers would be given to another operation). The poster's sequence
+ * points at slot 0 (the pools take slots in turn), so the poster must look past it. Over both pools.
  * <p>
- * Catches {@code ofi.slot.tailBeforeIndex} (SPSC: the free position published before the freed index is written)
- * and {@code ofi.slot.sequenceBeforeItem} (MPMC: the cell's sequence published before its item): the poster then
- * reads the cell's old index, slot 0. Program-order bugs, which x86 shows.
+ * Catches {@code ofi.slot.noStateCheck}: the slot at the poster's sequence taken without looking at its state, as a
+ * ring that assumed completions in order would; the poster then gets slot 0, in flight. A logic bug: it shows on any
+ * hardware, every time the poster runs.
  */
 public final class SlotReuseTest
 {
@@ -70,6 +71,11 @@ public final class SlotReuseTest
     @State
     public static class Spsc
     {
+        static
+        {
+            Variants.arm("ofi.slot.noStateCheck");
+        }
+
         private final SlotPool pool = new SpscSlotPool(2, 64, 3, Arena.ofAuto());
 
         /** Slots 0 and 1 in flight. */
@@ -102,6 +108,11 @@ public final class SlotReuseTest
     @State
     public static class Mpmc
     {
+        static
+        {
+            Variants.arm("ofi.slot.noStateCheck");
+        }
+
         private final SlotPool pool = new MpmcSlotPool(2, 64, 3, Arena.ofAuto());
 
         /** Slots 0 and 1 in flight. */

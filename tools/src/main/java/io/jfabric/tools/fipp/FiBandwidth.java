@@ -17,6 +17,7 @@ package io.jfabric.tools.fipp;
 
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
+import io.jfabric.tools.pingpong.Iterations;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -34,12 +35,14 @@ import java.io.PrintWriter;
  * @param server    the server's address (the client), or null (the server).
  * @param port      the control port.
  * @param sizes     the sizes.
- * @param transfers measured messages per size.
+ * @param transfers measured messages per size ({@code -I}, or its default by size).
  * @param window    messages in flight.
  * @param warmup    unmeasured messages before each size.
+ * @param timeoutSeconds how long the server waits for its client, and the client for its server ({@code --timeout}).
  */
-public record FiBandwidth(String provider, String domain, String server, int port, int[] sizes, int transfers,
-    int window, int warmup)
+public record FiBandwidth(String provider, String domain, String server, int port, int[] sizes,
+    Iterations transfers,
+    int window, int warmup, int timeoutSeconds)
 {
     private static final int ACK = 4;
 
@@ -56,7 +59,7 @@ public record FiBandwidth(String provider, String domain, String server, int por
         {
             largest = Math.max(largest, size);
         }
-        try (FiControl control = client ? FiControl.connect(server, port, 60_000) : FiControl.accept(port))
+        try (FiControl control = FiControl.open(server, port, timeoutSeconds * 1000L, err, "bw"))
         {
             final FiControl.Name remote = client ? control.receiveName() : null;
             try (FiEndpoint ep = new FiEndpoint(provider, domain, remote, client ? largest : largest * window, false))
@@ -70,8 +73,9 @@ public record FiBandwidth(String provider, String domain, String server, int por
                     {
                         stream(ep, control, client, size, warmup);
                     }
-                    final long elapsedUs = stream(ep, control, client, size, transfers);
-                    control.exchangeCount(client, transfers);
+                    final int count = transfers.count(size);
+                    final long elapsedUs = stream(ep, control, client, size, count);
+                    control.exchangeCount(client, count);
                     if (client)
                     {
                         if (header)
@@ -79,7 +83,7 @@ public record FiBandwidth(String provider, String domain, String server, int por
                             out.println(FiPerfLine.HEADER);
                             header = false;
                         }
-                        out.println(FiPerfLine.line(size, transfers, transfers, elapsedUs, 1));
+                        out.println(FiPerfLine.line(size, count, count, elapsedUs, 1));
                         out.flush();
                     }
                 }

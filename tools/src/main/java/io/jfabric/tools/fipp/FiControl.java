@@ -15,13 +15,18 @@
  */
 package io.jfabric.tools.fipp;
 
+import io.jfabric.Errno;
+import io.jfabric.FabricException;
+
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -56,18 +61,57 @@ public final class FiControl implements AutoCloseable
     }
 
     /**
+     * Either side: the client (a server address given) connects, retrying while the server is not listening yet;
+     * the server accepts one client, saying on {@code waiting} (stderr) once it listens and for how long it waits.
+     *
+     * @param server    the server's address, or null on the server.
+     * @param port      the control port.
+     * @param timeoutMs how long the server waits for its client, or the client keeps trying to reach its server.
+     * @param waiting   where a server says it listens, or null.
+     * @param tool      the tool's name, starting that line.
+     * @return the channel.
+     * @throws FabricException FI_ETIMEDOUT when no client came within {@code timeoutMs}.
+     */
+    public static FiControl open(final String server, final int port, final long timeoutMs,
+        final PrintWriter waiting, final String tool) throws IOException
+    {
+        if (server != null)
+        {
+            return connect(server, port, timeoutMs);
+        }
+        return accept(port, timeoutMs, waiting == null ? null : () ->
+        {
+            waiting.println(tool + ": waiting up to " + timeoutMs / 1000 + " s for a client on control port " + port);
+            waiting.flush();
+        });
+    }
+
+    /**
      * The server's side: listen on every address, as fi_pingpong does, and take one client.
      *
-     * @param port the control port.
+     * @param port      the control port.
+     * @param timeoutMs how long to wait for the client.
+     * @param listening run once the port listens, or null.
      * @return the channel.
+     * @throws FabricException FI_ETIMEDOUT when no client came within {@code timeoutMs}.
      */
-    public static FiControl accept(final int port) throws IOException
+    public static FiControl accept(final int port, final long timeoutMs, final Runnable listening) throws IOException
     {
         try (ServerSocket listener = new ServerSocket())
         {
             listener.setReuseAddress(true);
             listener.bind(new InetSocketAddress(port), 10);
+            listener.setSoTimeout((int)Math.min(Integer.MAX_VALUE, Math.max(1, timeoutMs)));
+            if (listening != null)
+            {
+                listening.run();
+            }
             return new FiControl(listener.accept());
+        }
+        catch (final SocketTimeoutException ex)
+        {
+            throw new FabricException(Errno.FI_ETIMEDOUT,
+                "no client connected to control port " + port + " within " + timeoutMs / 1000 + " s (--timeout)");
         }
     }
 

@@ -17,6 +17,7 @@ package io.jfabric.tools.fipp;
 
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
+import io.jfabric.tools.pingpong.Iterations;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -34,13 +35,14 @@ import java.io.PrintWriter;
  * @param server     the server's address (the client), or null (the server).
  * @param port       the control port ({@code -B} on the server, {@code -P} on the client).
  * @param sizes      the sizes, in order.
- * @param iterations iterations per size ({@code -I}).
+ * @param iterations iterations per size ({@code -I}, or its default by size).
  * @param check      whether to check every received byte ({@code -c}).
  * @param tagged     fi_tsend/fi_trecv with tag 1234 ({@code -m tagged}).
  * @param warmup     unmeasured iterations before the first size.
+ * @param timeoutSeconds how long the server waits for its client, and the client for its server ({@code --timeout}).
  */
-public record FiPingpong(String provider, String domain, String server, int port, int[] sizes, int iterations,
-    boolean check, boolean tagged, int warmup)
+public record FiPingpong(String provider, String domain, String server, int port, int[] sizes, Iterations iterations,
+    boolean check, boolean tagged, int warmup, int timeoutSeconds)
 {
     private static final int MAX_CTRL_MSG = 64;
 
@@ -56,7 +58,7 @@ public record FiPingpong(String provider, String domain, String server, int port
         {
             largest = Math.max(largest, size);
         }
-        try (FiControl control = client ? FiControl.connect(server, port, 60_000) : FiControl.accept(port))
+        try (FiControl control = FiControl.open(server, port, timeoutSeconds * 1000L, err, "pingpong"))
         {
             final FiControl.Name remote = client ? control.receiveName() : null;
             try (FiEndpoint ep = new FiEndpoint(provider, domain, remote, largest, tagged))
@@ -72,13 +74,14 @@ public record FiPingpong(String provider, String domain, String server, int port
                 boolean header = true;
                 for (final int size : sizes)
                 {
-                    final long[] result = pingpong(ep, control, client, size, iterations, check ? pattern : null);
+                    final int count = iterations.count(size);
+                    final long[] result = pingpong(ep, control, client, size, count, check ? pattern : null);
                     if (header)
                     {
                         out.println(FiPerfLine.HEADER);
                         header = false;
                     }
-                    out.println(FiPerfLine.line(size, iterations, result[1], result[0], 2));
+                    out.println(FiPerfLine.line(size, count, result[1], result[0], 2));
                     out.flush();
                 }
                 ep.finish();

@@ -127,23 +127,22 @@ public final class BwCommand implements Callable<Integer>
     /** A native provider: the credit-windowed stream of {@link FiBandwidth}, which a C peer speaks too. */
     private int nativeRun()
     {
-        if (iterations < 1 || window < 1 || window > MAX_WINDOW)
-        {
-            throw new ParameterException(spec.commandLine(), "-I must be at least 1 and -w from 1 to " + MAX_WINDOW);
-        }
+        checkWindow();
+        final Iterations measured = peer.parsed(
+            () -> iterations == null ? Iterations.byDefault(PerfTool.BW) : Iterations.of(iterations));
         final int port = server != null ? (destinationPort != null ? destinationPort : FiControl.DEFAULT_PORT) :
             (sourcePort != null ? sourcePort : FiControl.DEFAULT_PORT);
         final int[] sizeList;
         try
         {
-            sizeList = FiSizes.parse(sizes == null ? "1m" : sizes);
+            sizeList = FiSizes.parse(sizes == null ? SizeList.BW_DEFAULT_SIZES_TEXT : sizes);
         }
         catch (final IllegalArgumentException ex)
         {
             throw new ParameterException(spec.commandLine(), ex.getMessage());
         }
         return new FiBandwidth(peer.provider(), nativeDomain != null ? nativeDomain : peer.domainOption(), server,
-            port, sizeList, iterations, window, warmup == null ? 0 : warmup)
+            port, sizeList, measured, window, warmup == null ? 0 : warmup, peer.timeoutSeconds())
             .run(spec.commandLine().getOut(), spec.commandLine().getErr());
     }
 
@@ -154,11 +153,7 @@ public final class BwCommand implements Callable<Integer>
      */
     private PingpongOptions options(final long maxMsgSize)
     {
-        if (window < 1 || window > MAX_WINDOW)
-        {
-            throw new ParameterException(spec.commandLine(),
-                "-w must be from 1 to " + MAX_WINDOW + ", was " + window);
-        }
+        checkWindow();
         final int timeoutSeconds = peer.timeoutSeconds();
         final TransferMode mode = mode();
         final String provider = peer.provider();
@@ -175,6 +170,16 @@ public final class BwCommand implements Callable<Integer>
             .sizes(sizeList)
             .warmup(warmupRule)
             .build();
+    }
+
+    /** @throws ParameterException when {@code -w} is out of range. */
+    private void checkWindow()
+    {
+        if (window < 1 || window > MAX_WINDOW)
+        {
+            throw new ParameterException(spec.commandLine(),
+                "-w must be from 1 to " + MAX_WINDOW + ", was " + window);
+        }
     }
 
     private TransferMode mode()

@@ -170,12 +170,10 @@ public final class PingpongCommand implements Callable<Integer>
         {
             throw new ParameterException(spec.commandLine(), ex.getMessage());
         }
-        if (iterations < 1)
-        {
-            throw new ParameterException(spec.commandLine(), "-I must be at least 1, was " + iterations);
-        }
+        final Iterations measured = peer.parsed(
+            () -> iterations == null ? Iterations.byDefault(PerfTool.PINGPONG) : Iterations.of(iterations));
         return new FiPingpong(peer.provider(), nativeDomain != null ? nativeDomain : peer.domainOption(), server, port,
-            sizeList, iterations, peer.verify(), tagged, warmup == null ? 0 : warmup)
+            sizeList, measured, peer.verify(), tagged, warmup == null ? 0 : warmup, peer.timeoutSeconds())
             .run(spec.commandLine().getOut(), spec.commandLine().getErr());
     }
 
