@@ -39,6 +39,8 @@ import java.util.stream.Stream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 /**
  * Real pingpongs between this JVM (the client, in-process) and a server JVM over a real domain region in a root
@@ -319,6 +321,10 @@ class PingpongTwoJvmTest
     @Test
     void shouldRemoveEveryFileTheServerCreatedWhenStoppedWithCtrlC() throws Exception
     {
+        // A JVM started with SIGINT ignored (every job a non-interactive shell puts in the background, and what it
+        // starts) installs no handler for it, and the server it starts inherits that: Ctrl-C cannot reach it.
+        assumeFalse(sigintIgnored(), "SIGINT is ignored in this process (started as a background job of a " +
+            "non-interactive shell), so the server it starts would ignore it too");
         final PingpongOptions options = new PingpongOptions.Builder()
             .sizes(SizeList.parse("64"))
             .warmup(Warmup.of(10))
@@ -337,7 +343,10 @@ class PingpongTwoJvmTest
             }
             assertTrue(Files.exists(root.resolve("interrupted.domain")), "the server created the domain");
             assertEquals(0, new ProcessBuilder("kill", "-INT", Long.toString(server.pid())).start().waitFor());
-            assertTrue(server.waitFor(20, TimeUnit.SECONDS), "the server did not stop on SIGINT");
+            if (!server.waitFor(20, TimeUnit.SECONDS))
+            {
+                fail("the server did not stop on SIGINT in 20 s; its threads:\n" + threadDump(server));
+            }
             assertEquals(130, server.exitValue(), () -> output(server));
             assertNoFilesLeft();
         }
@@ -352,6 +361,23 @@ class PingpongTwoJvmTest
     {
         shouldRefuseAServerRunningOtherSettings();
         assertNoFilesLeft();
+    }
+
+    /** @return the threads of a running JVM ({@code jcmd PID Thread.print}), or why they could not be had. */
+    private static String threadDump(final Process process)
+    {
+        try
+        {
+            final Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                Long.toString(process.pid()), "Thread.print").redirectErrorStream(true).start();
+            final String dump = new String(jcmd.getInputStream().readAllBytes());
+            jcmd.waitFor(20, TimeUnit.SECONDS);
+            return dump;
+        }
+        catch (final IOException | InterruptedException ex)
+        {
+            return "no thread dump: " + ex;
+        }
     }
 
     private static String output(final Process process)
@@ -424,5 +450,23 @@ class PingpongTwoJvmTest
         {
             return "status " + status + "\n--- out\n" + out + "--- err\n" + err;
         }
+    }
+
+    /** @return whether this process ignores SIGINT (SigIgn of /proc/self/status: bit 1 is signal 2). */
+    private static boolean sigintIgnored() throws IOException
+    {
+        final Path status = Path.of("/proc/self/status");
+        if (!Files.exists(status))
+        {
+            return false;
+        }
+        for (final String line : Files.readAllLines(status))
+        {
+            if (line.startsWith("SigIgn:"))
+            {
+                return (Long.parseUnsignedLong(line.substring("SigIgn:".length()).trim(), 16) & (1L << 1)) != 0;
+            }
+        }
+        return false;
     }
 }
