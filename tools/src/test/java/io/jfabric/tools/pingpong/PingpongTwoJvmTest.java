@@ -285,9 +285,11 @@ class PingpongTwoJvmTest
             .redirectErrorStream(true).start();
         final Run run = run("pingpong", "--role", "client", "--domain", "mismatch", "-S", "64", "-I", "200",
             "-W", "10", "--timeout", "20");
-        assertTrue(server.waitFor(30, TimeUnit.SECONDS));
+        assertTrue(server.waitFor(30, TimeUnit.SECONDS), () -> "the server still runs; its threads:\n" +
+            threadDump(server));
         final String serverOutput = new String(server.getInputStream().readAllBytes());
-        assertEquals(Errno.FI_EINVAL, run.status, run::toString);
+        assertEquals(Errno.FI_EINVAL, run.status, () -> run + "\n--- the server (exit " + server.exitValue() +
+            ")\n" + serverOutput);
         assertTrue(run.err.contains("the server runs jfabric-pingpong/1 1 sizes 64..64 crc "), run::toString);
         assertEquals(Errno.FI_EINVAL, server.exitValue(), serverOutput);
         assertTrue(serverOutput.contains("but this server runs"), serverOutput);
