@@ -4,9 +4,9 @@
 # starts with `mvn`, `bin/` or `java`, its trailing `# comment` dropped, with the quick start saved as QuickStart.java
 # from the README's java block first. Two kinds of line are not run: `mvn -B test` (CI's first step runs it) and
 # lines with a placeholder (NAME, FILE). A line commented "host A" (a server) runs in the background while the next
-# line, "host B" (its client), runs with <host A> = 127.0.0.1 (loopback only). Every line must exit 0; the quick start must print its "received hello"
-# line; and once all have run, the shm root must be empty (clean removed the quick start's domain, and pingpong and
-# bw remove their own).
+# line, "host B" (its client), runs with <host A> = 127.0.0.1 (loopback only). Every line must exit 0; the quick
+# start must print its "received hello" line; and once all have run, the shm root must be empty (clean removed the
+# quick start's domain, and pingpong and bw remove their own).
 #
 # Maven in the clone uses a private local repository seeded from ~/.m2 (it/private-repo.sh), so the README's
 # `mvn install` never reaches ~/.m2; the provider's root is a private directory (JFABRIC_SHM_DIR, as the README
