@@ -133,9 +133,13 @@ class RegionTruncationTest
         {
             final Map<String, String> outcome = awaitOrDump(child);
             // -FI_EIO once a watch or a caught fault marked the region; -FI_EHOSTUNREACH when a send first found
-            // the peer's slot zeroed by the truncation (the peer looks gone): both clean, both seen under load.
+            // the peer's slot zeroed by the truncation (the peer looks gone); -FI_EAVAIL with an FI_EIO error entry
+            // when the other JVM's watch gave the file its length back (zeros) before this JVM touched the cut part
+            // or its watch saw it short, and its CQ read found its ring damaged: all clean, all seen under load.
             assertTrue(("" + -Errno.FI_EIO).equals(outcome.get("rc")) ||
-                ("" + -Errno.FI_EHOSTUNREACH).equals(outcome.get("rc")), "its ping ended in a clean error: " + outcome);
+                ("" + -Errno.FI_EHOSTUNREACH).equals(outcome.get("rc")) ||
+                ("" + -Errno.FI_EAVAIL).equals(outcome.get("rc")) && ("" + Errno.FI_EIO).equals(outcome.get("cqerr")),
+                "its ping ended in a clean error: " + outcome);
             assertTrue(Long.parseLong(outcome.get("rounds")) > 0, "it ran before the truncation: " + outcome);
             assertEquals("" + Errno.FI_EIO, outcome.get("eq"), "its event queue says why: " + outcome);
             assertEquals("yes", child.awaitResult(60).get("closed"), "it closed everything without an exception");

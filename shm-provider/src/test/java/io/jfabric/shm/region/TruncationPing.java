@@ -17,6 +17,7 @@ package io.jfabric.shm.region;
 
 import io.jfabric.CompletionQueue;
 import io.jfabric.CqEntries;
+import io.jfabric.CqErrEntry;
 import io.jfabric.Endpoint;
 import io.jfabric.Errno;
 
@@ -36,18 +37,21 @@ final class TruncationPing
         final String call;
         final long rc;
         final long rounds;
+        /** The err of the CQ's error entry when the read said -FI_EAVAIL, else 0. */
+        final int cqErr;
 
-        Outcome(final String call, final long rc, final long rounds)
+        Outcome(final String call, final long rc, final long rounds, final int cqErr)
         {
             this.call = call;
             this.rc = rc;
             this.rounds = rounds;
+            this.cqErr = cqErr;
         }
 
         @Override
         public String toString()
         {
-            return "call=" + call + " rc=" + rc + " rounds=" + rounds;
+            return "call=" + call + " rc=" + rc + " rounds=" + rounds + " cqerr=" + cqErr;
         }
     }
 
@@ -75,14 +79,14 @@ final class TruncationPing
             final long posted = ep.recv(in, 0, 64, 0, dest, 1);
             if (posted != 0)
             {
-                return new Outcome("fi_recv", posted, rounds[0]);
+                return new Outcome("fi_recv", posted, rounds[0], 0);
             }
             if (send)
             {
                 final long sent = inject(ep, out, dest);
                 if (sent != 0)
                 {
-                    return new Outcome("fi_inject", sent, rounds[0]);
+                    return new Outcome("fi_inject", sent, rounds[0], 0);
                 }
             }
             int n;
@@ -92,7 +96,9 @@ final class TruncationPing
             }
             if (n != 1)
             {
-                return new Outcome("fi_cq_read", n, rounds[0]);
+                final CqErrEntry err = new CqErrEntry();
+                return new Outcome("fi_cq_read", n, rounds[0], n == -Errno.FI_EAVAIL && cq.readErr(err, 0) == 1 ?
+                    err.err : 0);
             }
             rounds[0]++;
             send = true;
