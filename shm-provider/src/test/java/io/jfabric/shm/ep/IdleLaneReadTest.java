@@ -22,7 +22,6 @@ import io.jfabric.CompletionQueue;
 import io.jfabric.CqAttr;
 import io.jfabric.CqEntries;
 import io.jfabric.CqFormat;
-import io.jfabric.Domain;
 import io.jfabric.Endpoint;
 import io.jfabric.Errno;
 import io.jfabric.Fabric;
@@ -62,39 +61,26 @@ class IdleLaneReadTest
      */
     private static final int FEW_READS = 100;
 
+    private final CqEntries entries = new CqEntries(4);
+    private final ByteBuffer src = ByteBuffer.allocateDirect(32);
+    private final ByteBuffer dst = ByteBuffer.allocateDirect(32);
+
     @ParameterizedTest
     @EnumSource(value = Threading.class, names = {"DOMAIN", "COMPLETION", "SAFE"})
     void shouldFindANewSenderWhileTheListedOneIsIdle(final Threading threading)
     {
-        try (ShmTestRoot root = new ShmTestRoot())
+        try (Loopback l = new Loopback(threading);
+            ShmEndpoint receiver = l.endpoint(l.rxCq);
+            ShmEndpoint first = l.endpoint(l.txCq);
+            ShmEndpoint second = l.endpoint(l.txCq))
         {
-            final Info info = info(root, threading);
-            try (Fabric fabric = root.provider(key -> null).fabric(info.fabricAttr(), 0);
-                Domain domain = fabric.domain(info, 0);
-                AddressVector av = domain.avOpen(new AvAttr(), 0);
-                CompletionQueue rxCq = domain.cqOpen(new CqAttr().format(CqFormat.MSG), 0);
-                CompletionQueue txCq = domain.cqOpen(new CqAttr().format(CqFormat.MSG), 0);
-                Endpoint receiver = open(domain, info, av, rxCq);
-                Endpoint first = open(domain, info, av, txCq);
-                Endpoint second = open(domain, info, av, txCq))
+            assertEquals(1, deliver(l, first, receiver, 1, READS), "the first sender's message");
+            for (int i = 0; i < 3 * READS; i++)
             {
-                final long to = insert(av, receiver);
-                final CqEntries entries = new CqEntries(4);
-                final ByteBuffer src = ByteBuffer.allocateDirect(32);
-                final ByteBuffer dst = ByteBuffer.allocateDirect(64);
-                assertEquals(0, receiver.recv(dst, 0, 32, 0, Addresses.FI_ADDR_UNSPEC, 1));
-                assertEquals(0, first.inject(src, 0, 32, to));
-                assertEquals(1, readUntil(rxCq, entries, READS), "the first sender's message");
-                for (int i = 0; i < 3 * READS; i++)
-                {
-                    assertEquals(-Errno.FI_EAGAIN, rxCq.read(entries, 4), "nothing more came");
-                }
-
-                assertEquals(0, receiver.recv(dst, 32, 32, 0, Addresses.FI_ADDR_UNSPEC, 2));
-                assertEquals(0, second.inject(src, 0, 32, to));
-                assertEquals(1, readUntil(rxCq, entries, READS), "the second sender's message, found by a rescan");
-                assertEquals(2, entries.opContext[0]);
+                assertEquals(-Errno.FI_EAGAIN, l.rxCq.read(entries, 4), "nothing more came");
             }
+            assertEquals(1, deliver(l, second, receiver, 2, READS), "the second sender's message, found by a rescan");
+            assertEquals(2, entries.opContext[0]);
         }
     }
 
@@ -102,41 +88,19 @@ class IdleLaneReadTest
     @EnumSource(value = Threading.class, names = {"DOMAIN", "COMPLETION"})
     void shouldProgressEveryEndpointOfACqWhileOneIsIdle(final Threading threading)
     {
-        try (ShmTestRoot root = new ShmTestRoot())
+        try (Loopback l = new Loopback(threading);
+            ShmEndpoint one = l.endpoint(l.rxCq);
+            ShmEndpoint sender = l.endpoint(l.txCq))
         {
-            final Info info = info(root, threading);
-            try (Fabric fabric = root.provider(key -> null).fabric(info.fabricAttr(), 0);
-                Domain domain = fabric.domain(info, 0);
-                AddressVector av = domain.avOpen(new AvAttr(), 0);
-                CompletionQueue rxCq = domain.cqOpen(new CqAttr().format(CqFormat.MSG), 0);
-                CompletionQueue txCq = domain.cqOpen(new CqAttr().format(CqFormat.MSG), 0);
-                Endpoint one = open(domain, info, av, rxCq);
-                Endpoint sender = open(domain, info, av, txCq))
+            assertEquals(1, deliver(l, sender, one, 1, READS), "the first endpoint's message");
+            assertEquals(-Errno.FI_EAGAIN, l.rxCq.read(entries, 4), "its lane is idle");
+            try (ShmEndpoint two = l.endpoint(l.rxCq))
             {
-                final long toOne = insert(av, one);
-                final CqEntries entries = new CqEntries(4);
-                final ByteBuffer src = ByteBuffer.allocateDirect(32);
-                final ByteBuffer dst = ByteBuffer.allocateDirect(96);
-                assertEquals(0, one.recv(dst, 0, 32, 0, Addresses.FI_ADDR_UNSPEC, 1));
-                assertEquals(0, sender.inject(src, 0, 32, toOne));
-                assertEquals(1, readUntil(rxCq, entries, READS), "the first endpoint's message");
-                assertEquals(-Errno.FI_EAGAIN, rxCq.read(entries, 4), "its lane is idle");
-
-                try (Endpoint two = open(domain, info, av, rxCq))
-                {
-                    final long toTwo = insert(av, two);
-                    assertEquals(0, two.recv(dst, 32, 32, 0, Addresses.FI_ADDR_UNSPEC, 2));
-                    assertEquals(0, sender.inject(src, 0, 32, toTwo));
-                    assertEquals(1, readUntil(rxCq, entries, FEW_READS),
-                        "the second endpoint's message, beside an idle one");
-                    assertEquals(2, entries.opContext[0]);
-                }
-
-                assertEquals(0, one.recv(dst, 64, 32, 0, Addresses.FI_ADDR_UNSPEC, 3));
-                assertEquals(0, sender.inject(src, 0, 32, toOne));
-                assertEquals(1, readUntil(rxCq, entries, FEW_READS), "the first endpoint's, alone on the CQ again");
-                assertEquals(3, entries.opContext[0]);
+                assertEquals(1, deliver(l, sender, two, 2, FEW_READS), "the second endpoint's, beside an idle one");
+                assertEquals(2, entries.opContext[0]);
             }
+            assertEquals(1, deliver(l, sender, one, 3, FEW_READS), "the first endpoint's, alone on the CQ again");
+            assertEquals(3, entries.opContext[0]);
         }
     }
 
@@ -144,69 +108,95 @@ class IdleLaneReadTest
     @EnumSource(value = Threading.class, names = {"DOMAIN", "COMPLETION"})
     void shouldWriteBackAnOverwrittenConsumerPositionOfAnIdleLaneAtTheNextRead(final Threading threading)
     {
-        try (ShmTestRoot root = new ShmTestRoot())
+        try (Loopback l = new Loopback(threading);
+            ShmEndpoint receiver = l.endpoint(l.rxCq);
+            ShmEndpoint sender = l.endpoint(l.txCq))
         {
-            final Info info = info(root, threading);
-            try (Fabric fabric = root.provider(key -> null).fabric(info.fabricAttr(), 0);
-                ShmDomain domain = (ShmDomain)fabric.domain(info, 0);
-                AddressVector av = domain.avOpen(new AvAttr(), 0);
-                CompletionQueue rxCq = domain.cqOpen(new CqAttr().format(CqFormat.MSG), 0);
-                CompletionQueue txCq = domain.cqOpen(new CqAttr().format(CqFormat.MSG), 0);
-                ShmEndpoint receiver = (ShmEndpoint)open(domain, info, av, rxCq);
-                ShmEndpoint sender = (ShmEndpoint)open(domain, info, av, txCq))
-            {
-                final CqEntries entries = new CqEntries(4);
-                final ByteBuffer buf = ByteBuffer.allocateDirect(32);
-                assertEquals(0, receiver.recv(buf, 0, 32, 0, Addresses.FI_ADDR_UNSPEC, 1));
-                assertEquals(0, sender.inject(buf, 0, 32, insert(av, receiver)));
-                assertEquals(1, readUntil(rxCq, entries, READS));
-                assertEquals(-Errno.FI_EAGAIN, rxCq.read(entries, 4), "the lane is idle");
-                final RegionGeometry g = domain.region().geometry();
-                final SpscLane lane = new SpscLane(new UnsafeBuffer(domain.region().buffer(),
-                    RegionDescriptor.laneOffset(g, receiver.slot(), sender.slot()),
-                    RegionDescriptor.laneLength(g.rxRingBytes())));
-                final AtomicBuffer b = lane.buffer();
-                final int index = SpscLaneDescriptor.consumerPositionOffset(lane.capacity());
-                final long own = b.getLong(index);
-                b.putLongOrdered(index, own + (1L << 40));
+            assertEquals(1, deliver(l, sender, receiver, 1, READS));
+            assertEquals(-Errno.FI_EAGAIN, l.rxCq.read(entries, 4), "the lane is idle");
+            final RegionGeometry g = l.domain.region().geometry();
+            final SpscLane lane = new SpscLane(new UnsafeBuffer(l.domain.region().buffer(),
+                RegionDescriptor.laneOffset(g, receiver.slot(), sender.slot()),
+                RegionDescriptor.laneLength(g.rxRingBytes())));
+            final AtomicBuffer b = lane.buffer();
+            final int index = SpscLaneDescriptor.consumerPositionOffset(lane.capacity());
+            final long own = b.getLong(index);
+            b.putLongOrdered(index, own + (1L << 40));
 
-                assertEquals(-Errno.FI_EAGAIN, rxCq.read(entries, 4));
-                assertEquals(own, b.getLongVolatile(index), "the next read saw the position moved and wrote it back");
-            }
+            assertEquals(-Errno.FI_EAGAIN, l.rxCq.read(entries, 4));
+            assertEquals(own, b.getLongVolatile(index), "the next read saw the position moved and wrote it back");
         }
     }
 
-    /** @return what the first read that is not -FI_EAGAIN returned, within {@code reads} reads. */
-    private static int readUntil(final CompletionQueue cq, final CqEntries entries, final int reads)
+    /**
+     * Post a receive at {@code to}, inject 32 bytes from {@code from}, and read {@code to}'s CQ (the loopback's
+     * receive CQ) until something comes, at most {@code reads} times.
+     *
+     * @return what the first read that was not -FI_EAGAIN returned.
+     */
+    private int deliver(final Loopback l, final Endpoint from, final Endpoint to, final long context, final int reads)
     {
+        assertEquals(0, to.recv(dst, 0, 32, 0, Addresses.FI_ADDR_UNSPEC, context));
+        assertEquals(0, from.inject(src, 0, 32, l.insert(to)));
         int read = -Errno.FI_EAGAIN;
         for (int i = 0; i < reads && read == -Errno.FI_EAGAIN; i++)
         {
-            read = cq.read(entries, 4);
+            read = l.rxCq.read(entries, 4);
         }
         return read;
     }
 
-    private static Info info(final ShmTestRoot root, final Threading threading)
+    /** One domain of a private root under a threading model, its AV, a receive CQ and a transmit CQ. */
+    private static final class Loopback implements AutoCloseable
     {
-        final Info hints = new Info();
-        hints.domainAttr().name("idle").threading(threading);
-        return root.provider(key -> null).getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints).get(0);
-    }
+        final ShmTestRoot root = new ShmTestRoot();
+        final Info info;
+        final Fabric fabric;
+        final ShmDomain domain;
+        final AddressVector av;
+        final CompletionQueue rxCq;
+        final CompletionQueue txCq;
 
-    private static long insert(final AddressVector av, final Endpoint ep)
-    {
-        final long[] addr = new long[1];
-        assertEquals(1, av.insert(new String[] {new String(ep.getname(), StandardCharsets.US_ASCII)}, 1, addr, 0, 0));
-        return addr[0];
-    }
+        Loopback(final Threading threading)
+        {
+            final Info hints = new Info();
+            hints.domainAttr().name("idle").threading(threading);
+            info = root.provider(key -> null).getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints).get(0);
+            fabric = root.provider(key -> null).fabric(info.fabricAttr(), 0);
+            domain = (ShmDomain)fabric.domain(info, 0);
+            av = domain.avOpen(new AvAttr(), 0);
+            rxCq = domain.cqOpen(new CqAttr().format(CqFormat.MSG), 0);
+            txCq = domain.cqOpen(new CqAttr().format(CqFormat.MSG), 0);
+        }
 
-    private static Endpoint open(final Domain domain, final Info info, final AddressVector av, final CompletionQueue cq)
-    {
-        final Endpoint ep = domain.endpoint(info, 0);
-        ep.bind(av, 0);
-        ep.bind(cq, Flags.FI_TRANSMIT | Flags.FI_RECV);
-        ep.enable();
-        return ep;
+        /** @return an enabled endpoint with this AV and {@code cq} for both directions. */
+        ShmEndpoint endpoint(final CompletionQueue cq)
+        {
+            final Endpoint ep = domain.endpoint(info, 0);
+            ep.bind(av, 0);
+            ep.bind(cq, Flags.FI_TRANSMIT | Flags.FI_RECV);
+            ep.enable();
+            return (ShmEndpoint)ep;
+        }
+
+        /** @return the fi_addr of {@code ep} (inserted again on every call, as the tests' peers change). */
+        long insert(final Endpoint ep)
+        {
+            final long[] addr = new long[1];
+            assertEquals(1, av.insert(new String[] {new String(ep.getname(), StandardCharsets.US_ASCII)}, 1, addr,
+                0, 0));
+            return addr[0];
+        }
+
+        @Override
+        public void close()
+        {
+            txCq.close();
+            rxCq.close();
+            av.close();
+            domain.close();
+            fabric.close();
+            root.close();
+        }
     }
 }
