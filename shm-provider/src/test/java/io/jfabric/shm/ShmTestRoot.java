@@ -15,7 +15,7 @@
  */
 package io.jfabric.shm;
 
-import io.jfabric.shm.core.ShmConfig;
+import io.jfabric.shm.config.ShmConfig;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -30,7 +30,7 @@ import io.jfabric.Flags;
 import io.jfabric.Info;
 import io.jfabric.Versions;
 import io.jfabric.shm.ShmProvider;
-import io.jfabric.shm.core.ShmConfig;
+import io.jfabric.shm.config.ShmConfig;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

@@ -20,7 +20,7 @@ import io.jfabric.Errno;
 import io.jfabric.FabricException;
 import io.jfabric.Flags;
 import io.jfabric.WaitObj;
-import io.jfabric.shm.core.ShmConfig;
+import io.jfabric.shm.config.ShmConfig;
 
 /**
  * Checks the attributes an application gives {@code fi_eq_open} against what the shm provider supports, and

@@ -131,7 +131,7 @@ class ReadOnlyDestinationTest
     @Test
     void shouldRefuseAReadOnlyDestinationInTheApplicationsRemoteMemoryView()
     {
-        try (RemoteMemory view = ((io.jfabric.shm.ShmDomain)session.domain).remoteMemory())
+        try (RemoteMemory view = ((io.jfabric.shm.domain.ShmDomain)session.domain).remoteMemory())
         {
             final ByteBuffer memory = ByteBuffer.allocateDirect(16);
             assertEquals(-Errno.FI_EINVAL,

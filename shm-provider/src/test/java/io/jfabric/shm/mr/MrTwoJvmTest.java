@@ -23,7 +23,7 @@ import io.jfabric.MrMode;
 import io.jfabric.MrRawAttr;
 import io.jfabric.ShareableMemory;
 import io.jfabric.shm.ChildJvm;
-import io.jfabric.shm.ShmDomain;
+import io.jfabric.shm.domain.ShmDomain;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

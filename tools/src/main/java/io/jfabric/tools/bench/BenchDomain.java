@@ -18,9 +18,9 @@ package io.jfabric.tools.bench;
 import io.jfabric.Fabric;
 import io.jfabric.Info;
 import io.jfabric.Versions;
-import io.jfabric.shm.ShmDomain;
 import io.jfabric.shm.ShmProvider;
-import io.jfabric.shm.core.ShmConfig;
+import io.jfabric.shm.config.ShmConfig;
+import io.jfabric.shm.domain.ShmDomain;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -15,8 +15,8 @@
  */
 package io.jfabric.tools.bench;
 
-import io.jfabric.Addresses;
 import io.jfabric.AddressVector;
+import io.jfabric.Addresses;
 import io.jfabric.AvAttr;
 import io.jfabric.CompletionQueue;
 import io.jfabric.CqAttr;
@@ -26,7 +26,7 @@ import io.jfabric.Endpoint;
 import io.jfabric.Errno;
 import io.jfabric.Flags;
 import io.jfabric.MessageClaim;
-import io.jfabric.shm.ShmDomain;
+import io.jfabric.shm.domain.ShmDomain;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

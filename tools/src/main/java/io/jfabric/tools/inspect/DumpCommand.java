@@ -19,7 +19,7 @@ import io.jfabric.Errno;
 import io.jfabric.FabricException;
 import io.jfabric.shm.cleanup.RootEntries;
 import io.jfabric.shm.cleanup.RootEntry;
-import io.jfabric.shm.core.ShmConfig;
+import io.jfabric.shm.config.ShmConfig;
 import io.jfabric.shm.region.RegionFile;
 import io.jfabric.shm.stat.InspectedFile;
 import io.jfabric.tools.cli.VersionProvider;

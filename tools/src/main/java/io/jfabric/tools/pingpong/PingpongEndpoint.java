@@ -15,8 +15,8 @@
  */
 package io.jfabric.tools.pingpong;
 
-import io.jfabric.Addresses;
 import io.jfabric.AddressVector;
+import io.jfabric.Addresses;
 import io.jfabric.AtomicDatatype;
 import io.jfabric.AtomicOp;
 import io.jfabric.AvAttr;
@@ -40,7 +40,7 @@ import io.jfabric.MrIov;
 import io.jfabric.MrMode;
 import io.jfabric.ShareableMemory;
 import io.jfabric.WaitObj;
-import io.jfabric.shm.ShmDomain;
+import io.jfabric.shm.domain.ShmDomain;
 import io.jfabric.shm.mr.ShmShareableMemory;
 import io.jfabric.shm.region.RegionFile;
 import io.jfabric.tools.SpinPatience;

@@ -25,7 +25,7 @@ import io.jfabric.ShareableMemory;
 import io.jfabric.Versions;
 import io.jfabric.shm.ShmProvider;
 import io.jfabric.shm.av.AvDescriptor;
-import io.jfabric.shm.core.ShmConfig;
+import io.jfabric.shm.config.ShmConfig;
 import io.jfabric.shm.mr.SegmentDescriptor;
 import io.jfabric.shm.region.HeaderChecks;
 import io.jfabric.shm.region.RegionDescriptor;

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.jfabric.shm;
+package io.jfabric.shm.domain;
 
 import io.jfabric.AddressVector;
 import io.jfabric.Addresses;
@@ -48,13 +48,13 @@ import io.jfabric.shm.av.ShmAddressVector;
 import io.jfabric.shm.cleanup.LeftoverSweep;
 import io.jfabric.shm.cntr.CounterTable;
 import io.jfabric.shm.cntr.ShmCounter;
+import io.jfabric.shm.config.ShmConfig;
 import io.jfabric.shm.context.DomainContext;
 import io.jfabric.shm.context.FabricContext;
 import io.jfabric.shm.core.BrokenVariant;
 import io.jfabric.shm.core.DomainResources;
 import io.jfabric.shm.core.FidLifecycle;
 import io.jfabric.shm.core.MappedFileWatch;
-import io.jfabric.shm.core.ShmConfig;
 import io.jfabric.shm.cq.ShmCompletionQueue;
 import io.jfabric.shm.ep.EndpointHooks;
 import io.jfabric.shm.ep.Heartbeats;
