@@ -71,7 +71,9 @@ import io.jfabric.shm.region.RegionFile;
 import io.jfabric.shm.region.RegionGeometry;
 import io.jfabric.shm.region.RegionWatch;
 import io.jfabric.shm.rma.AtomicSupport;
+import io.jfabric.shm.stat.RegionBacked;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
@@ -96,7 +98,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * Control calls are thread safe. Objects opened from the domain hold a reference, so closing the domain while
  * any remains open fails with {@link Errno#FI_EBUSY}.
  */
-public final class ShmDomain extends FidLifecycle implements Domain, DomainContext
+public final class ShmDomain extends FidLifecycle implements Domain, DomainContext, RegionBacked
 {
     /** Broken variant: a shared receive context with the domain's own guards (no lock under COMPLETION, DOMAIN). */
     private static final boolean BROKEN_SRX_NO_LOCK = BrokenVariant.active("srx.no-lock");
@@ -374,6 +376,18 @@ public final class ShmDomain extends FidLifecycle implements Domain, DomainConte
     public ShmConfig config()
     {
         return fabric.provider().config();
+    }
+
+    @Override
+    public Path regionFile()
+    {
+        return region.path();
+    }
+
+    @Override
+    public boolean createdRegion()
+    {
+        return region.created();
     }
 
     /**

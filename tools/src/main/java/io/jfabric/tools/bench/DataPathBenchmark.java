@@ -15,18 +15,18 @@
  */
 package io.jfabric.tools.bench;
 
-import io.jfabric.AddressVector;
 import io.jfabric.Addresses;
+import io.jfabric.AddressVector;
 import io.jfabric.AvAttr;
 import io.jfabric.CompletionQueue;
 import io.jfabric.CqAttr;
 import io.jfabric.CqEntries;
 import io.jfabric.CqFormat;
+import io.jfabric.Domain;
 import io.jfabric.Endpoint;
 import io.jfabric.Errno;
 import io.jfabric.Flags;
 import io.jfabric.MessageClaim;
-import io.jfabric.shm.domain.ShmDomain;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -90,7 +90,7 @@ public class DataPathBenchmark
     public boolean checksum;
 
     private BenchDomain bench;
-    private ShmDomain domain;
+    private Domain domain;
     private AddressVector av;
     private CompletionQueue senderCq;
     private CompletionQueue receiverCq;
