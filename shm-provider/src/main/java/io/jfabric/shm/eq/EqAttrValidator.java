@@ -39,7 +39,7 @@ import io.jfabric.shm.config.ShmConfig;
  * A size of 0 becomes the default depth; FI_AFFINITY's signaling vector is accepted and ignored, as the page
  * allows (there are no interrupts to steer). Stateless and thread safe.
  */
-public final class EqAttrValidator
+final class EqAttrValidator
 {
     private static final long SUPPORTED_FLAGS = Flags.FI_WRITE | Flags.FI_AFFINITY;
 
