@@ -31,6 +31,7 @@ import io.jfabric.Versions;
 import io.jfabric.shm.core.DomainResources;
 import io.jfabric.shm.domain.ShmDomain;
 import io.jfabric.shm.domain.ShmFabric;
+import io.jfabric.testsupport.ChildJvm;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

@@ -26,9 +26,9 @@ import io.jfabric.EqEvent;
 import io.jfabric.Errno;
 import io.jfabric.EventQueue;
 import io.jfabric.Flags;
-import io.jfabric.shm.ChildJvm;
 import io.jfabric.shm.core.ProcessIdentity;
 import io.jfabric.shm.domain.ShmDomain;
+import io.jfabric.testsupport.ChildJvm;
 
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;

@@ -27,7 +27,6 @@ import io.jfabric.Fabric;
 import io.jfabric.Flags;
 import io.jfabric.Info;
 import io.jfabric.Versions;
-import io.jfabric.shm.OpenedObjects;
 import io.jfabric.shm.ShmProvider;
 import io.jfabric.shm.ShmTestRoot;
 import io.jfabric.shm.domain.ShmDomain;
@@ -35,6 +34,7 @@ import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RegionGeometry;
 import io.jfabric.shm.region.SlotDescriptor;
 import io.jfabric.shm.region.SpscLaneDescriptor;
+import io.jfabric.testsupport.OpenedObjects;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;

@@ -17,8 +17,8 @@ package io.jfabric.shm.ep;
 
 import io.jfabric.Errno;
 import io.jfabric.Flags;
-import io.jfabric.shm.ChildJvm;
 import io.jfabric.shm.mr.RemoteMemory;
+import io.jfabric.testsupport.ChildJvm;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterAll;

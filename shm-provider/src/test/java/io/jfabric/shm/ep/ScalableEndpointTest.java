@@ -35,9 +35,9 @@ import io.jfabric.ScalableEndpoint;
 import io.jfabric.Threading;
 import io.jfabric.TxAttr;
 import io.jfabric.Versions;
-import io.jfabric.shm.ChildJvm;
 import io.jfabric.shm.ShmProvider;
 import io.jfabric.shm.ShmTestRoot;
+import io.jfabric.testsupport.ChildJvm;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

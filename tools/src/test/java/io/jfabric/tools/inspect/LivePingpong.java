@@ -21,12 +21,12 @@ import io.jfabric.shm.config.ShmConfig;
 import io.jfabric.shm.region.RegionFile;
 import io.jfabric.shm.stat.DomainStat;
 import io.jfabric.shm.stat.SlotStat;
+import io.jfabric.testsupport.JvmCommand;
 import io.jfabric.tools.JfabricMain;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -62,10 +62,8 @@ final class LivePingpong implements AutoCloseable
     LivePingpong(final String domain) throws Exception
     {
         this.domain = domain;
-        final List<String> command = new ArrayList<>(List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-XX:TieredStopAtLevel=1",
-            "-XX:+UseSerialGC", "-Djfabric.shm.dir=" + root));
+        final List<String> command = JvmCommand.quickStart();
+        command.add("-Djfabric.shm.dir=" + root);
         for (final String setting : SETTINGS)
         {
             command.add("-D" + setting);

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.jfabric.examples;
+package io.jfabric.testsupport;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -24,29 +24,49 @@ import java.util.UUID;
 import java.util.stream.Stream;
 
 /**
- * A private root directory for one test's shm files, under /dev/shm (the tmpfs the provider uses), passed to the
- * example processes as {@code -Djfabric.shm.dir}; removed with everything in it on close. The provider creates it on
- * first use. The test thread only.
+ * A root directory of a test's own for shm files, under /dev/shm (the tmpfs the provider uses; the temporary
+ * directory where there is none), named by a prefix and a random part. It is not created here, so a test also
+ * covers its creation by the provider. {@link #empty()} removes what is in it, {@link #close()} removes it with
+ * everything in it; a file that cannot be removed fails the test ({@link UncheckedIOException}).
+ * <p>
+ * The test's thread only.
  */
-final class ShmRoot implements AutoCloseable
+public final class PrivateRoot implements AutoCloseable
 {
     private final Path dir;
 
-    ShmRoot()
+    /**
+     * @param prefix the directory's name before the random part, such as {@code "jfabric-test-"}.
+     */
+    public PrivateRoot(final String prefix)
     {
         final Path shm = Path.of("/dev/shm");
         final Path parent = Files.isDirectory(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir"));
-        dir = parent.resolve("jfabric-examples-test-" + UUID.randomUUID());
+        dir = parent.resolve(prefix + UUID.randomUUID());
     }
 
-    /** @return the directory (not created here). */
-    Path dir()
+    /**
+     * @return the directory (not created here).
+     */
+    public Path dir()
     {
         return dir;
     }
 
+    /** Remove everything in the directory, and keep it. */
+    public void empty()
+    {
+        delete(false);
+    }
+
+    /** Remove the directory and everything in it; idempotent. */
     @Override
     public void close()
+    {
+        delete(true);
+    }
+
+    private void delete(final boolean itself)
     {
         if (!Files.exists(dir))
         {
@@ -56,7 +76,10 @@ final class ShmRoot implements AutoCloseable
         {
             for (final Path path : (Iterable<Path>)paths.sorted(Comparator.reverseOrder())::iterator)
             {
-                Files.deleteIfExists(path);
+                if (itself || !path.equals(dir))
+                {
+                    Files.deleteIfExists(path);
+                }
             }
         }
         catch (final IOException ex)
