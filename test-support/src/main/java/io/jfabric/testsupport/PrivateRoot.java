@@ -56,17 +56,28 @@ public final class PrivateRoot implements AutoCloseable
     /** Remove everything in the directory, and keep it. */
     public void empty()
     {
-        delete(false);
+        delete(dir, false);
     }
 
     /** Remove the directory and everything in it; idempotent. */
     @Override
     public void close()
     {
-        delete(true);
+        delete(dir, true);
     }
 
-    private void delete(final boolean itself)
+    /**
+     * Remove a directory and everything in it, if it exists.
+     *
+     * @param dir the directory.
+     * @throws UncheckedIOException when something in it cannot be removed.
+     */
+    public static void removeTree(final Path dir)
+    {
+        delete(dir, true);
+    }
+
+    private static void delete(final Path dir, final boolean itself)
     {
         if (!Files.exists(dir))
         {
