@@ -2,9 +2,9 @@
 # External-project integration test (issue 17): installs the reactor's api and shm-provider into a PRIVATE local
 # repository, builds it/consumer (a project outside the reactor that names only the published coordinates) against
 # it, and checks the provider as a user sees it:
-#   - jfabric-shm-provider's jar is the explicit module io.jfabric.shm: it exports exactly io.jfabric.shm and
-#     io.jfabric.shm.stat (no internal package, not even to a named module, nothing opened) and provides
-#     io.jfabric.spi.FabricProvider with io.jfabric.shm.ShmProvider;
+#   - jfabric-shm-provider's jar is the explicit module io.jfabric.shm: it exports exactly io.jfabric.shm,
+#     io.jfabric.shm.config and io.jfabric.shm.stat (no internal package, not even to a named module, nothing
+#     opened) and provides io.jfabric.spi.FabricProvider with io.jfabric.shm.ShmProvider;
 #   - a named module that imports an internal package (io.jfabric.shm.region) does not compile;
 #   - one message between two JVMs, twice: receiver on the class path and sender on the module path, then receiver
 #     on the module path and sender on the class path. On the module path the consumer requires only io.jfabric.api
@@ -89,7 +89,7 @@ provider_jar=$lib/jfabric-shm-provider-$version.jar
 step "module descriptor of $(basename "$provider_jar")"
 describe=$(jar --describe-module --file "$provider_jar")
 sed 's/^/  /' <<<"$describe"
-expected_exports='io.jfabric.shm io.jfabric.shm.stat'
+expected_exports='io.jfabric.shm io.jfabric.shm.config io.jfabric.shm.stat'
 expected_provides='provides io.jfabric.spi.FabricProvider with io.jfabric.shm.ShmProvider'
 first=$(head -n 1 <<<"$describe")
 [[ $first == "io.jfabric.shm@$version "*'!/module-info.class' ]] || {

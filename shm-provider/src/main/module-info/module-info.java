@@ -17,9 +17,12 @@
  * The {@code shm} provider. Applications reach it through {@link io.jfabric.Fabrics} (getinfo and fabric), which
  * finds it by {@link java.util.ServiceLoader}: on the module path the module system binds it to the API's
  * {@code uses} clause, so an application needs only {@code requires io.jfabric.api} and this module on the module
- * path. Exported: the entry classes ({@code io.jfabric.shm}: the provider and {@code ShmDomain}) and the read-only
- * monitoring views ({@code io.jfabric.shm.stat}: {@code DomainStat}, {@code RegionMappers}, ...). Every other package
- * (region, ep, match, cq, av, mr, rma, cntr, eq, progress, context, core, cleanup) is the provider's own.
+ * path. Exported, and holding only types of their own or of the API in their public signatures: the provider
+ * ({@code io.jfabric.shm}: {@code ShmProvider}, for a program that embeds it), its settings
+ * ({@code io.jfabric.shm.config}: {@code ShmConfig}) and the read-only monitoring views ({@code io.jfabric.shm.stat}:
+ * {@code DomainStat}, {@code RegionMappers}, ...). Every other package (domain, region, ep, match, cq, av, mr, rma,
+ * cntr, eq, progress, context, core, cleanup) is the provider's own; the build compiles this module with
+ * {@code -Werror}, so a public signature that names one of their types fails it ({@code [exports]}).
  * <p>
  * Agrona (the automatic module {@code org.agrona}) reaches {@code jdk.internal.misc.Unsafe}: a JVM with Agrona on
  * the module path needs {@code --add-exports java.base/jdk.internal.misc=org.agrona} (on the class path
@@ -31,6 +34,7 @@ module io.jfabric.shm
     requires org.agrona;
 
     exports io.jfabric.shm;
+    exports io.jfabric.shm.config;
     exports io.jfabric.shm.stat;
 
     provides io.jfabric.spi.FabricProvider with io.jfabric.shm.ShmProvider;

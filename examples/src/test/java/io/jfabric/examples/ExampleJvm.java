@@ -15,6 +15,8 @@
  */
 package io.jfabric.examples;
 
+import io.jfabric.testsupport.JvmCommand;
+
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
@@ -80,9 +82,7 @@ final class ExampleJvm implements AutoCloseable
         final String name, final String mainClass, final Path classes, final Path root, final String... args)
         throws IOException
     {
-        final String java = ProcessHandle.current().info().command()
-            .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        return start(name, java, List.of(), classes, mainClass, root, args);
+        return start(name, JvmCommand.java(), List.of(), classes, mainClass, root, args);
     }
 
     /**
@@ -108,15 +108,8 @@ final class ExampleJvm implements AutoCloseable
         final String name, final String java, final List<String> flags, final Path classes, final String mainClass,
         final Path root, final String... args) throws IOException
     {
-        final List<String> command = new ArrayList<>();
-        command.add(java);
-        command.addAll(flags);
-        command.add("--add-exports");
-        command.add("java.base/jdk.internal.misc=ALL-UNNAMED");
-        // A quick start matters more here than peak speed.
-        command.add("-Xshare:auto");
-        command.add("-XX:TieredStopAtLevel=1");
-        command.add("-XX:+UseSerialGC");
+        final List<String> command = JvmCommand.quickStart(java);
+        command.addAll(1, flags);
         command.add("-Djfabric.shm.dir=" + root);
         command.add("-cp");
         command.add((null == classes ? "" : classes + File.pathSeparator) +

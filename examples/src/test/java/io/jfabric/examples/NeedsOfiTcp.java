@@ -15,6 +15,8 @@
  */
 package io.jfabric.examples;
 
+import io.jfabric.testsupport.PrivateRoot;
+
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
 import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -98,7 +100,7 @@ public @interface NeedsOfiTcp
             {
                 return "the ofi provider's classes are not built (" + classes() + ")";
             }
-            try (ShmRoot root = new ShmRoot();
+            try (PrivateRoot root = new PrivateRoot("jfabric-examples-test-");
                 ExampleJvm probe = ExampleJvm.startOnOfi("tcp probe", TcpProbe.class, root.dir()))
             {
                 final int status = probe.awaitExit(120);

@@ -21,6 +21,7 @@ import io.jfabric.examples.pubsub.Subscriber;
 import io.jfabric.examples.reqrep.Client;
 import io.jfabric.examples.reqrep.Server;
 import io.jfabric.examples.rma.Initiator;
+import io.jfabric.testsupport.PrivateRoot;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -51,7 +52,7 @@ class OverTcpTest
     void shouldDeliverEveryPubSubMessageIntactAndInOrderOverTcp() throws Exception
     {
         final String port = freePort();
-        try (ShmRoot root = new ShmRoot();
+        try (PrivateRoot root = new PrivateRoot("jfabric-examples-test-");
             ExampleJvm first = ExampleJvm.startOnOfi("subscriber 1", Subscriber.class, root.dir(),
                 "-p", "tcp", "--service", port);
             ExampleJvm second = ExampleJvm.startOnOfi("subscriber 2", Subscriber.class, root.dir(),
@@ -80,7 +81,7 @@ class OverTcpTest
     void shouldAnswerEachReqRepClientOverTcpAfterItsHello() throws Exception
     {
         final String port = freePort();
-        try (ShmRoot root = new ShmRoot();
+        try (PrivateRoot root = new PrivateRoot("jfabric-examples-test-");
             ExampleJvm server = ExampleJvm.startOnOfi("server", Server.class, root.dir(),
                 "-p", "tcp", "--service", port, "--clients", "2");
             // 24 + 100 bytes: above tcp's inject_size, the server replies with fi_send; 24 + 16: with fi_inject.
@@ -107,7 +108,7 @@ class OverTcpTest
     void shouldWriteReadAndAddIntoTheTargetsMemoryOverTcp() throws Exception
     {
         final String port = freePort();
-        try (ShmRoot root = new ShmRoot())
+        try (PrivateRoot root = new PrivateRoot("jfabric-examples-test-"))
         {
             RmaTest.twoInitiatorsOneAfterTheOther((name, main, args) -> ExampleJvm.startOnOfi(name, main, root.dir(),
                 Stream.concat(Stream.of("-p", "tcp", "--service", port), Stream.of(args)).toArray(String[]::new)),
@@ -119,7 +120,7 @@ class OverTcpTest
     void shouldTellTheUserToStartATargetWhenNoneListensOverTcp() throws Exception
     {
         final String port = freePort();
-        try (ShmRoot root = new ShmRoot();
+        try (PrivateRoot root = new PrivateRoot("jfabric-examples-test-");
             ExampleJvm initiator = ExampleJvm.startOnOfi("initiator", Initiator.class, root.dir(),
                 "-p", "tcp", "--service", port, "--timeout-s", "2"))
         {

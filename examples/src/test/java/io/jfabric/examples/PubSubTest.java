@@ -17,6 +17,7 @@ package io.jfabric.examples;
 
 import io.jfabric.examples.pubsub.Publisher;
 import io.jfabric.examples.pubsub.Subscriber;
+import io.jfabric.testsupport.PrivateRoot;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -41,7 +42,7 @@ class PubSubTest
     @Test
     void shouldDeliverEveryMessageIntactAndInOrderToEachSubscriber() throws Exception
     {
-        try (ShmRoot root = new ShmRoot();
+        try (PrivateRoot root = new PrivateRoot("jfabric-examples-test-");
             ExampleJvm first = ExampleJvm.start("subscriber 1", Subscriber.class, root.dir());
             ExampleJvm second = ExampleJvm.start("subscriber 2", Subscriber.class, root.dir());
             ExampleJvm publisher = ExampleJvm.start("publisher", Publisher.class, root.dir(),
@@ -65,7 +66,7 @@ class PubSubTest
     @Test
     void shouldReconnectWhenTheSubscriberRestarts() throws Exception
     {
-        try (ShmRoot root = new ShmRoot();
+        try (PrivateRoot root = new PrivateRoot("jfabric-examples-test-");
             ExampleJvm publisher = ExampleJvm.start("publisher", Publisher.class, root.dir(),
                 "--count", "60", "--interval-ms", "10", "--min-subscribers", "1"))
         {
@@ -95,7 +96,7 @@ class PubSubTest
     @Test
     void shouldReconnectWhenThePublisherRestartsAfterACrash() throws Exception
     {
-        try (ShmRoot root = new ShmRoot();
+        try (PrivateRoot root = new PrivateRoot("jfabric-examples-test-");
             ExampleJvm subscriber = ExampleJvm.start("subscriber", Subscriber.class, root.dir()))
         {
             final long crashedId;
@@ -129,7 +130,7 @@ class PubSubTest
     @Test
     void shouldCloseEverythingOnSigterm() throws Exception
     {
-        try (ShmRoot root = new ShmRoot();
+        try (PrivateRoot root = new PrivateRoot("jfabric-examples-test-");
             ExampleJvm subscriber = ExampleJvm.start("subscriber", Subscriber.class, root.dir());
             ExampleJvm publisher = ExampleJvm.start("publisher", Publisher.class, root.dir(),
                 "--count", "0", "--interval-ms", "10"))

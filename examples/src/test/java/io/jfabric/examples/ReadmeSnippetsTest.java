@@ -15,6 +15,8 @@
  */
 package io.jfabric.examples;
 
+import io.jfabric.testsupport.PrivateRoot;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -62,7 +64,7 @@ class ReadmeSnippetsTest
         final String quickStart = javaBlocks().stream().filter(b -> b.contains("public final class QuickStart"))
             .findFirst().orElseThrow(() -> new AssertionError("no QuickStart class in " + README));
         compile(dir, List.of(source(dir, quickStart, 0)));
-        try (ShmRoot root = new ShmRoot();
+        try (PrivateRoot root = new PrivateRoot("jfabric-examples-test-");
             ExampleJvm run = ExampleJvm.start("QuickStart", "QuickStart", dir, root.dir()))
         {
             final List<String> lines = run.awaitSuccess(60);

@@ -17,6 +17,7 @@ package io.jfabric.examples;
 
 import io.jfabric.examples.reqrep.Client;
 import io.jfabric.examples.reqrep.Server;
+import io.jfabric.testsupport.PrivateRoot;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -38,7 +39,7 @@ class ReqRepTest
     @Test
     void shouldAnswerEachClientAtItsSourceAddress() throws Exception
     {
-        try (ShmRoot root = new ShmRoot();
+        try (PrivateRoot root = new PrivateRoot("jfabric-examples-test-");
             // The first client starts before the server and waits for it (FI_EHOSTUNREACH until it is there).
             ExampleJvm early = ExampleJvm.start("client 1", Client.class, root.dir(),
                 "--requests", "2000", "--warmup", "500", "--size", "100");

@@ -18,6 +18,7 @@ package io.jfabric.examples;
 import io.jfabric.Errno;
 import io.jfabric.examples.rma.Initiator;
 import io.jfabric.examples.rma.Target;
+import io.jfabric.testsupport.PrivateRoot;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -37,7 +38,7 @@ class RmaTest
     @Test
     void shouldWriteReadAndAddIntoTheTargetsMemoryWithoutItsCpu() throws Exception
     {
-        try (ShmRoot root = new ShmRoot())
+        try (PrivateRoot root = new PrivateRoot("jfabric-examples-test-"))
         {
             twoInitiatorsOneAfterTheOther((name, main, args) -> ExampleJvm.start(name, main, root.dir(), args),
                 TIMEOUT_S);
@@ -88,7 +89,7 @@ class RmaTest
     @Test
     void shouldTellTheUserToStartATargetWhenThereIsNone() throws Exception
     {
-        try (ShmRoot root = new ShmRoot();
+        try (PrivateRoot root = new PrivateRoot("jfabric-examples-test-");
             ExampleJvm initiator = ExampleJvm.start("initiator", Initiator.class, root.dir()))
         {
             assertEquals(Errno.FI_EHOSTUNREACH, initiator.awaitExit(TIMEOUT_S), initiator.output());

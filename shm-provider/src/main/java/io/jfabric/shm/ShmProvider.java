@@ -15,35 +15,31 @@
  */
 package io.jfabric.shm;
 
-import io.jfabric.Domain;
 import io.jfabric.Errno;
 import io.jfabric.Fabric;
 import io.jfabric.FabricAttr;
 import io.jfabric.FabricException;
 import io.jfabric.Info;
 import io.jfabric.Versions;
-import io.jfabric.shm.context.ProviderContext;
-import io.jfabric.shm.core.ShmConfig;
+import io.jfabric.shm.config.ShmConfig;
 import io.jfabric.shm.core.ShmNames;
+import io.jfabric.shm.domain.OpenObjects;
 import io.jfabric.spi.FabricProvider;
 
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * The {@code shm} provider, found by {@link io.jfabric.Fabrics} through {@link java.util.ServiceLoader}: processes
- * on one host talk through named domains, each a region file under {@link ShmConfig#rootDir()}.
+ * on one host talk through named domains, each a region file under {@link ShmConfig#rootDir()}. A program that
+ * embeds the provider may construct it with its own {@link ShmConfig} and call it as the SPI.
  * <p>
- * The configuration is read once, on the provider's first use.
+ * The configuration is read once, on the provider's first use. The fabrics and domains it opens are internal
+ * ({@code io.jfabric.shm.domain}); callers hold them as the API's {@link Fabric} and {@link io.jfabric.Domain}.
  * Thread safe.
  */
-public final class ShmProvider implements FabricProvider, ProviderContext
+public final class ShmProvider implements FabricProvider
 {
-    private volatile ShmConfig config;
-    private volatile ShmInfoMatcher matcher;
-    /** The fabrics and domains of this provider now open, in the order they were opened (for getinfo). */
-    private final CopyOnWriteArrayList<ShmFabric> openFabrics = new CopyOnWriteArrayList<>();
-    private final CopyOnWriteArrayList<ShmDomain> openDomains = new CopyOnWriteArrayList<>();
+    private final OpenObjects objects;
 
     /**
      * The provider with the configuration of system properties and environment ({@link ShmConfig#load()}), read
@@ -52,6 +48,7 @@ public final class ShmProvider implements FabricProvider, ProviderContext
      */
     public ShmProvider()
     {
+        objects = new OpenObjects(null);
     }
 
     /**
@@ -59,8 +56,7 @@ public final class ShmProvider implements FabricProvider, ProviderContext
      */
     public ShmProvider(final ShmConfig config)
     {
-        this.config = config;
-        this.matcher = new ShmInfoMatcher(config, this);
+        objects = new OpenObjects(config);
     }
 
     @Override
@@ -72,7 +68,7 @@ public final class ShmProvider implements FabricProvider, ProviderContext
     @Override
     public int version()
     {
-        return ShmInfoMatcher.providerVersion();
+        return objects.version();
     }
 
     /**
@@ -80,21 +76,7 @@ public final class ShmProvider implements FabricProvider, ProviderContext
      */
     public ShmConfig config()
     {
-        ShmConfig c = config;
-        if (c == null)
-        {
-            synchronized (this)
-            {
-                c = config;
-                if (c == null)
-                {
-                    c = ShmConfig.load();
-                    matcher = new ShmInfoMatcher(c, this);
-                    config = c;
-                }
-            }
-        }
-        return c;
+        return objects.config();
     }
 
     /**
@@ -106,7 +88,7 @@ public final class ShmProvider implements FabricProvider, ProviderContext
     public List<Info> getInfo(
         final int version, final String node, final String service, final long flags, final Info hints)
     {
-        return matcher().match(version, node, service, flags, hints);
+        return objects.getInfo(version, node, service, flags, hints);
     }
 
     @Override
@@ -123,68 +105,6 @@ public final class ShmProvider implements FabricProvider, ProviderContext
         }
         final int apiVersion = attr.apiVersion() != 0 ?
             Math.min(attr.apiVersion(), Versions.FI_CURRENT_VERSION) : Versions.FI_CURRENT_VERSION;
-        final ShmFabric fabric = new ShmFabric(this, apiVersion, context);
-        openFabrics.add(fabric);
-        return fabric;
-    }
-
-    @Override
-    public void opened(final Domain domain)
-    {
-        openDomains.add((ShmDomain)domain);
-    }
-
-    @Override
-    public void closed(final Domain domain)
-    {
-        openDomains.remove(domain);
-    }
-
-    @Override
-    public void closed(final Fabric fabric)
-    {
-        openFabrics.remove(fabric);
-    }
-
-    /**
-     * @return the first opened fabric of this provider still open, or null (fi_fabric(3): the output of getinfo
-     * references the first opened instance of the named fabric).
-     */
-    @Override
-    public ShmFabric firstOpenFabric()
-    {
-        for (final ShmFabric fabric : openFabrics)
-        {
-            if (!fabric.isClosed())
-            {
-                return fabric;
-            }
-        }
-        return null;
-    }
-
-    /**
-     * @param name   a domain name.
-     * @param fabric the fabric it must have been opened from, or null for any fabric of this provider.
-     * @return the first opened domain of that name still open, or null (fi_domain(3): the output of getinfo
-     * references the first opened instance of the named domain).
-     */
-    @Override
-    public ShmDomain firstOpenDomain(final String name, final Fabric fabric)
-    {
-        for (final ShmDomain domain : openDomains)
-        {
-            if (!domain.isClosed() && name.equals(domain.name()) && (fabric == null || domain.fabric() == fabric))
-            {
-                return domain;
-            }
-        }
-        return null;
-    }
-
-    ShmInfoMatcher matcher()
-    {
-        config();
-        return matcher;
+        return objects.openFabric(apiVersion, context);
     }
 }

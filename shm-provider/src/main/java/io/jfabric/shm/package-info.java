@@ -16,11 +16,12 @@
 /**
  * The {@code shm} provider: shared memory between processes of one host (FI_LOCAL_COMM only) over memory-mapped
  * files under a root directory ({@code jfabric.shm.dir}, default {@code /dev/shm/jfabric-USER}). This package holds
- * only the entry classes: the provider ({@link io.jfabric.shm.ShmProvider}, found by {@code ServiceLoader}), getinfo
- * matching, the fabric and the domain, which opens a named region file ({@code region}) and everything built over
- * it: {@code av}, {@code mr}, {@code cntr}, {@code ep}, {@code cq}, {@code eq}, {@code match}, {@code progress}.
- * They receive their parent as a {@code context} interface; {@code core} is the foundation under all of them (the
- * settings are {@link io.jfabric.shm.core.ShmConfig}); {@code cleanup} and {@code stat} read the files from outside.
+ * only the exported entry class, the provider ({@link io.jfabric.shm.ShmProvider}, found by {@code ServiceLoader}).
+ * It delegates to {@code domain}: getinfo matching, the fabric and the domain, which opens a named region file
+ * ({@code region}) and everything built over it: {@code av}, {@code mr}, {@code cntr}, {@code ep}, {@code cq},
+ * {@code eq}, {@code match}, {@code progress}. They receive their parent as a {@code context} interface;
+ * {@code core} is the foundation under all of them, {@code config} the settings
+ * ({@link io.jfabric.shm.config.ShmConfig}); {@code cleanup} and {@code stat} read the files from outside.
  * See docs/ARCHITECTURE.md.
  */
 package io.jfabric.shm;

@@ -17,6 +17,7 @@ package io.jfabric.shm;
 
 import io.jfabric.Errno;
 import io.jfabric.shm.region.AgronaAccess;
+import io.jfabric.testsupport.ChildJvm;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

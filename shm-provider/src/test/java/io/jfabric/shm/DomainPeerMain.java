@@ -20,6 +20,7 @@ import io.jfabric.Fabric;
 import io.jfabric.Fabrics;
 import io.jfabric.Info;
 import io.jfabric.Versions;
+import io.jfabric.shm.domain.ShmDomain;
 
 import java.util.List;
 

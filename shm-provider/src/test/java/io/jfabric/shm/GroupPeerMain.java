@@ -24,6 +24,7 @@ import io.jfabric.MemoryRegion;
 import io.jfabric.MrIov;
 import io.jfabric.ShareableMemory;
 import io.jfabric.Versions;
+import io.jfabric.shm.domain.ShmDomain;
 import io.jfabric.shm.mr.RemoteMemory;
 import org.agrona.concurrent.UnsafeBuffer;
 

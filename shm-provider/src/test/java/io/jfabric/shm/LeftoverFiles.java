@@ -19,8 +19,8 @@ import io.jfabric.Domain;
 import io.jfabric.Fabric;
 import io.jfabric.Info;
 import io.jfabric.Versions;
+import io.jfabric.shm.config.ShmConfig;
 import io.jfabric.shm.core.ProcessIdentity;
-import io.jfabric.shm.core.ShmConfig;
 import io.jfabric.shm.mr.SegmentDescriptor;
 
 import org.agrona.concurrent.UnsafeBuffer;

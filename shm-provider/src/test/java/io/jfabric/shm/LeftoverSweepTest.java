@@ -16,6 +16,7 @@
 package io.jfabric.shm;
 
 import io.jfabric.Domain;
+import io.jfabric.testsupport.ChildJvm;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -21,6 +21,7 @@ import io.jfabric.FabricException;
 import io.jfabric.Fabrics;
 import io.jfabric.Info;
 import io.jfabric.Versions;
+import io.jfabric.testsupport.ChildJvm;
 
 import java.util.List;
 

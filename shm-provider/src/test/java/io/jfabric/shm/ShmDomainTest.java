@@ -29,6 +29,9 @@ import io.jfabric.Progress;
 import io.jfabric.Threading;
 import io.jfabric.Versions;
 import io.jfabric.shm.core.DomainResources;
+import io.jfabric.shm.domain.ShmDomain;
+import io.jfabric.shm.domain.ShmFabric;
+import io.jfabric.testsupport.ChildJvm;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

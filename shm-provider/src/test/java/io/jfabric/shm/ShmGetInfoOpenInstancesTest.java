@@ -23,6 +23,7 @@ import io.jfabric.Info;
 import io.jfabric.Progress;
 import io.jfabric.Threading;
 import io.jfabric.Versions;
+import io.jfabric.shm.domain.ShmDomain;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

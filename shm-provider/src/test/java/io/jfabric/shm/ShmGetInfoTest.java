@@ -34,9 +34,9 @@ import io.jfabric.Threading;
 import io.jfabric.ToStr;
 import io.jfabric.TxAttr;
 import io.jfabric.Versions;
+import io.jfabric.shm.config.ShmConfig;
 import io.jfabric.shm.core.LocalHost;
 import io.jfabric.shm.core.ShmCapabilities;
-import io.jfabric.shm.core.ShmConfig;
 import io.jfabric.shm.core.ShmNames;
 import io.jfabric.spi.FabricProvider;
 
@@ -66,7 +66,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Pins every rule of the shm provider's {@code fi_getinfo} ({@link ShmInfoMatcher}) against fi_getinfo(3) and
+ * Pins every rule of the shm provider's {@code fi_getinfo} ({@code domain.ShmInfoMatcher}) against fi_getinfo(3) and
  * fi_domain(3): locality, refusals with FI_ENODATA, capability exactness, mr_mode, threading/progress/RM/AV
  * resolution, the configured limits, msg_order and op_flags, getinfo flags, and that hints are read only and
  * output is a private copy. Mostly calls the provider directly; {@link ThroughFabrics} goes through

@@ -15,35 +15,23 @@
  */
 package io.jfabric.shm;
 
-import io.jfabric.shm.core.ShmConfig;
+import io.jfabric.shm.config.ShmConfig;
+import io.jfabric.testsupport.PrivateRoot;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.UUID;
-import java.util.stream.Stream;
 
 /**
  * A unique root directory per test under /dev/shm (the tmpfs the provider uses), removed with everything in it
- * after the test. Test thread only.
+ * after the test ({@link PrivateRoot}), and providers whose root it is. Test thread only.
  */
 public final class ShmTestRoot implements AutoCloseable
 {
-    private final Path base;
-
-    public ShmTestRoot()
-    {
-        final Path shm = Path.of("/dev/shm");
-        final Path parent = Files.isDirectory(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir"));
-        base = parent.resolve("jfabric-test-" + UUID.randomUUID());
-    }
+    private final PrivateRoot root = new PrivateRoot("jfabric-test-");
 
     /** @return the root directory; not created, so tests also cover its creation. */
     public Path dir()
     {
-        return base;
+        return root.dir();
     }
 
     /**
@@ -60,35 +48,12 @@ public final class ShmTestRoot implements AutoCloseable
      */
     public ShmProvider provider(final java.util.function.UnaryOperator<String> settings)
     {
-        return new ShmProvider(ShmConfig.of(key -> "dir".equals(key) ? base.toString() : settings.apply(key)));
+        return new ShmProvider(ShmConfig.of(key -> "dir".equals(key) ? dir().toString() : settings.apply(key)));
     }
 
     @Override
     public void close()
     {
-        if (!Files.exists(base))
-        {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(base))
-        {
-            paths.sorted(Comparator.reverseOrder()).forEach(ShmTestRoot::delete);
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException(ex);
-        }
-    }
-
-    private static void delete(final Path path)
-    {
-        try
-        {
-            Files.deleteIfExists(path);
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException(ex);
-        }
+        root.close();
     }
 }

@@ -15,6 +15,8 @@
  */
 package io.jfabric.shm;
 
+import io.jfabric.testsupport.ChildJvm;
+
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -19,7 +19,7 @@ import io.jfabric.FabricException;
 import io.jfabric.shm.cleanup.RootCleaner.Action;
 import io.jfabric.shm.cleanup.RootCleaner.Result;
 import io.jfabric.shm.cleanup.RootCleaner;
-import io.jfabric.shm.core.ShmConfig;
+import io.jfabric.shm.config.ShmConfig;
 import io.jfabric.tools.cli.VersionProvider;
 
 import picocli.CommandLine.Command;

@@ -16,6 +16,8 @@
 package io.jfabric.tools;
 
 import io.jfabric.Errno;
+import io.jfabric.testsupport.JvmCommand;
+import io.jfabric.testsupport.PrivateRoot;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -26,9 +28,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.Comparator;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -42,19 +42,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class CleanCommandTest
 {
-    private final Path root = Path.of(Files.isDirectory(Path.of("/dev/shm")) ? "/dev/shm" :
-        System.getProperty("java.io.tmpdir"), "jfabric-clean-" + UUID.randomUUID());
+    private final PrivateRoot ownRoot = new PrivateRoot("jfabric-clean-");
+    private final Path root = ownRoot.dir();
 
     @AfterEach
-    void removeRoot() throws IOException
+    void removeRoot()
     {
-        if (Files.exists(root))
-        {
-            try (Stream<Path> paths = Files.walk(root))
-            {
-                paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-            }
-        }
+        ownRoot.close();
     }
 
     @Test
@@ -129,12 +123,11 @@ class CleanCommandTest
 
     private Process startPeer(final String domain) throws IOException
     {
-        final Process process = new ProcessBuilder(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-XX:TieredStopAtLevel=1",
-            "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), "-Djfabric.shm.dir=" + root,
-            "-Djfabric.shm.ep.count=2", "-Djfabric.shm.rx.ring.bytes=4096", CleanPeerMain.class.getName(), domain)
-            .redirectErrorStream(true).start();
+        final List<String> command = JvmCommand.quickStart();
+        command.addAll(JvmCommand.classPath());
+        command.addAll(List.of("-Djfabric.shm.dir=" + root, "-Djfabric.shm.ep.count=2",
+            "-Djfabric.shm.rx.ring.bytes=4096", CleanPeerMain.class.getName(), domain));
+        final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         final BufferedReader out = new BufferedReader(
             new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         final String line = out.readLine();

@@ -30,7 +30,8 @@ import io.jfabric.Flags;
 import io.jfabric.Info;
 import io.jfabric.Versions;
 import io.jfabric.shm.ShmProvider;
-import io.jfabric.shm.core.ShmConfig;
+import io.jfabric.shm.config.ShmConfig;
+import io.jfabric.testsupport.PrivateRoot;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -40,9 +41,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.UUID;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -59,6 +57,7 @@ class EndpointSizeLimitTest
         "Endpoint.java");
     private static final int MAX_MSG_SIZE = 65536;
 
+    private PrivateRoot ownRoot;
     private Path root;
     private Fabric fabric;
     private Domain domain;
@@ -70,8 +69,8 @@ class EndpointSizeLimitTest
     @BeforeEach
     void openEndpoint()
     {
-        root = Path.of(Files.isDirectory(Path.of("/dev/shm")) ? "/dev/shm" : System.getProperty("java.io.tmpdir"),
-            "jfabric-tools-limits-" + UUID.randomUUID());
+        ownRoot = new PrivateRoot("jfabric-tools-limits-");
+        root = ownRoot.dir();
         final ShmConfig config = ShmConfig.of(key -> switch (key)
         {
             case "dir" -> root.toString();
@@ -105,12 +104,9 @@ class EndpointSizeLimitTest
                 closeable.close();
             }
         }
-        if (Files.exists(root))
+        if (ownRoot != null)
         {
-            try (Stream<Path> paths = Files.walk(root))
-            {
-                paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-            }
+            ownRoot.close();
         }
     }
 

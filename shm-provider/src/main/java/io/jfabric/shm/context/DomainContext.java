@@ -18,9 +18,9 @@ package io.jfabric.shm.context;
 import io.jfabric.DomainAttr;
 import io.jfabric.Fabric;
 import io.jfabric.shm.cntr.CounterTable;
+import io.jfabric.shm.config.ShmConfig;
 import io.jfabric.shm.core.DomainResources;
 import io.jfabric.shm.core.FidLifecycle;
-import io.jfabric.shm.core.ShmConfig;
 import io.jfabric.shm.eq.ShmEventQueue;
 import io.jfabric.shm.region.RegionFile;
 

@@ -18,7 +18,7 @@ package io.jfabric.shm.context;
 import io.jfabric.Domain;
 import io.jfabric.Fabric;
 import io.jfabric.Info;
-import io.jfabric.shm.core.ShmConfig;
+import io.jfabric.shm.config.ShmConfig;
 
 import java.util.List;
 

@@ -14,9 +14,9 @@
  * limitations under the License.
  */
 /**
- * The foundation every other package stands on: the provider's configuration ({@link io.jfabric.shm.core.ShmConfig}),
- * what it supports ({@link io.jfabric.shm.core.ShmCapabilities}), process identities, object lifecycle and
- * reference counts ({@link io.jfabric.shm.core.FidLifecycle}), a domain's count limits and the switches that build
- * deliberately broken variants for the stress tests. It imports nothing else of the provider.
+ * The foundation every other package stands on (with {@code config}, the settings): what the provider supports
+ * ({@link io.jfabric.shm.core.ShmCapabilities}), process identities, object lifecycle and reference counts
+ * ({@link io.jfabric.shm.core.FidLifecycle}), a domain's count limits and the switches that build deliberately
+ * broken variants for the stress tests. It imports nothing else of the provider.
  */
 package io.jfabric.shm.core;

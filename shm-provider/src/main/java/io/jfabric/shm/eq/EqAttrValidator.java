@@ -20,7 +20,7 @@ import io.jfabric.Errno;
 import io.jfabric.FabricException;
 import io.jfabric.Flags;
 import io.jfabric.WaitObj;
-import io.jfabric.shm.core.ShmConfig;
+import io.jfabric.shm.config.ShmConfig;
 
 /**
  * Checks the attributes an application gives {@code fi_eq_open} against what the shm provider supports, and
@@ -39,7 +39,7 @@ import io.jfabric.shm.core.ShmConfig;
  * A size of 0 becomes the default depth; FI_AFFINITY's signaling vector is accepted and ignored, as the page
  * allows (there are no interrupts to steer). Stateless and thread safe.
  */
-public final class EqAttrValidator
+final class EqAttrValidator
 {
     private static final long SUPPORTED_FLAGS = Flags.FI_WRITE | Flags.FI_AFFINITY;
 

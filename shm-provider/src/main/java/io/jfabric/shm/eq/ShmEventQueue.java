@@ -25,8 +25,8 @@ import io.jfabric.Fid;
 import io.jfabric.FidClass;
 import io.jfabric.Flags;
 import io.jfabric.WaitObj;
+import io.jfabric.shm.config.ShmConfig;
 import io.jfabric.shm.core.FidLifecycle;
-import io.jfabric.shm.core.ShmConfig;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;

@@ -15,7 +15,7 @@
  */
 package io.jfabric.shm.progress;
 
-import io.jfabric.shm.core.ShmConfig;
+import io.jfabric.shm.config.ShmConfig;
 
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.AgentRunner;

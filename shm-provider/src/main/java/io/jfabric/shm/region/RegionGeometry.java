@@ -17,7 +17,7 @@ package io.jfabric.shm.region;
 
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
-import io.jfabric.shm.core.ShmConfig;
+import io.jfabric.shm.config.ShmConfig;
 
 /**
  * The sizes fixed when a domain region is created: how many endpoint slots it has, the capacity of each slot's

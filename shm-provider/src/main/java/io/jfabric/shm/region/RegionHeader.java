@@ -176,6 +176,20 @@ public final class RegionHeader
     }
 
     /**
+     * Check a header as a reader that does not wait (an inspection of a region found under its published name):
+     * identity (magic, layout version), then ready, then every other field ({@link #verify}).
+     *
+     * @param source what the header was read from, such as the file's path, for messages.
+     * @throws FabricException {@link Errno#FI_EINVAL} or {@link Errno#FI_ECRC} naming what is wrong.
+     */
+    public void verifyInspected(final String source)
+    {
+        verifyIdentity(source);
+        verifyReady(source);
+        verify(source);
+    }
+
+    /**
      * Check every field of a ready header: identity, header length, checksum, name length, geometry, region
      * length and nonce. Call after {@link #isReady()} returned true.
      *

@@ -79,7 +79,7 @@ final class DomainSampler
         // Read after every heartbeat word: a heartbeat stored while the slots were read is not in the future.
         final long now = System.currentTimeMillis();
         return new DomainStat(image.file().path(), image.file().inode(), image.file().length(),
-            image.file().isStillLinked(), now, header.layoutVersion(), header.domainName(), geometry,
+            image.file().isStillLinked(), now, header.layoutVersion(), header.domainName(), RegionSizes.of(geometry),
             header.creatorPid(), header.creatorStartTime(), header.creationTime(), header.regionNonce(),
             image.liveHeader().attachCount(), users.remover(), userList, slots);
     }

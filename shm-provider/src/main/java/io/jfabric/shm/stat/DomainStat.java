@@ -17,7 +17,6 @@ package io.jfabric.shm.stat;
 
 import io.jfabric.FabricException;
 import io.jfabric.shm.core.ProcessIdentity;
-import io.jfabric.shm.region.RegionGeometry;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -49,7 +48,7 @@ public final class DomainStat
     private final long sampledAtMs;
     private final int layoutVersion;
     private final String domainName;
-    private final RegionGeometry geometry;
+    private final RegionSizes geometry;
     private final long creatorPid;
     private final long creatorStartTimeMs;
     private final long creationTimeMs;
@@ -67,7 +66,7 @@ public final class DomainStat
         final long sampledAtMs,
         final int layoutVersion,
         final String domainName,
-        final RegionGeometry geometry,
+        final RegionSizes geometry,
         final long creatorPid,
         final long creatorStartTimeMs,
         final long creationTimeMs,
@@ -168,7 +167,7 @@ public final class DomainStat
     }
 
     /** @return slots, ring capacities and table sizes. */
-    public RegionGeometry geometry()
+    public RegionSizes geometry()
     {
         return geometry;
     }

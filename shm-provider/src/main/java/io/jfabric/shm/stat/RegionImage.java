@@ -17,6 +17,7 @@ package io.jfabric.shm.stat;
 
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
+import io.jfabric.shm.region.InspectedFile;
 import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RegionGeometry;
 import io.jfabric.shm.region.RegionHeader;
@@ -28,14 +29,18 @@ import java.nio.file.Path;
  * A domain region file mapped read-only for inspection, after its header was checked as every opener of a region
  * checks it ({@code RegionFile}): a private copy of the header page is read with {@code read(2)}, its magic and
  * layout version, ready field, header length, checksum, name length, geometry, region length and nonce are
- * verified ({@link RegionHeader#verify}), the file's length is compared with the header's, and only then is the
- * file mapped. Unlike an open it does not wait for a region that is not ready (a region is published under its name
- * only once ready, so such a file is damaged), does not join the user table or the attach count, and writes nothing.
+ * verified ({@link RegionHeader#verifyInspected}), the file's length is compared with the header's, and only then is
+ * the file mapped. Unlike an open it does not wait for a region that is not ready (a region is published under its
+ * name only once ready, so such a file is damaged), does not join the user table or the attach count, and writes
+ * nothing.
  * <p>
  * Errors are {@link FabricException}s naming the file, the field, its value and what was expected:
  * {@link Errno#FI_EINVAL} for a file that is foreign, of another layout version, not ready, damaged or truncated,
  * {@link Errno#FI_ECRC} for a header whose checksum does not match, and as {@link InspectedFile#open} for a file
  * that cannot be opened.
+ * <p>
+ * To its user the image is a handle: {@link DomainStat#sample} reads it, as often as wanted, without mapping the
+ * file again; the header, geometry and mapping it holds are this package's.
  * <p>
  * One thread at a time; {@link #close()} once, after every use of the mapping.
  */
@@ -71,7 +76,7 @@ public final class RegionImage implements AutoCloseable
         try
         {
             final RegionHeader copy = new RegionHeader(file.readHeader(RegionDescriptor.HEADER_LENGTH));
-            verify(copy, file.source());
+            copy.verifyInspected(file.source());
             final RegionGeometry geometry = copy.geometry();
             return new RegionImage(file, copy, geometry, file.map(copy.regionLength()));
         }
@@ -82,23 +87,8 @@ public final class RegionImage implements AutoCloseable
         }
     }
 
-    /**
-     * Check a region header as a reader that does not wait: identity (magic, layout version), then ready, then every
-     * other field.
-     *
-     * @param header a header, usually a private copy.
-     * @param source what it was read from, for messages.
-     * @throws FabricException {@link Errno#FI_EINVAL} or {@link Errno#FI_ECRC} naming what is wrong.
-     */
-    public static void verify(final RegionHeader header, final String source)
-    {
-        header.verifyIdentity(source);
-        header.verifyReady(source);
-        header.verify(source);
-    }
-
     /** @return the file. */
-    public InspectedFile file()
+    InspectedFile file()
     {
         return file;
     }
@@ -107,25 +97,25 @@ public final class RegionImage implements AutoCloseable
      * @return the checked header: a private copy read before mapping, so its fields are those that were checked
      * (the attach count in it is as of the open; {@link #liveHeader()} reads it now).
      */
-    public RegionHeader header()
+    RegionHeader header()
     {
         return header;
     }
 
     /** @return a header flyweight over the mapping, for the fields that change (the attach count). */
-    public RegionHeader liveHeader()
+    RegionHeader liveHeader()
     {
         return new RegionHeader(buffer);
     }
 
     /** @return the region's geometry. */
-    public RegionGeometry geometry()
+    RegionGeometry geometry()
     {
         return geometry;
     }
 
     /** @return the whole region, mapped read-only: offsets as in {@link RegionDescriptor}; never write to it. */
-    public AtomicBuffer buffer()
+    AtomicBuffer buffer()
     {
         return buffer;
     }

@@ -26,9 +26,9 @@ import io.jfabric.EqEvent;
 import io.jfabric.Errno;
 import io.jfabric.EventQueue;
 import io.jfabric.Flags;
-import io.jfabric.shm.ChildJvm;
-import io.jfabric.shm.ShmDomain;
 import io.jfabric.shm.core.ProcessIdentity;
+import io.jfabric.shm.domain.ShmDomain;
+import io.jfabric.testsupport.ChildJvm;
 
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -146,7 +146,7 @@ class NamedAddressVectorTest extends AvDomainTestBase
             final long[] a = new long[1];
             assertEquals(1, av.insert(addrs(DOMAIN, 2, 1), 1, a, 0, 0));
         }
-        assertEquals(0, ((io.jfabric.shm.ShmDomain)domain).references(), "failed opens hold no domain reference");
+        assertEquals(0, ((io.jfabric.shm.domain.ShmDomain)domain).references(), "failed opens hold no domain reference");
     }
 
     @Test

@@ -21,9 +21,9 @@ import io.jfabric.Domain;
 import io.jfabric.Errno;
 import io.jfabric.Fabric;
 import io.jfabric.Flags;
-import io.jfabric.shm.ChildJvm;
 import io.jfabric.shm.ShmProvider;
 import io.jfabric.shm.ShmTestRoot;
+import io.jfabric.testsupport.ChildJvm;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;

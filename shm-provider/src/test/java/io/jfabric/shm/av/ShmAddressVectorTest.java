@@ -27,10 +27,10 @@ import io.jfabric.FabricException;
 import io.jfabric.FidClass;
 import io.jfabric.Flags;
 import io.jfabric.Info;
-import io.jfabric.shm.ShmDomain;
 import io.jfabric.shm.ShmProvider;
 import io.jfabric.shm.ShmTestRoot;
 import io.jfabric.shm.core.LocalHost;
+import io.jfabric.shm.domain.ShmDomain;
 
 import org.junit.jupiter.api.Test;
 

@@ -16,13 +16,13 @@
 package io.jfabric.shm.cleanup;
 
 import io.jfabric.Domain;
-import io.jfabric.shm.ChildJvm;
 import io.jfabric.shm.FileOwnerMain;
 import io.jfabric.shm.LeftoverFiles;
-import io.jfabric.shm.ShmDomain;
 import io.jfabric.shm.ShmTestRoot;
 import io.jfabric.shm.cleanup.RootCleaner.Action;
 import io.jfabric.shm.cleanup.RootCleaner.Result;
+import io.jfabric.shm.domain.ShmDomain;
+import io.jfabric.testsupport.ChildJvm;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

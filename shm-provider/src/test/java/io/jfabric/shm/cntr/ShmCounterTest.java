@@ -24,11 +24,11 @@ import io.jfabric.FidClass;
 import io.jfabric.Info;
 import io.jfabric.Versions;
 import io.jfabric.WaitObj;
-import io.jfabric.shm.ShmDomain;
 import io.jfabric.shm.ShmProvider;
 import io.jfabric.shm.ShmTestRoot;
 import io.jfabric.shm.core.DomainResources;
 import io.jfabric.shm.core.ProcessIdentity;
+import io.jfabric.shm.domain.ShmDomain;
 import io.jfabric.shm.region.RegionGeometry;
 
 import org.agrona.concurrent.AtomicBuffer;

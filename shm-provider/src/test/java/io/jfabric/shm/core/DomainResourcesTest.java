@@ -22,10 +22,11 @@ import io.jfabric.FabricException;
 import io.jfabric.Flags;
 import io.jfabric.Info;
 import io.jfabric.Versions;
-import io.jfabric.shm.ShmDomain;
-import io.jfabric.shm.ShmFabric;
 import io.jfabric.shm.ShmProvider;
+import io.jfabric.shm.config.ShmConfig;
 import io.jfabric.shm.core.DomainResources.Kind;
+import io.jfabric.shm.domain.ShmDomain;
+import io.jfabric.shm.domain.ShmFabric;
 import io.jfabric.shm.region.RegionFile;
 import io.jfabric.shm.region.RegionGeometry;
 

@@ -222,7 +222,7 @@ class ShmCompletionQueueTest
             final ByteBuffer buf = ByteBuffer.allocateDirect(8);
             assertEquals(0, p.a.send(buf, 0, 8, 0, p.addrB, 1));
             assertEquals(0, p.a.send(buf, 0, 8, 0, p.addrB, 2));
-            final org.agrona.concurrent.AtomicBuffer b = ((io.jfabric.shm.ShmDomain)p.domain).region().buffer();
+            final org.agrona.concurrent.AtomicBuffer b = ((io.jfabric.shm.domain.ShmDomain)p.domain).region().buffer();
             final int ring = ringOffset(p, cq);
             if (padding)
             {
@@ -236,7 +236,7 @@ class ShmCompletionQueueTest
             assertEquals(Errno.FI_EIO, err.err);
             assertEquals(2, err.data, "two completions lost");
             assertTrue(new String(err.errData, 0, err.errDataSize, StandardCharsets.UTF_8).contains("damaged"));
-            assertNull(((io.jfabric.shm.ShmDomain)p.domain).region().fault(), "the region is not failed");
+            assertNull(((io.jfabric.shm.domain.ShmDomain)p.domain).region().fault(), "the region is not failed");
             assertEquals(0, cq.outstanding());
             assertEquals(0, p.a.send(buf, 0, 8, 0, p.addrB, 3));
             final CqEntries entries = new CqEntries(4);
@@ -247,7 +247,7 @@ class ShmCompletionQueueTest
 
     private static int ringOffset(final EndpointPair p, final ShmCompletionQueue cq)
     {
-        final io.jfabric.shm.region.RegionFile region = ((io.jfabric.shm.ShmDomain)p.domain).region();
+        final io.jfabric.shm.region.RegionFile region = ((io.jfabric.shm.domain.ShmDomain)p.domain).region();
         return io.jfabric.shm.region.RegionDescriptor.cqRingOffset(region.geometry(), cq.ringNumber());
     }
 
@@ -264,7 +264,7 @@ class ShmCompletionQueueTest
             final ByteBuffer buf = ByteBuffer.allocateDirect(8);
             assertEquals(0, p.a.send(buf, 0, 8, 0, p.addrB, 1));
             assertEquals(0, p.a.send(buf, 0, 8, 0, p.addrB, 2));
-            ((io.jfabric.shm.ShmDomain)p.domain).region().buffer().putInt(
+            ((io.jfabric.shm.domain.ShmDomain)p.domain).region().buffer().putInt(
                 ringOffset(p, cq) + org.agrona.concurrent.ringbuffer.RecordDescriptor.typeOffset(0),
                 CqRecordDescriptor.ERROR); // a success entry now says it is an error entry: its errno reads as 0
             assertEquals(-Errno.FI_EAVAIL, p.cqA.read(new CqEntries(4), 4));

@@ -31,10 +31,10 @@ import io.jfabric.Flags;
 import io.jfabric.Info;
 import io.jfabric.Msg;
 import io.jfabric.Versions;
-import io.jfabric.shm.ChildJvm;
-import io.jfabric.shm.OpenedObjects;
 import io.jfabric.shm.ShmProvider;
 import io.jfabric.shm.ShmTestRoot;
+import io.jfabric.testsupport.ChildJvm;
+import io.jfabric.testsupport.OpenedObjects;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

@@ -27,7 +27,7 @@ import io.jfabric.Msg;
 import io.jfabric.Progress;
 import io.jfabric.ShareableMemory;
 import io.jfabric.Threading;
-import io.jfabric.shm.ShmDomain;
+import io.jfabric.shm.domain.ShmDomain;
 import io.jfabric.shm.region.RegionGeometry;
 import io.jfabric.shm.region.SlotDescriptor;
 

@@ -30,9 +30,9 @@ import io.jfabric.Flags;
 import io.jfabric.Info;
 import io.jfabric.MessageClaim;
 import io.jfabric.Versions;
-import io.jfabric.shm.OpenedObjects;
 import io.jfabric.shm.ShmProvider;
 import io.jfabric.shm.ShmTestRoot;
+import io.jfabric.testsupport.OpenedObjects;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

@@ -35,11 +35,11 @@ import io.jfabric.Ioc;
 import io.jfabric.Msg;
 import io.jfabric.RmaIov;
 import io.jfabric.Versions;
-import io.jfabric.shm.ChildJvm;
 import io.jfabric.shm.ShmProvider;
 import io.jfabric.shm.ShmTestRoot;
 import io.jfabric.shm.rma.AtomicSupport;
 import io.jfabric.shm.rma.SerialAtomics;
+import io.jfabric.testsupport.ChildJvm;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -27,9 +27,9 @@ import io.jfabric.Fabric;
 import io.jfabric.Flags;
 import io.jfabric.Info;
 import io.jfabric.Versions;
-import io.jfabric.shm.ChildJvm;
 import io.jfabric.shm.ShmProvider;
 import io.jfabric.shm.ShmTestRoot;
+import io.jfabric.testsupport.ChildJvm;
 
 import java.util.List;
 import java.util.Map;

@@ -15,7 +15,8 @@
  */
 package io.jfabric.shm.ep;
 
-import io.jfabric.shm.ChildJvm;
+import io.jfabric.testsupport.ChildJvm;
+
 
 import java.io.BufferedReader;
 import java.io.IOException;

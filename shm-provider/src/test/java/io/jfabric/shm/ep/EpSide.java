@@ -27,7 +27,7 @@ import io.jfabric.Endpoint;
 import io.jfabric.Errno;
 import io.jfabric.Flags;
 import io.jfabric.Info;
-import io.jfabric.shm.ShmDomain;
+import io.jfabric.shm.domain.ShmDomain;
 import io.jfabric.shm.region.SlotDescriptor;
 
 import java.nio.ByteBuffer;

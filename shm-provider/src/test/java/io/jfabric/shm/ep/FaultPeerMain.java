@@ -17,20 +17,11 @@ package io.jfabric.shm.ep;
 
 import io.jfabric.AddressVector;
 import io.jfabric.Addresses;
-import io.jfabric.AvAttr;
 import io.jfabric.CompletionQueue;
-import io.jfabric.CqAttr;
 import io.jfabric.CqEntries;
 import io.jfabric.CqErrEntry;
-import io.jfabric.CqFormat;
-import io.jfabric.Domain;
 import io.jfabric.Endpoint;
 import io.jfabric.Errno;
-import io.jfabric.Fabric;
-import io.jfabric.Fabrics;
-import io.jfabric.Flags;
-import io.jfabric.Info;
-import io.jfabric.Versions;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -72,22 +63,11 @@ public final class FaultPeerMain
      */
     public static void main(final String[] args) throws Exception
     {
-        final Info hints = new Info();
-        hints.domainAttr().name(args[0]);
-        final Info info = Fabrics.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints).get(0);
-        final Fabric fabric = Fabrics.fabric(info.fabricAttr(), 0);
-        final Domain domain = fabric.domain(info, 0);
-        final AddressVector av = domain.avOpen(new AvAttr(), 0);
-        final CompletionQueue cq = domain.cqOpen(new CqAttr().format(CqFormat.MSG), 0);
-        final Endpoint ep = domain.endpoint(info, 0);
-        if (args.length > 1)
-        {
-            ep.setname(args[1].getBytes(StandardCharsets.US_ASCII));
-        }
-        ep.bind(av, 0);
-        ep.bind(cq, Flags.FI_TRANSMIT | Flags.FI_RECV);
-        ep.enable();
-        System.out.println("result addr=" + new String(ep.getname(), StandardCharsets.US_ASCII));
+        final PeerEndpoint peer = PeerEndpoint.open(args);
+        final AddressVector av = peer.av;
+        final CompletionQueue cq = peer.cq;
+        final Endpoint ep = peer.ep;
+        System.out.println("result addr=" + peer.address());
         System.out.flush();
 
         final List<ByteBuffer> buffers = new ArrayList<>();

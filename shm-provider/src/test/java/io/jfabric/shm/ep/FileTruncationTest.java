@@ -16,9 +16,9 @@
 package io.jfabric.shm.ep;
 
 import io.jfabric.Errno;
-import io.jfabric.shm.ChildJvm;
-import io.jfabric.shm.OpenedObjects;
 import io.jfabric.shm.ShmTestRoot;
+import io.jfabric.testsupport.ChildJvm;
+import io.jfabric.testsupport.OpenedObjects;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

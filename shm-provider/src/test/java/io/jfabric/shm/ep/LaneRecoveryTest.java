@@ -29,9 +29,9 @@ import io.jfabric.Fabric;
 import io.jfabric.Flags;
 import io.jfabric.Info;
 import io.jfabric.Versions;
-import io.jfabric.shm.ChildJvm;
 import io.jfabric.shm.ShmProvider;
 import io.jfabric.shm.ShmTestRoot;
+import io.jfabric.testsupport.ChildJvm;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;

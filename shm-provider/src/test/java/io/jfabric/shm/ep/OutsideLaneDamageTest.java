@@ -18,13 +18,13 @@ package io.jfabric.shm.ep;
 import io.jfabric.Fabric;
 import io.jfabric.Info;
 import io.jfabric.Versions;
-import io.jfabric.shm.ChildJvm;
-import io.jfabric.shm.OpenedObjects;
-import io.jfabric.shm.ShmDomain;
 import io.jfabric.shm.ShmProvider;
 import io.jfabric.shm.ShmTestRoot;
+import io.jfabric.shm.domain.ShmDomain;
 import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RegionGeometry;
+import io.jfabric.testsupport.ChildJvm;
+import io.jfabric.testsupport.OpenedObjects;
 
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;

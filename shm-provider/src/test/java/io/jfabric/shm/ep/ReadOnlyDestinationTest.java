@@ -17,8 +17,8 @@ package io.jfabric.shm.ep;
 
 import io.jfabric.Errno;
 import io.jfabric.Flags;
-import io.jfabric.shm.ChildJvm;
 import io.jfabric.shm.mr.RemoteMemory;
+import io.jfabric.testsupport.ChildJvm;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterAll;
@@ -131,7 +131,7 @@ class ReadOnlyDestinationTest
     @Test
     void shouldRefuseAReadOnlyDestinationInTheApplicationsRemoteMemoryView()
     {
-        try (RemoteMemory view = ((io.jfabric.shm.ShmDomain)session.domain).remoteMemory())
+        try (RemoteMemory view = ((io.jfabric.shm.domain.ShmDomain)session.domain).remoteMemory())
         {
             final ByteBuffer memory = ByteBuffer.allocateDirect(16);
             assertEquals(-Errno.FI_EINVAL,

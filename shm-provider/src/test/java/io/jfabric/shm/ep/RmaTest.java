@@ -32,9 +32,9 @@ import io.jfabric.Info;
 import io.jfabric.Msg;
 import io.jfabric.RmaIov;
 import io.jfabric.Versions;
-import io.jfabric.shm.ChildJvm;
 import io.jfabric.shm.ShmProvider;
 import io.jfabric.shm.ShmTestRoot;
+import io.jfabric.testsupport.ChildJvm;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -35,9 +35,9 @@ import io.jfabric.ScalableEndpoint;
 import io.jfabric.Threading;
 import io.jfabric.TxAttr;
 import io.jfabric.Versions;
-import io.jfabric.shm.ChildJvm;
 import io.jfabric.shm.ShmProvider;
 import io.jfabric.shm.ShmTestRoot;
+import io.jfabric.testsupport.ChildJvm;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -371,7 +371,7 @@ class ScalableEndpointTest
         assertEquals(-Errno.FI_EAGAIN, sender.send(buf, 0, 8, 0, addr[0], 0), "context 0 was never opened");
 
         // a damaged receive context count (another process's word) must not make a sender read past the entries
-        final io.jfabric.shm.ShmDomain shm = (io.jfabric.shm.ShmDomain)domain;
+        final io.jfabric.shm.domain.ShmDomain shm = (io.jfabric.shm.domain.ShmDomain)domain;
         final int countOffset = io.jfabric.shm.region.SlotDescriptor.rxContextCountOffset(shm.region().geometry(),
             ((io.jfabric.shm.ep.ShmScalableEndpoint)sep).slot());
         shm.region().buffer().putIntVolatile(countOffset, 1_000_000);

@@ -30,8 +30,8 @@ import io.jfabric.Fid;
 import io.jfabric.Flags;
 import io.jfabric.Info;
 import io.jfabric.Versions;
-import io.jfabric.shm.OpenedObjects;
 import io.jfabric.shm.ShmProvider;
+import io.jfabric.testsupport.OpenedObjects;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

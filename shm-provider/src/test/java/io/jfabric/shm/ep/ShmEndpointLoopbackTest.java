@@ -26,7 +26,7 @@ import io.jfabric.MemoryRegion;
 import io.jfabric.MrIov;
 import io.jfabric.Msg;
 import io.jfabric.ShareableMemory;
-import io.jfabric.shm.ShmDomain;
+import io.jfabric.shm.domain.ShmDomain;
 import io.jfabric.shm.region.SlotDescriptor;
 
 import org.junit.jupiter.api.AfterEach;

@@ -31,12 +31,12 @@ import io.jfabric.FabricException;
 import io.jfabric.Flags;
 import io.jfabric.Info;
 import io.jfabric.Versions;
-import io.jfabric.shm.ChildJvm;
-import io.jfabric.shm.OpenedObjects;
 import io.jfabric.shm.ShmProvider;
 import io.jfabric.shm.ShmTestRoot;
 import io.jfabric.shm.av.ShmAddress;
 import io.jfabric.shm.core.LocalHost;
+import io.jfabric.testsupport.ChildJvm;
+import io.jfabric.testsupport.OpenedObjects;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

@@ -23,7 +23,7 @@ import io.jfabric.Errno;
 import io.jfabric.Fid;
 import io.jfabric.Flags;
 import io.jfabric.WaitObj;
-import io.jfabric.shm.core.ShmConfig;
+import io.jfabric.shm.config.ShmConfig;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

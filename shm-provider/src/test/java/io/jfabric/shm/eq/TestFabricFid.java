@@ -16,8 +16,8 @@
 package io.jfabric.shm.eq;
 
 import io.jfabric.FidClass;
+import io.jfabric.shm.config.ShmConfig;
 import io.jfabric.shm.core.FidLifecycle;
-import io.jfabric.shm.core.ShmConfig;
 
 import java.util.Map;
 

@@ -28,8 +28,8 @@ import io.jfabric.MrMode;
 import io.jfabric.MrRawAttr;
 import io.jfabric.ShareableMemory;
 import io.jfabric.WaitObj;
-import io.jfabric.shm.ShmDomain;
 import io.jfabric.shm.core.ProcessIdentity;
+import io.jfabric.shm.domain.ShmDomain;
 import io.jfabric.shm.region.RegionDescriptor;
 
 import org.agrona.concurrent.UnsafeBuffer;

@@ -18,8 +18,8 @@ package io.jfabric.shm.mr;
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
 import io.jfabric.MemoryRegion;
-import io.jfabric.shm.ShmDomain;
 import io.jfabric.shm.core.ProcessIdentity;
+import io.jfabric.shm.domain.ShmDomain;
 import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RegionGeometry;
 

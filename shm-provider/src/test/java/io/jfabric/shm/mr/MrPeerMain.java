@@ -21,7 +21,7 @@ import io.jfabric.Fabric;
 import io.jfabric.Fabrics;
 import io.jfabric.Info;
 import io.jfabric.Versions;
-import io.jfabric.shm.ShmDomain;
+import io.jfabric.shm.domain.ShmDomain;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.file.Files;

@@ -20,8 +20,8 @@ import io.jfabric.FabricException;
 import io.jfabric.MemoryRegion;
 import io.jfabric.MrIov;
 import io.jfabric.ShareableMemory;
-import io.jfabric.shm.ShmDomain;
 import io.jfabric.shm.core.ProcessIdentity;
+import io.jfabric.shm.domain.ShmDomain;
 import io.jfabric.shm.region.RegionDirectory;
 
 import org.agrona.concurrent.UnsafeBuffer;

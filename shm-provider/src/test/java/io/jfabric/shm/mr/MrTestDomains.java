@@ -21,9 +21,9 @@ import io.jfabric.Fabric;
 import io.jfabric.FabricException;
 import io.jfabric.Info;
 import io.jfabric.Versions;
-import io.jfabric.shm.ShmDomain;
 import io.jfabric.shm.ShmProvider;
 import io.jfabric.shm.ShmTestRoot;
+import io.jfabric.shm.domain.ShmDomain;
 import org.junit.jupiter.api.function.Executable;
 
 import java.util.ArrayList;

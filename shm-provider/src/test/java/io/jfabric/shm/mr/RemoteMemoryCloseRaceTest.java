@@ -18,7 +18,7 @@ package io.jfabric.shm.mr;
 import io.jfabric.MemoryRegion;
 import io.jfabric.MrIov;
 import io.jfabric.ShareableMemory;
-import io.jfabric.shm.ShmDomain;
+import io.jfabric.shm.domain.ShmDomain;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

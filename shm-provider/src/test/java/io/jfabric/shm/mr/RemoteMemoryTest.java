@@ -20,7 +20,7 @@ import io.jfabric.MemoryRegion;
 import io.jfabric.MrIov;
 import io.jfabric.MrMode;
 import io.jfabric.ShareableMemory;
-import io.jfabric.shm.ShmDomain;
+import io.jfabric.shm.domain.ShmDomain;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;

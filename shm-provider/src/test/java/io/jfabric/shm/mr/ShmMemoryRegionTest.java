@@ -20,8 +20,8 @@ import io.jfabric.MrAttr;
 import io.jfabric.MrIov;
 import io.jfabric.MrMode;
 import io.jfabric.ShareableMemory;
-import io.jfabric.shm.ShmDomain;
 import io.jfabric.shm.core.DomainResources;
+import io.jfabric.shm.domain.ShmDomain;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;

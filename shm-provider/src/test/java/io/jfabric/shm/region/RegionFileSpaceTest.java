@@ -16,8 +16,8 @@
 package io.jfabric.shm.region;
 
 import io.jfabric.Errno;
-import io.jfabric.shm.ChildJvm;
 import io.jfabric.shm.ShmTestRoot;
+import io.jfabric.testsupport.ChildJvm;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

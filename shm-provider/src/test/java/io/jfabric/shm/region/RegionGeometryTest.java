@@ -17,7 +17,7 @@ package io.jfabric.shm.region;
 
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
-import io.jfabric.shm.core.ShmConfig;
+import io.jfabric.shm.config.ShmConfig;
 
 import org.junit.jupiter.api.Test;
 

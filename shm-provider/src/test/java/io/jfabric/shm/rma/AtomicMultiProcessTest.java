@@ -15,8 +15,8 @@
  */
 package io.jfabric.shm.rma;
 
-import io.jfabric.shm.ChildJvm;
 import io.jfabric.shm.ShmTestRoot;
+import io.jfabric.testsupport.ChildJvm;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterAll;

@@ -15,8 +15,8 @@
  */
 package io.jfabric.shm.soak;
 
-import io.jfabric.shm.ChildJvm;
 import io.jfabric.shm.ShmTestRoot;
+import io.jfabric.testsupport.ChildJvm;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;

@@ -15,10 +15,10 @@
  */
 package io.jfabric.shm.stat;
 
-import io.jfabric.shm.ChildJvm;
 import io.jfabric.shm.core.ProcessIdentity;
 import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.SlotDescriptor;
+import io.jfabric.testsupport.ChildJvm;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -19,10 +19,10 @@ import io.jfabric.Domain;
 import io.jfabric.Fabric;
 import io.jfabric.Info;
 import io.jfabric.Versions;
-import io.jfabric.shm.ChildJvm;
 import io.jfabric.shm.ShmProvider;
 import io.jfabric.shm.ShmTestRoot;
 import io.jfabric.shm.region.RegionFile;
+import io.jfabric.testsupport.ChildJvm;
 
 import java.nio.file.Path;
 import java.util.List;

@@ -15,12 +15,12 @@
  */
 package io.jfabric.tools.bench;
 
+import io.jfabric.Domain;
 import io.jfabric.Fabric;
 import io.jfabric.Info;
 import io.jfabric.Versions;
-import io.jfabric.shm.ShmDomain;
 import io.jfabric.shm.ShmProvider;
-import io.jfabric.shm.core.ShmConfig;
+import io.jfabric.shm.config.ShmConfig;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -76,9 +76,9 @@ final class BenchDomain implements AutoCloseable
         fabric = provider.fabric(info.fabricAttr(), 0);
     }
 
-    ShmDomain open()
+    Domain open()
     {
-        return (ShmDomain)fabric.domain(info, 0);
+        return fabric.domain(info, 0);
     }
 
     @Override

@@ -22,11 +22,11 @@ import io.jfabric.CompletionQueue;
 import io.jfabric.CqAttr;
 import io.jfabric.CqEntries;
 import io.jfabric.CqFormat;
+import io.jfabric.Domain;
 import io.jfabric.Endpoint;
 import io.jfabric.Errno;
 import io.jfabric.Flags;
 import io.jfabric.MessageClaim;
-import io.jfabric.shm.ShmDomain;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -90,7 +90,7 @@ public class DataPathBenchmark
     public boolean checksum;
 
     private BenchDomain bench;
-    private ShmDomain domain;
+    private Domain domain;
     private AddressVector av;
     private CompletionQueue senderCq;
     private CompletionQueue receiverCq;

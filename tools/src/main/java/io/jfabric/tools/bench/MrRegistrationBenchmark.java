@@ -15,11 +15,11 @@
  */
 package io.jfabric.tools.bench;
 
+import io.jfabric.Domain;
 import io.jfabric.Flags;
 import io.jfabric.MemoryRegion;
 import io.jfabric.MrIov;
 import io.jfabric.ShareableMemory;
-import io.jfabric.shm.ShmDomain;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -60,7 +60,7 @@ public class MrRegistrationBenchmark
     public String memory;
 
     private BenchDomain bench;
-    private ShmDomain domain;
+    private Domain domain;
     private ShareableMemory shareable;
     private MrIov[] iov;
     private long access;

@@ -15,11 +15,12 @@
  */
 package io.jfabric.tools.bench;
 
+import io.jfabric.Domain;
 import io.jfabric.Flags;
 import io.jfabric.MemoryRegion;
 import io.jfabric.MrIov;
 import io.jfabric.ShareableMemory;
-import io.jfabric.shm.ShmDomain;
+import io.jfabric.shm.domain.ShmDomain;
 import io.jfabric.shm.mr.RemoteMemory;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -62,8 +63,8 @@ public class RemoteCopyBenchmark
     public int size;
 
     private BenchDomain bench;
-    private ShmDomain owner;
-    private ShmDomain peer;
+    private Domain owner;
+    private Domain peer;
     private ShareableMemory memory;
     private MemoryRegion mr;
     private RemoteMemory remote;
@@ -80,7 +81,8 @@ public class RemoteCopyBenchmark
         memory = owner.allocShareable(size);
         mr = owner.mrRegv(new MrIov[]{MrIov.of(memory, 0, size)}, Flags.FI_REMOTE_READ | Flags.FI_REMOTE_WRITE, 0,
             KEY, 0, 0);
-        remote = peer.remoteMemory();
+        // RemoteMemory is the provider's own class this benchmark measures: it is reached through the internal domain
+        remote = ((ShmDomain)peer).remoteMemory();
         local = new UnsafeBuffer(ByteBuffer.allocateDirect(size));
         plainTarget = new UnsafeBuffer(ByteBuffer.allocateDirect(size));
         if (remote.write(KEY, 0, local, 0, size) != 0)

@@ -20,7 +20,7 @@ import io.jfabric.FabricException;
 import io.jfabric.shm.av.AvDescriptor;
 import io.jfabric.shm.av.AvHeader;
 import io.jfabric.shm.core.ProcessIdentity;
-import io.jfabric.shm.stat.InspectedFile;
+import io.jfabric.shm.region.InspectedFile;
 
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;

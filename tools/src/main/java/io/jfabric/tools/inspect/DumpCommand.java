@@ -19,9 +19,9 @@ import io.jfabric.Errno;
 import io.jfabric.FabricException;
 import io.jfabric.shm.cleanup.RootEntries;
 import io.jfabric.shm.cleanup.RootEntry;
-import io.jfabric.shm.core.ShmConfig;
+import io.jfabric.shm.config.ShmConfig;
+import io.jfabric.shm.region.InspectedFile;
 import io.jfabric.shm.region.RegionFile;
-import io.jfabric.shm.stat.InspectedFile;
 import io.jfabric.tools.cli.VersionProvider;
 
 import org.agrona.concurrent.UnsafeBuffer;

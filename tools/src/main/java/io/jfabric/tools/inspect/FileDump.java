@@ -16,7 +16,7 @@
 package io.jfabric.tools.inspect;
 
 import io.jfabric.FabricException;
-import io.jfabric.shm.stat.InspectedFile;
+import io.jfabric.shm.region.InspectedFile;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.PrintWriter;

@@ -20,12 +20,12 @@ import io.jfabric.FabricException;
 import io.jfabric.shm.cntr.CounterTableDescriptor;
 import io.jfabric.shm.core.ProcessIdentity;
 import io.jfabric.shm.mr.MrTableDescriptor;
+import io.jfabric.shm.region.InspectedFile;
 import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RegionFile;
 import io.jfabric.shm.region.RegionGeometry;
 import io.jfabric.shm.region.RegionHeader;
 import io.jfabric.shm.stat.DomainStat;
-import io.jfabric.shm.stat.InspectedFile;
 import io.jfabric.shm.stat.RegionImage;
 
 import org.agrona.concurrent.AtomicBuffer;
@@ -81,7 +81,7 @@ final class RegionDump implements FileDump
     public void verify(final InspectedFile file, final UnsafeBuffer header)
     {
         final RegionHeader region = new RegionHeader(header);
-        RegionImage.verify(region, file.source());
+        region.verifyInspected(file.source());
         final String name = file.path().getFileName().toString();
         final String expected = region.domainName() + RegionFile.FILE_SUFFIX;
         if (name.endsWith(RegionFile.FILE_SUFFIX) && !name.equals(expected))
@@ -94,17 +94,20 @@ final class RegionDump implements FileDump
     @Override
     public void body(final InspectedFile file, final UnsafeBuffer header, final PrintWriter out)
     {
+        final RegionHeader region = new RegionHeader(header);
+        final RegionGeometry geometry = region.geometry();
+        final AtomicBuffer mapped = file.map(region.regionLength());
         try (RegionImage image = RegionImage.open(file.path()))
         {
             final DomainStat stat = DomainStat.sample(image);
             final DomainStatText text = new DomainStatText(out);
             out.print("users (" + USER_TABLE_ENTRIES + " entries at offset " + USER_TABLE_OFFSET + ")\n");
             text.users(stat);
-            out.print("slots (" + stat.geometry().slotCount() + " at offset " + SLOT_AREA_OFFSET + ", " +
-                slotLength(stat.geometry()) + " bytes each)\n");
+            out.print("slots (" + geometry.slotCount() + " at offset " + SLOT_AREA_OFFSET + ", " +
+                slotLength(geometry) + " bytes each)\n");
             text.slots(stat, null, null);
-            keyTable(image.buffer(), image.geometry(), out);
-            counterTable(image.buffer(), image.geometry(), out);
+            keyTable(mapped, geometry, out);
+            counterTable(mapped, geometry, out);
         }
     }
 

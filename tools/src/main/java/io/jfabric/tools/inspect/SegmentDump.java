@@ -19,8 +19,8 @@ import io.jfabric.Errno;
 import io.jfabric.FabricException;
 import io.jfabric.shm.mr.SegmentDescriptor;
 import io.jfabric.shm.mr.SegmentFile;
+import io.jfabric.shm.region.InspectedFile;
 import io.jfabric.shm.region.SharedFile;
-import io.jfabric.shm.stat.InspectedFile;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.PrintWriter;

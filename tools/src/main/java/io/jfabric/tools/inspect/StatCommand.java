@@ -17,7 +17,7 @@ package io.jfabric.tools.inspect;
 
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
-import io.jfabric.shm.core.ShmConfig;
+import io.jfabric.shm.config.ShmConfig;
 import io.jfabric.shm.region.RegionFile;
 import io.jfabric.shm.stat.DomainStat;
 import io.jfabric.shm.stat.RegionImage;

@@ -40,9 +40,8 @@ import io.jfabric.MrIov;
 import io.jfabric.MrMode;
 import io.jfabric.ShareableMemory;
 import io.jfabric.WaitObj;
-import io.jfabric.shm.ShmDomain;
 import io.jfabric.shm.mr.ShmShareableMemory;
-import io.jfabric.shm.region.RegionFile;
+import io.jfabric.shm.stat.RegionBacked;
 import io.jfabric.tools.SpinPatience;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -179,12 +178,12 @@ final class PingpongEndpoint implements AutoCloseable
         maxMsgSize = info.epAttr().maxMsgSize();
         fabric = Fabrics.fabric(info.fabricAttr(), 0);
         domain = fabric.domain(info, 0);
-        if (domain instanceof ShmDomain)
+        if (domain instanceof RegionBacked)
         {
-            final RegionFile region = ((ShmDomain)domain).region();
-            if (region.created())
+            final RegionBacked region = (RegionBacked)domain;
+            if (region.createdRegion())
             {
-                created.accept(region.path());
+                created.accept(region.regionFile());
             }
         }
         av = domain.avOpen(new AvAttr().type(AvType.TABLE).count(4), 0);

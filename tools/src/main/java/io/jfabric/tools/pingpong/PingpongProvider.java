@@ -25,7 +25,7 @@ import io.jfabric.Progress;
 import io.jfabric.Threading;
 import io.jfabric.Versions;
 import io.jfabric.shm.ShmProvider;
-import io.jfabric.shm.core.ShmConfig;
+import io.jfabric.shm.config.ShmConfig;
 import io.jfabric.spi.FabricProvider;
 
 import java.nio.file.Path;

@@ -25,11 +25,12 @@ import io.jfabric.ShareableMemory;
 import io.jfabric.Versions;
 import io.jfabric.shm.ShmProvider;
 import io.jfabric.shm.av.AvDescriptor;
-import io.jfabric.shm.core.ShmConfig;
+import io.jfabric.shm.config.ShmConfig;
 import io.jfabric.shm.mr.SegmentDescriptor;
 import io.jfabric.shm.region.HeaderChecks;
 import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RegionGeometry;
+import io.jfabric.testsupport.PrivateRoot;
 import io.jfabric.tools.CommandRun;
 
 import org.agrona.concurrent.UnsafeBuffer;
@@ -51,7 +52,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Map;
-import java.util.UUID;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -69,8 +69,8 @@ class InspectDamagedFilesTest
     private static final long REGION_LENGTH =
         RegionDescriptor.regionLength(new RegionGeometry(2, 4096, 4096, 4096, 16, 4));
 
-    private final Path base = Path.of(Files.isDirectory(Path.of("/dev/shm")) ? "/dev/shm" :
-        System.getProperty("java.io.tmpdir"), "jfabric-damaged-" + UUID.randomUUID());
+    private final PrivateRoot ownBase = new PrivateRoot("jfabric-damaged-");
+    private final Path base = ownBase.dir();
     private final Path pristine = base.resolve("pristine");
     private final Path scratch = base.resolve("scratch");
     private Path region;
@@ -125,14 +125,14 @@ class InspectDamagedFilesTest
     @AfterEach
     void emptyScratch() throws IOException
     {
-        LivePingpong.removeTree(scratch);
+        PrivateRoot.removeTree(scratch);
         Files.createDirectories(scratch);
     }
 
     @AfterAll
-    void removeFiles() throws IOException
+    void removeFiles()
     {
-        LivePingpong.removeTree(base);
+        ownBase.close();
     }
 
     static Stream<Arguments> regionDamages()

@@ -17,23 +17,19 @@ package io.jfabric.tools.inspect;
 
 import io.jfabric.FabricException;
 import io.jfabric.shm.ShmProvider;
-import io.jfabric.shm.core.ShmConfig;
+import io.jfabric.shm.config.ShmConfig;
 import io.jfabric.shm.region.RegionFile;
 import io.jfabric.shm.stat.DomainStat;
 import io.jfabric.shm.stat.SlotStat;
+import io.jfabric.testsupport.JvmCommand;
+import io.jfabric.testsupport.PrivateRoot;
 import io.jfabric.tools.JfabricMain;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * A live domain of two JVMs for the stat and dump tests: {@code jfabric pingpong --self} run as a child JVM (the
@@ -48,8 +44,8 @@ final class LivePingpong implements AutoCloseable
         "jfabric.shm.tx.ring.bytes=4096", "jfabric.shm.cq.ring.bytes=4096", "jfabric.shm.mr.count=64",
         "jfabric.shm.cntr.count=4"};
 
-    private final Path root = Path.of(Files.isDirectory(Path.of("/dev/shm")) ? "/dev/shm" :
-        System.getProperty("java.io.tmpdir"), "jfabric-inspect-" + UUID.randomUUID());
+    private final PrivateRoot ownRoot = new PrivateRoot("jfabric-inspect-");
+    private final Path root = ownRoot.dir();
     private final String domain;
     private final Process client;
 
@@ -62,10 +58,8 @@ final class LivePingpong implements AutoCloseable
     LivePingpong(final String domain) throws Exception
     {
         this.domain = domain;
-        final List<String> command = new ArrayList<>(List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-XX:TieredStopAtLevel=1",
-            "-XX:+UseSerialGC", "-Djfabric.shm.dir=" + root));
+        final List<String> command = JvmCommand.quickStart();
+        command.add("-Djfabric.shm.dir=" + root);
         for (final String setting : SETTINGS)
         {
             command.add("-D" + setting);
@@ -150,21 +144,6 @@ final class LivePingpong implements AutoCloseable
         {
             client.destroyForcibly();
         }
-        removeTree(root);
-    }
-
-    /**
-     * @param dir a directory to remove with everything in it, if it exists.
-     * @throws IOException when it cannot be listed.
-     */
-    static void removeTree(final Path dir) throws IOException
-    {
-        if (Files.exists(dir))
-        {
-            try (Stream<Path> paths = Files.walk(dir))
-            {
-                paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-            }
-        }
+        ownRoot.close();
     }
 }

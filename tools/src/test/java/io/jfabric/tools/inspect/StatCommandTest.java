@@ -20,6 +20,7 @@ import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RegionFile;
 import io.jfabric.shm.region.RegionGeometry;
 import io.jfabric.shm.stat.DomainStat;
+import io.jfabric.testsupport.PrivateRoot;
 import io.jfabric.tools.CommandRun;
 import io.jfabric.tools.JfabricMain;
 import org.junit.jupiter.api.AfterEach;
@@ -30,7 +31,6 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -48,13 +48,13 @@ class StatCommandTest
 {
     private static final RegionGeometry GEOMETRY = new RegionGeometry(2, 4096, 4096, 4096, 4, 4);
 
-    private final Path root = Path.of(Files.isDirectory(Path.of("/dev/shm")) ? "/dev/shm" :
-        System.getProperty("java.io.tmpdir"), "jfabric-stat-" + UUID.randomUUID());
+    private final PrivateRoot ownRoot = new PrivateRoot("jfabric-stat-");
+    private final Path root = ownRoot.dir();
 
     @AfterEach
-    void removeRoot() throws IOException
+    void removeRoot()
     {
-        LivePingpong.removeTree(root);
+        ownRoot.close();
     }
 
     @Test

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.jfabric.shm;
+package io.jfabric.shm.domain;
 
 import io.jfabric.AddressVector;
 import io.jfabric.Addresses;
@@ -48,13 +48,13 @@ import io.jfabric.shm.av.ShmAddressVector;
 import io.jfabric.shm.cleanup.LeftoverSweep;
 import io.jfabric.shm.cntr.CounterTable;
 import io.jfabric.shm.cntr.ShmCounter;
+import io.jfabric.shm.config.ShmConfig;
 import io.jfabric.shm.context.DomainContext;
 import io.jfabric.shm.context.FabricContext;
 import io.jfabric.shm.core.BrokenVariant;
 import io.jfabric.shm.core.DomainResources;
 import io.jfabric.shm.core.FidLifecycle;
 import io.jfabric.shm.core.MappedFileWatch;
-import io.jfabric.shm.core.ShmConfig;
 import io.jfabric.shm.cq.ShmCompletionQueue;
 import io.jfabric.shm.ep.EndpointHooks;
 import io.jfabric.shm.ep.Heartbeats;
@@ -71,7 +71,9 @@ import io.jfabric.shm.region.RegionFile;
 import io.jfabric.shm.region.RegionGeometry;
 import io.jfabric.shm.region.RegionWatch;
 import io.jfabric.shm.rma.AtomicSupport;
+import io.jfabric.shm.stat.RegionBacked;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
@@ -96,7 +98,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * Control calls are thread safe. Objects opened from the domain hold a reference, so closing the domain while
  * any remains open fails with {@link Errno#FI_EBUSY}.
  */
-public final class ShmDomain extends FidLifecycle implements Domain, DomainContext
+public final class ShmDomain extends FidLifecycle implements Domain, DomainContext, RegionBacked
 {
     /** Broken variant: a shared receive context with the domain's own guards (no lock under COMPLETION, DOMAIN). */
     private static final boolean BROKEN_SRX_NO_LOCK = BrokenVariant.active("srx.no-lock");
@@ -374,6 +376,18 @@ public final class ShmDomain extends FidLifecycle implements Domain, DomainConte
     public ShmConfig config()
     {
         return fabric.provider().config();
+    }
+
+    @Override
+    public Path regionFile()
+    {
+        return region.path();
+    }
+
+    @Override
+    public boolean createdRegion()
+    {
+        return region.created();
     }
 
     /**

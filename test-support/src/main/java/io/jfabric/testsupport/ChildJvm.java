@@ -13,14 +13,12 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.jfabric.shm;
+package io.jfabric.testsupport;
 
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -130,16 +128,8 @@ public final class ChildJvm implements AutoCloseable
      */
     public static List<String> command(final Class<?> mainClass, final List<String> properties, final String... args)
     {
-        final List<String> command = new ArrayList<>();
-        command.add(ProcessHandle.current().info().command()
-            .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-        command.add("--add-exports");
-        command.add("java.base/jdk.internal.misc=ALL-UNNAMED");
-        command.add("-Xshare:auto");
-        command.add("-XX:TieredStopAtLevel=1");
-        command.add("-XX:+UseSerialGC");
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
+        final List<String> command = JvmCommand.quickStart();
+        command.addAll(JvmCommand.classPath());
         for (final String property : properties)
         {
             command.add("-D" + property);

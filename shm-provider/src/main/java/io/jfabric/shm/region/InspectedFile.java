@@ -13,12 +13,10 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.jfabric.shm.stat;
+package io.jfabric.shm.region;
 
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
-import io.jfabric.shm.region.RegionDirectory;
-import io.jfabric.shm.region.SharedFile;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;

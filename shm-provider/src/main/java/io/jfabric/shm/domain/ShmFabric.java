@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.jfabric.shm;
+package io.jfabric.shm.domain;
 
 import io.jfabric.Domain;
 import io.jfabric.EqAttr;

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.jfabric.shm;
+package io.jfabric.shm.domain;
 
 import io.jfabric.AddrFormat;
 import io.jfabric.Addresses;
@@ -37,10 +37,10 @@ import io.jfabric.Threading;
 import io.jfabric.ToStr;
 import io.jfabric.TxAttr;
 import io.jfabric.Versions;
+import io.jfabric.shm.config.ShmConfig;
 import io.jfabric.shm.context.ProviderContext;
 import io.jfabric.shm.core.LocalHost;
 import io.jfabric.shm.core.ShmCapabilities;
-import io.jfabric.shm.core.ShmConfig;
 import io.jfabric.shm.core.ShmNames;
 import io.jfabric.shm.ep.RmaOrdering;
 import io.jfabric.shm.region.RegionFile;
