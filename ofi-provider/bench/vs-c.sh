@@ -10,6 +10,9 @@
 # Needs the built jars (mvn -B -DskipTests package), fi_pingpong (libfabric-bin), gcc and libfabric-dev.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# Loopback only: tcp;ofi_rxm 1.17 ignores the hints' domain name (-d lo), and its first interface is eth0; this keeps
+# every process (fi_pingpong too, which has no other way to be told) on lo, 127.0.0.1.
+export FI_TCP_IFACE=lo
 cycles="${1:-5}"; iters="${2:-100000}"; transfers="${3:-500}"; warmup="${4:-50000}"
 port=9800
 bin=/tmp/jfabric-ofi-bw.$$

@@ -115,7 +115,7 @@ class BwInteropTest
     private static Process start(final String program, final String a, final String b, final String c,
         final String d, final String[] common) throws Exception
     {
-        return new ProcessBuilder(with(program, a, b, c, d, common)).start();
+        return NativeTools.loopback(new ProcessBuilder(with(program, a, b, c, d, common))).start();
     }
 
     private static String[] with(final String first, final Object... rest)

@@ -74,7 +74,8 @@ class FiPingpongInteropTest
         }
         else
         {
-            final Process c = new ProcessBuilder(concat(cCommon, "-B", Integer.toString(port))).start();
+            final Process c = NativeTools.loopback(new ProcessBuilder(concat(cCommon, "-B", Integer.toString(port))))
+                .start();
             try (PeerJvm jfabric = new PeerJvm("io.jfabric.tools.JfabricMain", jfabricArgs))
             {
                 final String line = jfabric.expect(expectedLine, 120_000);

@@ -78,13 +78,27 @@ final class NativeTools
      * @return what it printed on stdout; stderr is appended to the failure message.
      * @throws IOException on a failure to start.
      */
+    /**
+     * Keep libfabric's tcp provider of a child process on the loopback interface ({@code FI_TCP_IFACE=lo}):
+     * tcp;ofi_rxm 1.17 ignores the hints' domain name, so C fi_pingpong's {@code -d lo} would still take eth0's
+     * address, and fi_pingpong has no other way to be told.
+     *
+     * @param builder a child's builder.
+     * @return the builder.
+     */
+    static ProcessBuilder loopback(final ProcessBuilder builder)
+    {
+        builder.environment().put("FI_TCP_IFACE", "lo");
+        return builder;
+    }
+
     static Result run(final long timeoutSeconds, final String... command) throws IOException, InterruptedException
     {
         final Path out = Files.createTempFile("jfabric-ofi", ".out");
         final Path err = Files.createTempFile("jfabric-ofi", ".err");
         try
         {
-            final Process process = new ProcessBuilder(command).redirectOutput(out.toFile())
+            final Process process = loopback(new ProcessBuilder(command)).redirectOutput(out.toFile())
                 .redirectError(err.toFile()).start();
             if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS))
             {
