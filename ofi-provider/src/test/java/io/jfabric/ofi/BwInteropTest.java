@@ -87,8 +87,8 @@ class BwInteropTest
             }
             else
             {
-                final NativeTools.Result c = NativeTools.run(120, with(cBw.toString(), "-p", "tcp", "-P", port,
-                    common, "127.0.0.1"));
+                final NativeTools.Result c = NativeTools.runOnLoopback(120,
+                    with(cBw.toString(), "-p", "tcp", "-P", port, common, "127.0.0.1"));
                 assertEquals(0, c.exit(), c.stderr());
                 line = c.stdout().lines().filter(l -> l.startsWith("1m ")).findFirst().orElseThrow();
             }
