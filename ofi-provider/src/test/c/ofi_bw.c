@@ -229,7 +229,7 @@ int main(int argc, char **argv)
     const char *prov = "tcp", *domain = NULL, *server = NULL;
     int port = 47592, count = 1000, window = 16, warmup = 0, op;
     size_t size = 1 << 20;
-    struct fi_info *hints, *fi;
+    struct fi_info *hints, *fi, *list;
     struct fid_fabric *fabric;
     struct fid_domain *dom;
     struct fid_av *av;
@@ -272,7 +272,15 @@ int main(int argc, char **argv)
         memcpy(hints->dest_addr, name, name_len);
         hints->dest_addrlen = name_len;
     }
-    CHECK(fi_getinfo(FI_VERSION(1, 17), NULL, NULL, 0, hints, &fi));
+    CHECK(fi_getinfo(FI_VERSION(1, 17), NULL, NULL, 0, hints, &list));
+    /* tcp;ofi_rxm 1.17 does not filter by the hints' domain name: take the named domain's first info ourselves, or
+     * -d lo would run over the first interface's (eth0's) address */
+    for (fi = list; domain && fi && strcmp(fi->domain_attr->name, domain); fi = fi->next)
+        ;
+    if (!fi) {
+        fprintf(stderr, "provider %s offers no domain %s\n", prov, domain);
+        return 1;
+    }
     CHECK(fi_fabric(fi->fabric_attr, &fabric, NULL));
     CHECK(fi_domain(fabric, fi, &dom, NULL));
     av_attr.type = fi->domain_attr->av_type;
@@ -331,7 +339,7 @@ int main(int argc, char **argv)
     fi_close(&rxcq->fid);
     fi_close(&dom->fid);
     fi_close(&fabric->fid);
-    fi_freeinfo(fi);
+    fi_freeinfo(list);
     fi_freeinfo(hints);
     close(ctrl);
     return 0;

@@ -87,8 +87,8 @@ class BwInteropTest
             }
             else
             {
-                final NativeTools.Result c = NativeTools.run(120, with(cBw.toString(), "-p", "tcp", "-P", port,
-                    common, "127.0.0.1"));
+                final NativeTools.Result c = NativeTools.runOnLoopback(120,
+                    with(cBw.toString(), "-p", "tcp", "-P", port, common, "127.0.0.1"));
                 assertEquals(0, c.exit(), c.stderr());
                 line = c.stdout().lines().filter(l -> l.startsWith("1m ")).findFirst().orElseThrow();
             }
@@ -115,7 +115,7 @@ class BwInteropTest
     private static Process start(final String program, final String a, final String b, final String c,
         final String d, final String[] common) throws Exception
     {
-        return new ProcessBuilder(with(program, a, b, c, d, common)).start();
+        return NativeTools.loopback(new ProcessBuilder(with(program, a, b, c, d, common))).start();
     }
 
     private static String[] with(final String first, final Object... rest)

@@ -63,8 +63,8 @@ class FiPingpongInteropTest
             try (PeerJvm jfabric = new PeerJvm("io.jfabric.tools.JfabricMain", jfabricArgs))
             {
                 jfabric.awaitStderr("for a client on control port " + port, 60_000); // C's client does not retry
-                final NativeTools.Result c = NativeTools.run(120, concat(cCommon, "-P", Integer.toString(port),
-                    "127.0.0.1"));
+                final NativeTools.Result c = NativeTools.runOnLoopback(120,
+                    concat(cCommon, "-P", Integer.toString(port), "127.0.0.1"));
                 assertEquals(0, c.exit(), c.stderr() + c.stdout());
                 assertTrue(resultLine(c.stdout(), expectedLine).contains("=" + count(iterations)), c.stdout());
                 final String line = jfabric.expect(expectedLine, 60_000);
@@ -74,7 +74,8 @@ class FiPingpongInteropTest
         }
         else
         {
-            final Process c = new ProcessBuilder(concat(cCommon, "-B", Integer.toString(port))).start();
+            final Process c = NativeTools.loopback(new ProcessBuilder(concat(cCommon, "-B", Integer.toString(port))))
+                .start();
             try (PeerJvm jfabric = new PeerJvm("io.jfabric.tools.JfabricMain", jfabricArgs))
             {
                 final String line = jfabric.expect(expectedLine, 120_000);

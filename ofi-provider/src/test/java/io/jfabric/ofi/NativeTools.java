@@ -73,6 +73,20 @@ final class NativeTools
     }
 
     /**
+     * Keep libfabric's tcp provider of a child process on the loopback interface ({@code FI_TCP_IFACE=lo}):
+     * tcp;ofi_rxm 1.17 ignores the hints' domain name, so C fi_pingpong's {@code -d lo} would still take eth0's
+     * address, and fi_pingpong has no other way to be told.
+     *
+     * @param builder a child's builder.
+     * @return the builder.
+     */
+    static ProcessBuilder loopback(final ProcessBuilder builder)
+    {
+        builder.environment().put("FI_TCP_IFACE", "lo");
+        return builder;
+    }
+
+    /**
      * @param timeoutSeconds the longest the program may run.
      * @param command        the command line.
      * @return what it printed on stdout; stderr is appended to the failure message.
@@ -80,11 +94,32 @@ final class NativeTools
      */
     static Result run(final long timeoutSeconds, final String... command) throws IOException, InterruptedException
     {
+        return run(new ProcessBuilder(command), timeoutSeconds);
+    }
+
+    /**
+     * As {@link #run}, with the child's tcp provider kept on the loopback interface ({@link #loopback}): for the C
+     * peers (fi_pingpong, ofi_bw) of a data run.
+     *
+     * @param timeoutSeconds the longest the program may run.
+     * @param command        the command line.
+     * @return what it printed on stdout; stderr is appended to the failure message.
+     * @throws IOException on a failure to start.
+     */
+    static Result runOnLoopback(final long timeoutSeconds, final String... command)
+        throws IOException, InterruptedException
+    {
+        return run(loopback(new ProcessBuilder(command)), timeoutSeconds);
+    }
+
+    private static Result run(final ProcessBuilder builder, final long timeoutSeconds)
+        throws IOException, InterruptedException
+    {
         final Path out = Files.createTempFile("jfabric-ofi", ".out");
         final Path err = Files.createTempFile("jfabric-ofi", ".err");
         try
         {
-            final Process process = new ProcessBuilder(command).redirectOutput(out.toFile())
+            final Process process = builder.redirectOutput(out.toFile())
                 .redirectError(err.toFile()).start();
             if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS))
             {

@@ -51,7 +51,7 @@ final class PeerJvm implements AutoCloseable
         command.add(System.getProperty("java.class.path"));
         command.add(main);
         command.addAll(List.of(args));
-        process = new ProcessBuilder(command).start();
+        process = NativeTools.loopback(new ProcessBuilder(command)).start();
         in = new PrintWriter(process.getOutputStream(), true, StandardCharsets.UTF_8);
         final Thread out = new Thread(() -> pump(new BufferedReader(
             new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)), true), "peer-stdout");

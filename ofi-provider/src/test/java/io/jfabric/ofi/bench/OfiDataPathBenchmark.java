@@ -66,7 +66,11 @@ import java.util.concurrent.TimeUnit;
  * So that the native call is short and the same every time: inject and send go to a second endpoint of this process
  * that is never progressed, so rxm's connection stays pending and every call returns -FI_EAGAIN after the same work;
  * the jfabric send takes a slot, publishes it and gives it back on the error, as on any refused post. cq_read reads an
- * empty CQ bound to no endpoint. Run by ofi-provider/bench/jmh.sh (JDK 25); not part of the build.
+ * empty CQ bound to no endpoint. The {@code SendTaken} pair ({@code target=nop} only) measures the success path: the
+ * send is taken (jf_ok answers 0), its slot stays posted and is freed as the CQ reader frees it, so the sends go
+ * round the pool's slots as a stream does. The {@code threading} parameter is the model the domain is opened with
+ * (tcp;ofi_rxm's getinfo answers FI_THREAD_SAFE whatever the hints ask), so DOMAIN measures the single-poster pool.
+ * Run by ofi-provider/bench/jmh.sh (JDK 25); not part of the build.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -105,6 +109,9 @@ public class OfiDataPathBenchmark
     private MemorySegment injectFn;
     private MemorySegment sendFn;
     private MemorySegment readFn;
+    private MemorySegment okFn;
+    private io.jfabric.ofi.ctx.SlotPool txPool;
+    private int nextSlot;
     private long cq;
     private long entry;
     private long context;
@@ -129,14 +136,20 @@ public class OfiDataPathBenchmark
         arena = Arena.ofShared();
         if (target.equals("nop"))
         {
-            final MemorySegment nop = java.lang.foreign.SymbolLookup.libraryLookup(
-                java.nio.file.Path.of("target/libjfnop.so").toAbsolutePath(), arena).find("jf_nop").orElseThrow();
+            // Global-scope segments, as the provider's own function pointers (Ops.function): a segment of the
+            // library's shared arena would make every downcall acquire that arena's session (a compare-and-set).
+            final MemorySegment nop = MemorySegment.ofAddress(java.lang.foreign.SymbolLookup.libraryLookup(
+                java.nio.file.Path.of("target/libjfnop.so").toAbsolutePath(), arena).find("jf_nop").orElseThrow()
+                .address());
             injectFn = nop;
             sendFn = nop;
             readFn = nop;
             replace(sender.ep, "msg", "injectFn", nop);
             replace(sender.ep, "msg", "sendFn", nop);
             replace(emptyCq, null, "readFn", nop);
+            okFn = MemorySegment.ofAddress(java.lang.foreign.SymbolLookup.libraryLookup(
+                java.nio.file.Path.of("target/libjfnop.so").toAbsolutePath(), arena).find("jf_ok").orElseThrow()
+                .address());
         }
         entry = arena.allocate(64).address();
         context = arena.allocate(256).address();
@@ -179,6 +192,53 @@ public class OfiDataPathBenchmark
         return sender.ep.send(buf, 0, 8, 0, peer, 1);
     }
 
+    /**
+     * The successful send's native side ({@code target=nop} only): jf_ok, which answers 0, called straight.
+     *
+     * @return 0.
+     */
+    @Benchmark
+    public long rawSendTaken() throws Throwable
+    {
+        return (long)L6.invokeExact(okFn, ep, bufAddress, 8L, 0L, peer, context);
+    }
+
+    /**
+     * The successful send ({@code target=nop} only): jf_ok in the place of the provider's send, so the post is taken
+     * and its slot stays posted; the slot is then freed as the CQ reader frees it on the completion
+     * ({@code SlotPool.complete}), so the sends go round every slot of the pool as a stream of sends does.
+     *
+     * @return the send's result (0).
+     */
+    @Benchmark
+    public long jfabricSendTaken()
+    {
+        final long rc = sender.ep.send(buf, 0, 8, 0, peer, 1);
+        txPool.complete(nextSlot);
+        nextSlot = (nextSlot + 1) & (txPool.capacity() - 1);
+        return rc;
+    }
+
+    /** Swap jf_ok in for the sends of the Taken benchmarks, jf_nop back for the others. */
+    @Setup(Level.Iteration)
+    public void sendTarget(final org.openjdk.jmh.infra.BenchmarkParams params)
+    {
+        final boolean taken = params.getBenchmark().endsWith("SendTaken");
+        if (!target.equals("nop"))
+        {
+            if (taken)
+            {
+                throw new IllegalStateException("the SendTaken benchmarks need -p target=nop");
+            }
+            return;
+        }
+        replace(sender.ep, "msg", "sendFn", taken ? okFn : sendFn);
+        if (taken && txPool == null)
+        {
+            txPool = (io.jfabric.ofi.ctx.SlotPool)field(field(sender.ep, "core"), "tx");
+        }
+    }
+
     @Benchmark
     public long rawCqRead() throws Throwable
     {
@@ -206,6 +266,20 @@ public class OfiDataPathBenchmark
             final java.lang.reflect.Field f = owner.getClass().getDeclaredField(field);
             f.setAccessible(true);
             f.set(owner, fn);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new IllegalStateException(ex);
+        }
+    }
+
+    private static Object field(final Object owner, final String name)
+    {
+        try
+        {
+            final java.lang.reflect.Field f = owner.getClass().getDeclaredField(name);
+            f.setAccessible(true);
+            return f.get(owner);
         }
         catch (final ReflectiveOperationException ex)
         {
@@ -241,6 +315,9 @@ public class OfiDataPathBenchmark
             hints.domainAttr().name("lo").threading(threading);
             final Info info = Fabrics.getInfo(Versions.FI_CURRENT_VERSION, "127.0.0.1", "0", Flags.FI_SOURCE, hints)
                 .get(0);
+            // tcp;ofi_rxm answers FI_THREAD_SAFE whatever the hints ask: open the domain with the model asked for,
+            // so that DOMAIN measures the single-poster slot pool (as an application does that sets it).
+            info.domainAttr().threading(threading);
             fabric = Fabrics.fabric(info.fabricAttr(), 0);
             domain = fabric.domain(info, 0);
             av = domain.avOpen(new AvAttr().type(AvType.TABLE), 0);

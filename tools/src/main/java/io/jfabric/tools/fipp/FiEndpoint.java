@@ -38,6 +38,9 @@ import io.jfabric.Versions;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
 
 /**
  * The endpoint of a fi_pingpong-compatible run (pp_init_fabric in util/pingpong.c) over any jfabric provider: the
@@ -88,7 +91,7 @@ final class FiEndpoint implements AutoCloseable
             hints.addrFormat(io.jfabric.AddrFormat.of(server.addrFormat()));
             hints.destAddr(server.name());
         }
-        info = Fabrics.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints).get(0);
+        info = inDomain(Fabrics.getInfo(Versions.FI_CURRENT_VERSION, null, null, 0, hints), provider, domainName);
         fabric = Fabrics.fabric(info.fabricAttr(), 0);
         domain = fabric.domain(info, 0);
         av = domain.avOpen(new AvAttr().type(info.domainAttr().avType()), 0);
@@ -115,6 +118,35 @@ final class FiEndpoint implements AutoCloseable
             txDesc = 0;
             rxDesc = 0;
         }
+    }
+
+    /**
+     * The first info of the named domain: tcp;ofi_rxm (libfabric 1.17) does not filter by the hints' domain name, and
+     * its first info is the first interface's (eth0), so {@code -d lo} would otherwise run over eth0's address.
+     *
+     * @param infos      what getinfo answered.
+     * @param provider   the provider asked for (for the message).
+     * @param domainName the domain asked for, or null: the first info.
+     * @return the info.
+     * @throws FabricException FI_ENODATA when no info is of that domain.
+     */
+    static Info inDomain(final List<Info> infos, final String provider, final String domainName)
+    {
+        if (domainName == null)
+        {
+            return infos.get(0);
+        }
+        final Set<String> offered = new LinkedHashSet<>();
+        for (final Info candidate : infos)
+        {
+            if (domainName.equals(candidate.domainAttr().name()))
+            {
+                return candidate;
+            }
+            offered.add(candidate.domainAttr().name());
+        }
+        throw new FabricException(Errno.FI_ENODATA, "provider " + provider + " offers no domain '" + domainName +
+            "' with these hints; its domains: " + offered);
     }
 
     /** @param name the peer's name, inserted into the AV. */

@@ -211,7 +211,7 @@ final class BwRun extends PerfRun
             {
                 for (int i = 0; i < endpoint.dataSlots(); i++)
                 {
-                    endpoint.clearRma(i, size);
+                    endpoint.oneSided().clearRma(i, size);
                 }
             }
             control.send(step, "starting size " + size);
@@ -222,7 +222,7 @@ final class BwRun extends PerfRun
             control.await(step);
             if (mode == TransferMode.WRITE)
             {
-                endpoint.clearRma(0, size);
+                endpoint.oneSided().clearRma(0, size);
             }
             control.send(PingpongRun.READY, "answering size " + size);
         }
@@ -238,7 +238,7 @@ final class BwRun extends PerfRun
         final String done = control.receive("waiting for the client's " + transfers + " " + mode.cliName() +
             "s of " + size + " bytes", true);
         String wrong = done.equals(expected) ? null : "expected '" + expected + "', got '" + done + "'";
-        if (wrong == null && mode == TransferMode.WRITE && endpoint.verifyRma(0, size, -1) != 0)
+        if (wrong == null && mode == TransferMode.WRITE && endpoint.oneSided().verifyRma(0, size, -1) != 0)
         {
             wrong = "the target does not hold the bytes written: " + endpoint.failure();
         }
@@ -259,7 +259,7 @@ final class BwRun extends PerfRun
         {
             for (int i = 0; i < slotsUsed; i++)
             {
-                control.check(endpoint.verifyRma(i, size, -1), "checking what the reads of size " + size +
+                control.check(endpoint.oneSided().verifyRma(i, size, -1), "checking what the reads of size " + size +
                     " brought");
             }
         }
@@ -308,11 +308,11 @@ final class BwRun extends PerfRun
             final long rc;
             if (mode == TransferMode.WRITE)
             {
-                rc = endpoint.postWrite(size);
+                rc = endpoint.oneSided().postWrite(size);
             }
             else if (mode == TransferMode.READ)
             {
-                rc = endpoint.postRead(nextSlot(endpoint), size);
+                rc = endpoint.oneSided().postRead(nextSlot(endpoint), size);
             }
             else
             {

@@ -84,13 +84,13 @@ final class ControlChannel
     {
         if (role == Role.CLIENT)
         {
-            send(endpoint.regionText(), "sending this side's memory key");
-            endpoint.insertPeerRegion(receive("waiting for the server's memory key", true));
+            send(endpoint.oneSided().regionText(), "sending this side's memory key");
+            endpoint.oneSided().insertPeerRegion(receive("waiting for the server's memory key", true));
         }
         else
         {
-            endpoint.insertPeerRegion(receive("waiting for the client's memory key", true));
-            send(endpoint.regionText(), "sending this side's memory key");
+            endpoint.oneSided().insertPeerRegion(receive("waiting for the client's memory key", true));
+            send(endpoint.oneSided().regionText(), "sending this side's memory key");
         }
     }
 

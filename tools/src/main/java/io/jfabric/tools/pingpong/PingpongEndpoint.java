@@ -17,8 +17,6 @@ package io.jfabric.tools.pingpong;
 
 import io.jfabric.Addresses;
 import io.jfabric.AddressVector;
-import io.jfabric.AtomicDatatype;
-import io.jfabric.AtomicOp;
 import io.jfabric.AvAttr;
 import io.jfabric.AvType;
 import io.jfabric.CompletionQueue;
@@ -37,17 +35,14 @@ import io.jfabric.Info;
 import io.jfabric.MemoryRegion;
 import io.jfabric.MessageClaim;
 import io.jfabric.MrIov;
-import io.jfabric.MrMode;
 import io.jfabric.ShareableMemory;
 import io.jfabric.WaitObj;
 import io.jfabric.shm.mr.ShmShareableMemory;
 import io.jfabric.shm.stat.RegionBacked;
 import io.jfabric.tools.SpinPatience;
 import org.agrona.concurrent.IdleStrategy;
-import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.function.Consumer;
@@ -65,14 +60,11 @@ import java.util.function.Consumer;
  * Buffers are slots as large as the largest size. The receive buffer's slot 0 takes a pingpong's messages and
  * every control message; a bw's messages go to data slots after it, one per transfer of the window ({@link
  * #dataSlots()}, at most {@link #RX_AREA_BYTES} in all, reused in turn beyond that). The one-sided modes
- * ({@link TransferMode#oneSided()}) have a memory of their own, registered for FI_REMOTE_READ | FI_REMOTE_WRITE
- * ({@link #regionText()} says where, {@link #insertPeerRegion} takes the peer's): its start is what the peer writes
- * into, reads from or adds to; a reader's reads land in its slots (one per transfer of a bw's window). So no
- * one-sided operation ever touches a buffer a posted receive owns.
+ * ({@link TransferMode#oneSided()}) have a memory of their own and their operations in {@link #oneSided()}
+ * ({@link OneSidedOps}), so no one-sided operation ever touches a buffer a posted receive owns.
  * <p>
  * The data-path methods ({@link #postRecv}, {@link #send}, {@link #postSend}, {@link #awaitRx}, {@link #awaitTx},
- * {@link #postWrite}, {@link #postRead}, {@link #writeSequence}, {@link #awaitSequence}, {@link #fetchAdd},
- * {@link #verify}) poll the CQ (manual progress: reading it is what drains the endpoint's receive ring), waiting
+ * {@link #verify}, and {@link OneSidedOps}'s) poll the CQ (manual progress: reading it is what drains the endpoint's receive ring), waiting
  * between empty polls as {@code --idle} says ({@link IdleMode}: a busy spin by default), allocate nothing, and return
  * 0 or a negated errno; on an error, {@link #failure()} says what failed. One thread (the run's) uses an instance.
  */
@@ -88,7 +80,7 @@ final class PingpongEndpoint implements AutoCloseable
     static final int RX_AREA_BYTES = 64 << 20;
     /** Access of the one-sided modes' registered memory. */
     static final long REGION_ACCESS = Flags.FI_REMOTE_READ | Flags.FI_REMOTE_WRITE;
-    /** The start of {@link #regionText()}. */
+    /** The start of {@link OneSidedOps#regionText()}. */
     static final String REGION_PREFIX = "mr ";
 
 
@@ -101,10 +93,6 @@ final class PingpongEndpoint implements AutoCloseable
     private final CqErrEntry errEntry = new CqErrEntry();
     private final ByteBuffer ctrl = ByteBuffer.allocateDirect(CTRL_BYTES);
     private final byte[] ctrlBytes = new byte[CTRL_BYTES];
-    private final UnsafeBuffer txView = new UnsafeBuffer(0, 0);
-    private final UnsafeBuffer rmaView = new UnsafeBuffer(0, 0);
-    private final ByteBuffer operand = ByteBuffer.allocateDirect(Long.BYTES).order(ByteOrder.nativeOrder());
-    private final ByteBuffer fetchedValue = ByteBuffer.allocateDirect(Long.BYTES).order(ByteOrder.nativeOrder());
 
     private Fabric fabric;
     private Domain domain;
@@ -114,17 +102,12 @@ final class PingpongEndpoint implements AutoCloseable
     private ShareableMemory txMemory;
     private ShareableMemory rxMemory;
     private MemoryRegion txRegion;
-    private ShareableMemory rmaMemory;
-    private ByteBuffer rma;
-    private MemoryRegion region;
-    private long regionBase;
+    private OneSidedOps oneSided;
     private long txDesc;
     private ByteBuffer tx;
     private ByteBuffer rx;
     private int rxCapacity;
     private int dataSlots;
-    private long peerKey;
-    private long peerBase;
     private MessageClaim claim;
     private long injectSize;
     private long maxMsgSize;
@@ -211,31 +194,16 @@ final class PingpongEndpoint implements AutoCloseable
         }
         tx = txMemory.buffer();
         rx = rxMemory.buffer();
-        txView.wrap(tx);
         rxCapacity = bytes;
         if (mode.oneSided())
         {
-            final int rmaBytes = (mode == TransferMode.READ ? dataSlots : 1) * bytes;
-            rmaMemory = domain.allocShareable(rmaBytes);
-            createdSegment(rmaMemory);
-            region = domain.mrRegv(new MrIov[]{MrIov.of(rmaMemory, 0, rmaBytes)}, REGION_ACCESS, 0, 0, 0, 0);
-            // fi_mr(3): with FI_MR_VIRT_ADDR a target address is the registrant's address, else an offset.
-            regionBase = (domain.attr().mrMode() & MrMode.FI_MR_VIRT_ADDR) != 0 ? region.baseAddress() : 0;
-            rma = rmaMemory.buffer();
-            rmaView.wrap(rma);
+            final boolean read = mode == TransferMode.READ;
+            oneSided = new OneSidedOps(this, ep, tx, read ? dataSlots : 1, bytes, read, this::createdSegment);
         }
         fillTransmit();
-        if (mode == TransferMode.READ)
-        {
-            for (int i = 0; i < bytes; i++)
-            {
-                rma.put(i, pattern(i)); // what the peer reads
-            }
-        }
-        operand.putLong(0, 1);
     }
 
-    private void createdSegment(final ShareableMemory memory)
+    void createdSegment(final ShareableMemory memory)
     {
         if (memory instanceof ShmShareableMemory)
         {
@@ -284,53 +252,22 @@ final class PingpongEndpoint implements AutoCloseable
         }
     }
 
-    /**
-     * Zero the first {@code length} bytes of slot {@code slot} of the one-sided modes' memory, outside any timed
-     * pass: where the peer writes, before it does (so that what lands can be told from what was there), or where this
-     * side's reads land.
-     *
-     * @param slot   from 0 (the start, the peer's target) to {@link #dataSlots()} - 1 in the read mode.
-     * @param length bytes.
-     */
-    void clearRma(final int slot, final int length)
+    /** @return the one-sided modes' memory and operations ({@link TransferMode#oneSided()}), else null. */
+    OneSidedOps oneSided()
     {
-        rmaView.setMemory(slot * rxCapacity, length, (byte)0);
+        return oneSided;
     }
 
-    /**
-     * @return the one-sided modes' registered memory as the control text the peer parses with
-     * {@link #insertPeerRegion}: {@code mr key=<key> base=<address>}, the base 0 unless the domain works with
-     * FI_MR_VIRT_ADDR.
-     */
-    String regionText()
+    /** @return the peer's fi_addr. */
+    long peer()
     {
-        return REGION_PREFIX + "key=" + region.key() + " base=" + regionBase;
+        return peer;
     }
 
-    /**
-     * Take the peer's registered memory, from its {@link #regionText()}.
-     *
-     * @param text the peer's text.
-     * @throws FabricException {@link Errno#FI_EINVAL} when it is not such a text.
-     */
-    void insertPeerRegion(final String text)
+    /** @return {@link #txPosted()} after counting one more operation with a completion to come. */
+    long posted()
     {
-        final String[] words = text.split(" ");
-        if (words.length != 3 || !(words[0] + " ").equals(REGION_PREFIX) || !words[1].startsWith("key=") ||
-            !words[2].startsWith("base="))
-        {
-            throw new FabricException(Errno.FI_EINVAL, "the peer's memory region is not 'mr key=K base=B': '" +
-                text + "'");
-        }
-        try
-        {
-            peerKey = Long.parseLong(words[1].substring(4));
-            peerBase = Long.parseLong(words[2].substring(5));
-        }
-        catch (final NumberFormatException ex)
-        {
-            throw new FabricException(Errno.FI_EINVAL, "the peer's memory region: '" + text + "': " + ex);
-        }
+        return ++txPosted;
     }
 
     /** @return fi_getname as text. */
@@ -420,12 +357,6 @@ final class PingpongEndpoint implements AutoCloseable
     int slotBytes()
     {
         return rxCapacity;
-    }
-
-    /** @return the value the last {@link #fetchAdd} found in the peer's word. */
-    long fetched()
-    {
-        return fetchedValue.getLong(0);
     }
 
     /** @return the length of the last message received. */
@@ -642,196 +573,6 @@ final class PingpongEndpoint implements AutoCloseable
     }
 
     /**
-     * Write {@code size} bytes of the transmit buffer into the peer's registered memory at its start: fi_inject_write
-     * below inject_size (no completion), else fi_write, its completion left for {@link #awaitTx}. Retries on
-     * FI_EAGAIN, progressing the CQ in between.
-     *
-     * @param size bytes.
-     * @return 0 or a negated errno.
-     */
-    long postWrite(final int size)
-    {
-        startWait();
-        while (true)
-        {
-            final boolean inject = size < injectSize;
-            final long rc = inject ? ep.injectWrite(tx, 0, size, peer, peerBase, peerKey) :
-                ep.write(tx, 0, size, 0, peer, peerBase, peerKey, TX_CONTEXT);
-            if (rc == 0)
-            {
-                if (!inject)
-                {
-                    txPosted++;
-                }
-                return 0;
-            }
-            if (rc != -Errno.FI_EAGAIN)
-            {
-                return fail(rc, inject ? "fi_inject_write" : "fi_write");
-            }
-            final long idle = idle(poll(), "fi_write: still FI_EAGAIN");
-            if (idle < 0)
-            {
-                return idle;
-            }
-        }
-    }
-
-    /**
-     * Read {@code size} bytes from the start of the peer's registered memory into slot {@code slot} of this side's
-     * one-sided memory with fi_read, its completion left for {@link #awaitTx}. Retries on FI_EAGAIN, progressing the
-     * CQ in between.
-     *
-     * @param slot from 0 to {@link #dataSlots()} - 1.
-     * @param size bytes.
-     * @return 0 or a negated errno.
-     */
-    long postRead(final int slot, final int size)
-    {
-        startWait();
-        while (true)
-        {
-            final long rc = ep.read(rma, slot * rxCapacity, size, 0, peer, peerBase, peerKey, TX_CONTEXT);
-            if (rc == 0)
-            {
-                txPosted++;
-                return 0;
-            }
-            if (rc != -Errno.FI_EAGAIN)
-            {
-                return fail(rc, "fi_read");
-            }
-            final long idle = idle(poll(), "fi_read: still FI_EAGAIN");
-            if (idle < 0)
-            {
-                return idle;
-            }
-        }
-    }
-
-    /**
-     * One RMA read of {@code size} bytes into slot 0 of this side's one-sided memory, to its completion.
-     *
-     * @param size bytes.
-     * @return 0 or a negated errno.
-     */
-    long read(final int size)
-    {
-        final long rc = postRead(0, size);
-        return rc != 0 ? rc : awaitTx(txPosted);
-    }
-
-    /**
-     * One write of a write ping-pong: {@code sequence} into the transmit buffer at {@link #sequenceOffset} (a word,
-     * or {@link #sequenceByte} below 8 bytes), then {@link #postWrite} of {@code size} bytes and its completion.
-     *
-     * @param size     bytes, at least 1.
-     * @param sequence the number the peer waits for, from 1.
-     * @return 0 or a negated errno.
-     */
-    long writeSequence(final int size, final long sequence)
-    {
-        final int at = sequenceOffset(size);
-        if (size >= Long.BYTES)
-        {
-            txView.putLong(at, sequence);
-        }
-        else
-        {
-            txView.putByte(at, sequenceByte(sequence));
-        }
-        final long rc = postWrite(size);
-        return rc != 0 ? rc : awaitTx(txPosted);
-    }
-
-    /**
-     * Wait until the peer's write of {@code size} bytes with {@code sequence} has landed: its sequence word (or byte)
-     * in this side's registered memory, read with volatile semantics, holds it. The CQ is not read: nothing
-     * completes here; {@code --idle} and the timeout apply as to any wait.
-     *
-     * @param size     bytes, at least 1.
-     * @param sequence the number awaited.
-     * @return 0 or a negated errno.
-     */
-    long awaitSequence(final int size, final long sequence)
-    {
-        final int at = sequenceOffset(size);
-        startWait();
-        if (size >= Long.BYTES)
-        {
-            while (rmaView.getLongVolatile(at) != sequence)
-            {
-                final long idle = idle(0, "no write from the peer");
-                if (idle < 0)
-                {
-                    return idle;
-                }
-            }
-        }
-        else
-        {
-            final byte expected = sequenceByte(sequence);
-            while (rmaView.getByteVolatile(at) != expected)
-            {
-                final long idle = idle(0, "no write from the peer");
-                if (idle < 0)
-                {
-                    return idle;
-                }
-            }
-        }
-        return 0;
-    }
-
-    /**
-     * Clear where a write ping-pong of {@code size} bytes puts its sequence number in this side's memory, before the
-     * peer's first write of that size (whatever an earlier size left there could otherwise read as a number).
-     *
-     * @param size bytes, at least 1.
-     */
-    void clearSequence(final int size)
-    {
-        final int at = sequenceOffset(size);
-        if (size >= Long.BYTES)
-        {
-            rmaView.putLongVolatile(at, 0);
-        }
-        else
-        {
-            rmaView.putByteVolatile(at, (byte)0);
-        }
-    }
-
-    /**
-     * fi_fetch_atomic of FI_UINT64 FI_SUM, operand 1, on the first word of the peer's registered memory, to its
-     * completion; {@link #fetched()} is then the word's value before the add.
-     *
-     * @return 0 or a negated errno.
-     */
-    long fetchAdd()
-    {
-        startWait();
-        while (true)
-        {
-            final long rc = ep.fetchAtomic(operand, 0, 1, 0, fetchedValue, 0, 0, peer, peerBase, peerKey,
-                AtomicDatatype.UINT64, AtomicOp.SUM, TX_CONTEXT);
-            if (rc == 0)
-            {
-                return awaitTx(++txPosted);
-            }
-            if (rc != -Errno.FI_EAGAIN)
-            {
-                return fail(rc, "fi_fetch_atomic");
-            }
-            final long idle = idle(poll(), "fi_fetch_atomic: still FI_EAGAIN");
-            if (idle < 0)
-            {
-                return idle;
-            }
-        }
-    }
-
-    /**
      * Poll the CQ until {@code target} sends and one-sided operations have completed.
      *
      * @param target transmit completions to reach ({@link #txPosted()} for all so far).
@@ -852,7 +593,7 @@ final class PingpongEndpoint implements AutoCloseable
     }
 
     /** A wait starts: its timeout from now, and the idle strategy from its first step (a backoff from scratch). */
-    private void startWait()
+    void startWait()
     {
         patience.reset();
         idleStrategy.reset();
@@ -867,7 +608,7 @@ final class PingpongEndpoint implements AutoCloseable
      * @param what   what was awaited, for the failure.
      * @return 0 to go on, or a negated errno.
      */
-    private long idle(final int polled, final String what)
+    long idle(final int polled, final String what)
     {
         if (polled < 0)
         {
@@ -924,45 +665,19 @@ final class PingpongEndpoint implements AutoCloseable
         return verify(rx, (1 + slot) * rxCapacity, size, -1, "a received message");
     }
 
-    /**
-     * Check slot {@code slot} of the one-sided memory: its first {@code size} bytes are {@link #pattern}, but for a
-     * write ping-pong's sequence number at {@code skip}.
-     *
-     * @param slot from 0 to {@link #dataSlots()} - 1.
-     * @param size bytes.
-     * @param skip the index of a sequence number not to check ({@link #sequenceOffset}), or -1.
-     * @return 0, or {@code -FI_EIO} naming the first wrong byte.
-     */
-    long verifyRma(final int slot, final int size, final int skip)
+    /** @return whether a wait has found nothing for the timeout (a wait that polls no CQ). */
+    boolean patienceExhausted()
     {
-        return verify(rma, slot * rxCapacity, size, skip, skip < 0 ? "what was read or written" : "a write");
+        return patience.exhausted();
     }
 
-    /**
-     * Wait until the write ping-pong's message of {@code size} bytes in the one-sided memory is all there: every byte
-     * {@link #pattern} but the sequence number's. Seeing the sequence number does not mean the rest has landed: the
-     * peer's write is one memory copy, whose stores other processors may see in any order (a small copy may well
-     * store its end first). Waits as {@link #awaitSequence} waits, up to the timeout.
-     *
-     * @param size bytes, at least 1.
-     * @return 0, or {@code -FI_EIO} naming the first wrong byte when the timeout passed with it still wrong.
-     */
-    long awaitWritten(final int size)
+    /** Idle once, as {@code --idle} says (a wait that polls no CQ). */
+    void idleOnce()
     {
-        final int skip = sequenceOffset(size);
-        startWait();
-        while (firstWrong(rma, 0, size, skip) >= 0)
-        {
-            if (patience.exhausted())
-            {
-                return verifyRma(0, size, skip);
-            }
-            idleStrategy.idle();
-        }
-        return 0;
+        idleStrategy.idle();
     }
 
-    private long verify(final ByteBuffer buffer, final int offset, final int size, final int skip, final String what)
+    long verify(final ByteBuffer buffer, final int offset, final int size, final int skip, final String what)
     {
         final int i = firstWrong(buffer, offset, size, skip);
         if (i >= 0)
@@ -973,7 +688,7 @@ final class PingpongEndpoint implements AutoCloseable
         return 0;
     }
 
-    private static int firstWrong(final ByteBuffer buffer, final int offset, final int size, final int skip)
+    static int firstWrong(final ByteBuffer buffer, final int offset, final int size, final int skip)
     {
         for (int i = 0; i < size; i++)
         {
@@ -990,7 +705,7 @@ final class PingpongEndpoint implements AutoCloseable
         return size >= Long.BYTES ? Long.BYTES : 1;
     }
 
-    private int poll()
+    int poll()
     {
         final int read = cq.read(entries, entries.capacity());
         if (read > 0)
@@ -1035,7 +750,7 @@ final class PingpongEndpoint implements AutoCloseable
     public void close()
     {
         RuntimeException first = null;
-        final AutoCloseable[] opened = {ep, cq, av, txRegion, region, txMemory, rxMemory, rmaMemory, domain, fabric};
+        final AutoCloseable[] opened = {ep, cq, av, txRegion, oneSided, txMemory, rxMemory, domain, fabric};
         for (final AutoCloseable closeable : opened)
         {
             if (closeable != null)
@@ -1058,8 +773,7 @@ final class PingpongEndpoint implements AutoCloseable
         cq = null;
         av = null;
         txRegion = null;
-        region = null;
-        rmaMemory = null;
+        oneSided = null;
         txMemory = null;
         rxMemory = null;
         domain = null;

@@ -241,7 +241,7 @@ final class PingpongRun extends PerfRun
         {
             if (mode == TransferMode.WRITE)
             {
-                endpoint.clearSequence(size);
+                endpoint.oneSided().clearSequence(size);
             }
             control.send(step, "starting size " + size);
             control.await(READY);
@@ -251,11 +251,11 @@ final class PingpongRun extends PerfRun
             control.await(step);
             if (mode == TransferMode.WRITE)
             {
-                endpoint.clearSequence(size);
+                endpoint.oneSided().clearSequence(size);
             }
             else if (mode == TransferMode.ATOMIC)
             {
-                endpoint.clearRma(0, Long.BYTES);
+                endpoint.oneSided().clearRma(0, Long.BYTES);
             }
             control.send(READY, "answering size " + size);
         }
@@ -334,23 +334,23 @@ final class PingpongRun extends PerfRun
         switch (mode)
         {
             case WRITE:
-                check(endpoint, endpoint.writeSequence(size, ++sequence), size, i);
-                check(endpoint, endpoint.awaitSequence(size, sequence), size, i);
+                check(endpoint, endpoint.oneSided().writeSequence(size, ++sequence), size, i);
+                check(endpoint, endpoint.oneSided().awaitSequence(size, sequence), size, i);
                 if (options.verify())
                 {
-                    check(endpoint, endpoint.awaitWritten(size), size, i);
+                    check(endpoint, endpoint.oneSided().awaitWritten(size), size, i);
                 }
                 break;
             case READ:
-                check(endpoint, endpoint.read(size), size, i);
+                check(endpoint, endpoint.oneSided().read(size), size, i);
                 if (options.verify())
                 {
-                    check(endpoint, endpoint.verifyRma(0, size, -1), size, i);
+                    check(endpoint, endpoint.oneSided().verifyRma(0, size, -1), size, i);
                 }
                 break;
             case ATOMIC:
-                check(endpoint, endpoint.fetchAdd(), size, i);
-                if (endpoint.fetched() != adds++)
+                check(endpoint, endpoint.oneSided().fetchAdd(), size, i);
+                if (endpoint.oneSided().fetched() != adds++)
                 {
                     wrongFetch(endpoint, size, i);
                 }
@@ -364,7 +364,7 @@ final class PingpongRun extends PerfRun
 
     private void wrongFetch(final PingpongEndpoint endpoint, final int size, final int i)
     {
-        check(endpoint, endpoint.fail(-Errno.FI_EIO, "fi_fetch_atomic fetched " + endpoint.fetched() +
+        check(endpoint, endpoint.fail(-Errno.FI_EIO, "fi_fetch_atomic fetched " + endpoint.oneSided().fetched() +
             ", expected " + (adds - 1) + " (the adds of this size before it)"), size, i);
     }
 
@@ -376,12 +376,12 @@ final class PingpongRun extends PerfRun
         {
             if (mode == TransferMode.WRITE)
             {
-                check(endpoint, endpoint.awaitSequence(size, ++sequence), size, i);
+                check(endpoint, endpoint.oneSided().awaitSequence(size, ++sequence), size, i);
                 if (options.verify())
                 {
-                    check(endpoint, endpoint.awaitWritten(size), size, i);
+                    check(endpoint, endpoint.oneSided().awaitWritten(size), size, i);
                 }
-                check(endpoint, endpoint.writeSequence(size, sequence), size, i);
+                check(endpoint, endpoint.oneSided().writeSequence(size, sequence), size, i);
             }
             else
             {
