@@ -51,7 +51,7 @@ import org.agrona.concurrent.ringbuffer.RecordDescriptor;
  * </pre>
  * A success record is exactly one cache line with the ring's header. Stateless; any thread.
  */
-public final class CqRecordDescriptor
+final class CqRecordDescriptor
 {
     /** Type of a success entry. */
     public static final int ENTRY = 1;

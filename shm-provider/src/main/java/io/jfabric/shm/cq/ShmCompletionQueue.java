@@ -21,10 +21,7 @@ import io.jfabric.CqEntries;
 import io.jfabric.CqErrEntry;
 import io.jfabric.CqFormat;
 import io.jfabric.Errno;
-import io.jfabric.FabricException;
 import io.jfabric.FidClass;
-import io.jfabric.Flags;
-import io.jfabric.WaitObj;
 import io.jfabric.shm.core.BrokenVariant;
 import io.jfabric.shm.core.DomainResources;
 import io.jfabric.shm.core.FidLifecycle;
@@ -39,16 +36,13 @@ import io.jfabric.shm.region.RingReader;
 import io.jfabric.shm.region.RingRecords;
 import io.jfabric.shm.region.SlotDescriptor;
 
-import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
-import org.agrona.concurrent.ControlledMessageHandler;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 
 import static io.jfabric.shm.cq.CqRecordDescriptor.*;
 
@@ -73,13 +67,10 @@ import static io.jfabric.shm.cq.CqRecordDescriptor.*;
  * ({@link Progressable#idle}: its one lane's head), and an empty read of a waiting endpoint ends there. Read-side thread safety follows the domain's threading model: a guard is taken only when several threads
  * may read at once.
  */
-public final class ShmCompletionQueue extends FidLifecycle implements CompletionQueue
+public final class ShmCompletionQueue extends FidLifecycle implements CompletionQueue, CompletionWait.Polled
 {
-    private static final boolean BROKEN_RING_CLAIM = BrokenVariant.active("cq.claim-plain");
     private static final boolean BROKEN_EARLY_COMMIT = BrokenVariant.active("cq.commit-before-fields");
     private static final boolean BROKEN_CLOSE = BrokenVariant.active("cq.close-while-read");
-    private static final int SPINS = 200;
-    private static final int YIELDS = 100;
 
     private final FidLifecycle domain;
     private final DomainResources resources;
@@ -105,15 +96,14 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
     private final boolean progressOnRead;
     private final EntryReader reader;
     private final ErrorEntryReader errorReader;
+    private final CompletionWait waits;
     private final ProgressableSet endpoints = new ProgressableSet();
     /** The array of the read now progressing (valid while {@link #directLimit} is above 0); see progressInto. */
     private CqEntries direct;
     private boolean directFrom;
     private int directCount;
     private int directLimit;
-    private volatile boolean signalled;
     private volatile boolean closing;
-    private volatile Thread waiter;
 
     /**
      * Open a queue: validate the attributes and claim a completion ring.
@@ -146,41 +136,8 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
         final long context)
     {
         super(FidClass.CQ, context);
-        final CqAttr a = attr == null ? new CqAttr() : attr.copy();
         final int ringCapacity = geometry.cqRingBytes();
-        final int limit = Math.min(maxSize, ringCapacity / (2 * maxRecordLength(maxErrData)));
-        if (a.size() < 0 || a.size() > limit)
-        {
-            throw new FabricException(Errno.FI_EINVAL, "fi_cq_open: size " + a.size() + " is not in [0, " + limit +
-                "] (the cq.size setting and the completion ring of " + ringCapacity + " bytes)");
-        }
-        if (a.size() == 0)
-        {
-            a.size(limit);
-        }
-        if (a.format() == null)
-        {
-            throw new FabricException(Errno.FI_EINVAL, "fi_cq_open: format is null");
-        }
-        if (a.format() == CqFormat.UNSPEC)
-        {
-            a.format(CqFormat.CONTEXT);
-        }
-        if (a.waitObj() == null || a.waitObj() == WaitObj.SET || a.waitObj() == WaitObj.POLLFD ||
-            a.waitObj() == WaitObj.FD)
-        {
-            throw new FabricException(Errno.FI_EINVAL, "fi_cq_open: wait_obj " + a.waitObj() + " is not supported; " +
-                "use NONE, UNSPEC, YIELD or MUTEX_COND (jfabric has no wait sets or file descriptors)");
-        }
-        if (a.waitCond() != CqAttr.FI_CQ_COND_NONE && a.waitCond() != CqAttr.FI_CQ_COND_THRESHOLD)
-        {
-            throw new FabricException(Errno.FI_EINVAL, "fi_cq_open: wait_cond " + a.waitCond() + " is unknown");
-        }
-        if ((a.flags() & ~Flags.FI_AFFINITY) != 0)
-        {
-            throw new FabricException(Errno.FI_EBADFLAGS, "fi_cq_open: flags 0x" + Long.toHexString(a.flags()) +
-                " given; only FI_AFFINITY is defined");
-        }
+        final CqAttr a = CqAttrValidator.resolve(attr, maxSize, maxErrData, ringCapacity);
         this.domain = domain;
         this.resources = resources;
         this.attr = a;
@@ -190,6 +147,7 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
         this.readGuard = readGuard;
         this.progressOnRead = progressOnRead;
         this.concurrentWriters = concurrentWriters;
+        this.waits = new CompletionWait(a, regionFile, progressOnRead);
 
         domain.retain("fi_cq_open");
         boolean ok = false;
@@ -198,7 +156,7 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
             resources.acquire(DomainResources.Kind.CQ, "fi_cq_open");
             try
             {
-                ringNumber = claimRing(region, geometry);
+                ringNumber = CompletionRingClaim.claim(region, geometry);
                 ownerOffset = SlotDescriptor.cqOwnerOffset(geometry, ringNumber);
                 final int offset = RegionDescriptor.cqRingOffset(geometry, ringNumber);
                 final int length = RegionDescriptor.ringLength(ringCapacity);
@@ -227,32 +185,6 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
                 domain.release();
             }
         }
-    }
-
-    private static boolean claimOwner(final AtomicBuffer region, final int offset, final long owner, final long self)
-    {
-        if (BROKEN_RING_CLAIM)
-        {
-            region.putLongVolatile(offset, self);
-            return true;
-        }
-        return region.compareAndSetLong(offset, owner, self);
-    }
-
-    private static int claimRing(final AtomicBuffer region, final RegionGeometry geometry)
-    {
-        final long self = ProcessIdentity.self();
-        for (int i = 0; i < geometry.slotCount(); i++)
-        {
-            final int offset = SlotDescriptor.cqOwnerOffset(geometry, i);
-            final long owner = region.getLongVolatile(offset);
-            if ((owner == 0 || ProcessIdentity.isGone(owner)) && claimOwner(region, offset, owner, self))
-            {
-                return i;
-            }
-        }
-        throw new FabricException(Errno.FI_ENOSPC, "fi_cq_open: all " + geometry.slotCount() +
-            " completion rings of the domain region are in use (one per endpoint slot: raise jfabric.shm.ep.count)");
     }
 
     @Override
@@ -459,7 +391,7 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
             return false;
         }
         countWritten();
-        wake();
+        waits.wake();
         return true;
     }
 
@@ -781,76 +713,13 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
     @Override
     public int sread(final CqEntries entries, final int count, final int timeoutMs)
     {
-        return sread(entries, count, timeoutMs, false);
+        return waits.sread(this, entries, count, timeoutMs, false);
     }
 
     @Override
     public int sreadFrom(final CqEntries entries, final int count, final int timeoutMs)
     {
-        return sread(entries, count, timeoutMs, true);
-    }
-
-    private int sread(final CqEntries entries, final int count, final int timeoutMs, final boolean from)
-    {
-        if (isClosed())
-        {
-            return -Errno.FI_EBADF;
-        }
-        if (attr.waitObj() == WaitObj.NONE)
-        {
-            return -Errno.FI_ENOSYS;
-        }
-        final long threshold = attr.waitCond() == CqAttr.FI_CQ_COND_THRESHOLD ?
-            Math.max(1, Math.min(attr.condThreshold(), count)) : 1;
-        final long deadline = timeoutMs < 0 ? Long.MAX_VALUE : System.nanoTime() + timeoutMs * 1_000_000L;
-        int idle = 0;
-        while (true)
-        {
-            if (signalled)
-            {
-                signalled = false;
-                return -Errno.FI_EAGAIN;
-            }
-            if (regionFile.fault() != null)
-            {
-                return -Errno.FI_EIO;
-            }
-            if (progressOnRead)
-            {
-                progressEndpoints();
-            }
-            if (outstanding() >= threshold)
-            {
-                final int n = read(entries, count, from);
-                if (n != -Errno.FI_EAGAIN)
-                {
-                    return n;
-                }
-            }
-            if (isClosed())
-            {
-                return -Errno.FI_EBADF;
-            }
-            final long now = System.nanoTime();
-            if (now - deadline >= 0)
-            {
-                return -Errno.FI_EAGAIN;
-            }
-            if (++idle <= SPINS)
-            {
-                Thread.onSpinWait();
-            }
-            else if (idle <= SPINS + YIELDS)
-            {
-                Thread.yield();
-            }
-            else
-            {
-                waiter = Thread.currentThread();
-                LockSupport.parkNanos(this, Math.min(deadline - now, progressOnRead ? 50_000L : 1_000_000L));
-                waiter = null;
-            }
-        }
+        return waits.sread(this, entries, count, timeoutMs, true);
     }
 
     @Override
@@ -860,18 +729,8 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
         {
             return -Errno.FI_EBADF;
         }
-        signalled = true;
-        wake();
+        waits.signal();
         return 0;
-    }
-
-    private void wake()
-    {
-        final Thread t = waiter;
-        if (t != null)
-        {
-            LockSupport.unpark(t);
-        }
     }
 
     @Override
@@ -900,6 +759,6 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
         region.compareAndSetLong(ownerOffset, ProcessIdentity.self(), 0);
         resources.release(DomainResources.Kind.CQ);
         domain.release();
-        wake();
+        waits.wake();
     }
 }

@@ -89,6 +89,19 @@ final class Deliveries
         return d;
     }
 
+    /**
+     * Point delivery {@code d} at posted receive {@code e}: its kind and target, its start and limit, and the
+     * receive's bookkeeping ({@link PostedReceives#reserveSpace}).
+     */
+    void toPosted(final int d, final PostedReceives posted, final int e, final long total)
+    {
+        kind[d] = TO_POSTED;
+        target[d] = e;
+        final long at = posted.reserveSpace(e, total);
+        start[d] = at;
+        limit[d] = posted.placeable(e, at, total);
+    }
+
     /** @return whether {@code delivery} is the handle of a delivery in progress. */
     boolean inProgress(final long delivery)
     {

@@ -86,6 +86,10 @@ import java.nio.ByteBuffer;
  * while the front receive is held ({@link #spillFront}), so the general code sees one pool. The pool always keeps an
  * entry free for it, so {@code postedCapacity} stays the limit.
  * <p>
+ * The parts that are not on the common path live beside it: a receive posted while matching messages wait in the
+ * unexpected store takes them through {@link UnexpectedTakes}, and a pool receive completes through
+ * {@link ReceiveCompletions}.
+ * <p>
  * Not thread safe: the endpoint serializes all calls (its receive guard, or the threading model). Nothing
  * allocates after construction, on any path.
  */
@@ -118,6 +122,8 @@ public final class ReceiveMatcher
     private final UnexpectedMessages unexpected;
     private final PeekClaimDiscard peeks;
     private final Deliveries deliveries;
+    private final ReceiveCompletions completions;
+    private final UnexpectedTakes takes;
     private long minMultiRecv = DEFAULT_MIN_MULTI_RECV;
 
     // the front receive (see the class comment): valid while frontSet
@@ -190,6 +196,8 @@ public final class ReceiveMatcher
         unexpected = new UnexpectedMessages(unexpectedCapacity, unexpectedBytes, preallocate);
         peeks = new PeekClaimDiscard(unexpected, resolver, sources, sink, directedRecv);
         deliveries = new Deliveries(maxDeliveries);
+        completions = new ReceiveCompletions(posted, resolver, sink);
+        takes = new UnexpectedTakes(posted, unexpected, deliveries, peeks, sources, sink, completions);
     }
 
     /**
@@ -393,9 +401,7 @@ public final class ReceiveMatcher
         final int d = ds.allocate(senderId, tag, data, msgFlags, totalLength);
         if (e != PostedReceives.NONE)
         {
-            ds.kind[d] = Deliveries.TO_POSTED;
-            ds.target[d] = e;
-            reserve(e, d, totalLength);
+            ds.toPosted(d, posted, e, totalLength);
         }
         else
         {
@@ -450,7 +456,7 @@ public final class ReceiveMatcher
                 {
                     posted.place(e, start, src, srcOffset, (int)placed);
                 }
-                complete(e, start, placed, length, senderId, tag, data, msgFlags, 0);
+                completions.complete(e, start, placed, length, senderId, tag, data, msgFlags, 0);
                 return true;
             }
         }
@@ -481,7 +487,7 @@ public final class ReceiveMatcher
         {
             src.getBytes(srcOffset, frontBuf, bufOffset, length);
         }
-        final long cqFlags = recvCqFlags(tagged, msgFlags);
+        final long cqFlags = ReceiveCompletions.recvCqFlags(tagged, msgFlags);
         final long from = sink.wantsSource() ? resolver.fiAddrOf(senderId) : Addresses.FI_ADDR_NOTAVAIL;
         sink.complete(senderId, frontContext, frontOpFlags, cqFlags, length, bufOffset, data, tag, from);
     }
@@ -640,8 +646,8 @@ public final class ReceiveMatcher
         ds.free(d);
         if (kind == Deliveries.TO_POSTED)
         {
-            complete(target, ds.start[d], Math.min(ds.written[d], ds.limit[d]), ds.total[d], ds.sender[d], ds.tag[d],
-                ds.data[d], ds.msgFlags[d], errno);
+            completions.complete(target, ds.start[d], Math.min(ds.written[d], ds.limit[d]), ds.total[d],
+                ds.sender[d], ds.tag[d], ds.data[d], ds.msgFlags[d], errno);
         }
         else
         {
@@ -684,191 +690,8 @@ public final class ReceiveMatcher
         {
             posted.addIov(e, iov[i], iovOffset[i], iovLength[i]);
         }
-        return postEntry(e, tagged, srcAddr, tag, ignore, context, flags);
-    }
-
-    private long postEntry(
-        final int e,
-        final boolean tagged,
-        final long srcAddr,
-        final long tag,
-        final long ignore,
-        final long context,
-        final long flags)
-    {
         posted.describe(e, tagged, tag, ignore, directedRecv ? srcAddr : Addresses.FI_ADDR_UNSPEC, context, flags,
             minMultiRecv);
-        if ((flags & Flags.FI_CLAIM) != 0)
-        {
-            return claim(e, context);
-        }
-
-        final int list = PostedReceives.listOf(tagged);
-        final boolean multi = posted.isMulti(e);
-        if (multi)
-        {
-            posted.append(e);
-        }
-        int m = unexpected.head(list);
-        boolean took = false;
-        while (m != UnexpectedMessages.NONE)
-        {
-            final int following = unexpected.next(m);
-            if (!unexpected.claimed[m] && !unexpected.discarded[m] && matches(e, m) &&
-                (!multi || posted.accepts(e, unexpected.totalLength[m])))
-            {
-                if (!roomToTake(e, multi, took))
-                {
-                    return -Errno.FI_EAGAIN;
-                }
-                take(e, m);
-                took = true;
-                if (!multi || !posted.isListed(e))
-                {
-                    return 0;
-                }
-            }
-            m = following;
-        }
-        if (!multi)
-        {
-            posted.append(e);
-        }
-        return 0;
-    }
-
-    /**
-     * Whether receive {@code e} may take a stored message now, whose completion is written at once: the completion
-     * queue has room for it. A first take without room undoes the post (-FI_EAGAIN). A multi-receive buffer with room
-     * for this completion only is released with it (FI_MULTI_RECV), so that a later one never finds the queue full;
-     * the messages it leaves stay stored, in order, for the next receive.
-     */
-    private boolean roomToTake(final int e, final boolean multi, final boolean took)
-    {
-        if (!took && !sink.hasRoom(1))
-        {
-            posted.free(e);
-            return false;
-        }
-        if (multi && !sink.hasRoom(2))
-        {
-            posted.unlink(e);
-        }
-        return true;
-    }
-
-    private long claim(final int e, final long context)
-    {
-        final int m = peeks.claimedBy(context);
-        if (m == UnexpectedMessages.NONE)
-        {
-            posted.free(e);
-            return -Errno.FI_EINVAL;
-        }
-        if (!sink.hasRoom(1))
-        {
-            posted.free(e);
-            return -Errno.FI_EAGAIN;
-        }
-        posted.extraCqFlags[e] = Flags.FI_CLAIM;
-        take(e, m);
-        return 0;
-    }
-
-    /** A posted receive takes a stored message: now if it has ended, else its delivery continues into the receive. */
-    private void take(final int e, final int m)
-    {
-        final long total = unexpected.totalLength[m];
-        final int d = unexpected.delivery[m];
-        if (d == UnexpectedMessages.NONE)
-        {
-            final long start = posted.reserveSpace(e, total);
-            final long limit = posted.placeable(e, start, total);
-            unexpected.copyTo(m, posted, e, start, limit);
-            final long placed = Math.min(unexpected.received[m], limit);
-            final long sender = unexpected.senderId[m];
-            final long tag = unexpected.tag[m];
-            final long data = unexpected.data[m];
-            final long msgFlags = unexpected.msgFlags[m];
-            unexpected.remove(m);
-            complete(e, start, placed, total, sender, tag, data, msgFlags, 0);
-        }
-        else
-        {
-            deliveries.kind[d] = Deliveries.TO_POSTED;
-            deliveries.target[d] = e;
-            reserve(e, d, total);
-            unexpected.copyTo(m, posted, e, deliveries.start[d], deliveries.limit[d]);
-            unexpected.remove(m);
-        }
-    }
-
-    // ------------------------------------------------------------------ placing and completing
-
-    /** Point delivery {@code d} at receive {@code e}: its start and limit, and the receive's bookkeeping. */
-    private void reserve(final int e, final int d, final long total)
-    {
-        final long start = posted.reserveSpace(e, total);
-        deliveries.start[d] = start;
-        deliveries.limit[d] = posted.placeable(e, start, total);
-    }
-
-    /** Complete receive {@code e}: in error with {@code errno} when it is not 0, else with FI_ETRUNC when short. */
-    private void complete(
-        final int e,
-        final long start,
-        final long placed,
-        final long total,
-        final long senderId,
-        final long tag,
-        final long data,
-        final long msgFlags,
-        final int errno)
-    {
-        final boolean tagged = posted.tagged[e];
-        long cqFlags = recvCqFlags(tagged, msgFlags) | posted.extraCqFlags[e];
-        final long context = posted.context[e];
-        final long opFlags = posted.opFlags[e];
-        final long bufOffset = posted.firstOffset(e) + start;
-        if (posted.isMulti(e))
-        {
-            if (--posted.inFlight[e] == 0 && !posted.isListed(e))
-            {
-                cqFlags |= Flags.FI_MULTI_RECV;
-                posted.free(e);
-            }
-        }
-        else
-        {
-            posted.free(e);
-        }
-        final boolean failed = errno != 0 || placed < total;
-        final long from = failed || sink.wantsSource() ? resolver.fiAddrOf(senderId) : Addresses.FI_ADDR_NOTAVAIL;
-        if (failed)
-        {
-            sink.error(senderId, context, cqFlags, placed, bufOffset, data, tag, total - placed, errno != 0 ? errno :
-                Errno.FI_ETRUNC, from);
-        }
-        else
-        {
-            sink.complete(senderId, context, opFlags, cqFlags, placed, bufOffset, data, tag, from);
-        }
-    }
-
-    /** @return the completion flags of a received message: FI_RECV, its kind, and FI_REMOTE_CQ_DATA if it has data. */
-    private static long recvCqFlags(final boolean tagged, final long msgFlags)
-    {
-        return Flags.FI_RECV | (tagged ? Flags.FI_TAGGED : Flags.FI_MSG) | (msgFlags & Flags.FI_REMOTE_CQ_DATA);
-    }
-
-    // ------------------------------------------------------------------ predicates
-
-    private boolean matches(final int e, final int m)
-    {
-        if (posted.tagged[e] && ((unexpected.tag[m] ^ posted.tag[e]) & ~posted.ignore[e]) != 0)
-        {
-            return false;
-        }
-        return sources.of(unexpected.senderId[m]).accepts(posted.srcAddr[e], posted.opFlags[e]);
+        return takes.post(e, tagged, context, flags);
     }
 }

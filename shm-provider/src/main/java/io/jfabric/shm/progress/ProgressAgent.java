@@ -25,7 +25,7 @@ import org.agrona.concurrent.Agent;
  * The set is copied on change (control path) and read without a lock by the agent thread. {@link #remove} returns
  * only once the agent is no longer inside the removed object, so its owner may then release it.
  */
-public final class ProgressAgent implements Agent
+final class ProgressAgent implements Agent
 {
     private final String name;
     private final ProgressableSet members = new ProgressableSet();
@@ -34,7 +34,7 @@ public final class ProgressAgent implements Agent
     /**
      * @param name the agent's role name (its thread's name).
      */
-    public ProgressAgent(final String name)
+    ProgressAgent(final String name)
     {
         this.name = name;
     }
