@@ -63,8 +63,7 @@ import static io.jfabric.shm.cq.CqRecordDescriptor.*;
  * with the reader and the ring is empty, that progress writes its completions straight into the reader's
  * {@link CqEntries} (up to the count asked for; the rest, and every error, go through the ring as usual), which
  * saves a ring write and read per completion on the busy-poll path; the queue keeps a reference to the last such
- * array. In that case a queue with one endpoint bound first asks it whether progress would find anything
- * ({@link Progressable#idle}: its one lane's head), and an empty read of a waiting endpoint ends there. Read-side thread safety follows the domain's threading model: a guard is taken only when several threads
+ * array. Read-side thread safety follows the domain's threading model: a guard is taken only when several threads
  * may read at once.
  */
 public final class ShmCompletionQueue extends FidLifecycle implements CompletionQueue, CompletionWait.Polled
@@ -555,10 +554,21 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
             }
             if (progressOnRead)
             {
-                final int n = progressFirst(entries, count, from);
-                if (n != 0)
+                if (!concurrentWriters && produced == consumed)
                 {
-                    return n;
+                    final int n = progressInto(entries, count, from);
+                    if (n > 0)
+                    {
+                        return n;
+                    }
+                    if (produced == consumed)
+                    {
+                        return -Errno.FI_EAGAIN;
+                    }
+                }
+                else
+                {
+                    progressEndpoints();
                 }
             }
             final EntryReader r = reader;
@@ -577,29 +587,6 @@ public final class ShmCompletionQueue extends FidLifecycle implements Completion
         {
             readGuard.unlock();
         }
-    }
-
-    /**
-     * Manual progress before a read takes the ring: straight into the caller's array when it can ({@link
-     * #progressInto}), and not at all when the one bound endpoint says it has nothing ({@link Progressable#idle}).
-     *
-     * @return entries written into the caller's array, -FI_EAGAIN when nothing came and the ring is empty, or 0 when
-     * the ring is to be read.
-     */
-    private int progressFirst(final CqEntries entries, final int count, final boolean from)
-    {
-        if (concurrentWriters || produced != consumed)
-        {
-            progressEndpoints();
-            return 0;
-        }
-        final Progressable only = endpoints.sole();
-        if (only != null && only.idle())
-        {
-            return -Errno.FI_EAGAIN; // the one endpoint has nothing: no need to run its progress
-        }
-        final int n = progressInto(entries, count, from);
-        return n > 0 || produced != consumed ? n : -Errno.FI_EAGAIN;
     }
 
     /**

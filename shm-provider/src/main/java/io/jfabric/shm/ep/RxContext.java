@@ -90,8 +90,6 @@ final class RxContext
     private final RemoteMemory remote;
     private final boolean directedRecv;
     private final SpinGuard guard;
-    /** Whether the guard is a no-op: the application serializes progress (FI_THREAD_DOMAIN, COMPLETION). */
-    private final boolean unguarded;
     private final ReceiveMatcher matcher;
     private final SpscLane[] lanes;
     private final int[] laneOwnerOffset;
@@ -123,13 +121,6 @@ final class RxContext
     private final Fid endpoint;
     private final EmulatedTarget target;
     private int damagedLane = -1;
-    /**
-     * The one lane progress polls, while it is the only one, hot and sound and the guard is a no-op (FI_THREAD_DOMAIN
-     * and COMPLETION); else null. {@link #idle} looks at it alone. Set at the end of each {@link #progress}.
-     */
-    private SpscLane soleLane;
-    /** The sending slot of {@link #soleLane}. */
-    private int soleSlot;
     private int rescanCountdown;
     /** {@link Heartbeats#nowMs()} at the last rescan: one runs at least once a tick, however seldom progress is. */
     private long rescannedMs;
@@ -228,7 +219,6 @@ final class RxContext
         this.directedRecv = directedRecv;
         this.shared = shared;
         this.guard = shared != null ? shared.guard : guard;
-        this.unguarded = this.guard == SpinGuard.NONE;
         receivers = new RecvCompletionSink[geometry.slotCount()];
         final int n = geometry.slotCount();
         final int laneLength = RegionDescriptor.laneLength(geometry.rxRingBytes());
@@ -407,38 +397,12 @@ final class RxContext
                     i++;
                 }
             }
-            final boolean sole = order.count() == 1 && order.hotCount() == 1 && damagedLane < 0 && unguarded;
-            soleSlot = sole ? order.slotAt(0) : -1;
-            soleLane = sole ? lanes[soleSlot] : null;
             return order.count() == order.hotCount() ? work : work + pollCold(order, nowMs);
         }
         finally
         {
             guard.unlock();
         }
-    }
-
-    /**
-     * Whether {@link #progress} would find nothing now, from its one lane alone: a lane that shows no record at its
-     * head while no rescan is due. Then it counts as that progress call (the rescan countdown, the lane's next read
-     * taking one record). False whenever more is to be looked at: several lanes or none, a rescan due, a record or a
-     * moved consumer position in the lane. What a CQ read of an endpoint waiting for a message runs instead of
-     * {@link #progress}, a few loads deep instead of the whole receive path. Only where the application serializes
-     * progress (the guard is a no-op), which {@link #progress} checks before it names a lane.
-     *
-     * @return true when nothing is to be done.
-     */
-    boolean idle()
-    {
-        final SpscLane lane = soleLane;
-        if (lane == null || rescanCountdown <= 1 || !lane.nothingToRead() ||
-            Heartbeats.nowMs() - rescannedMs >= Heartbeats.TICK_MS)
-        {
-            return false;
-        }
-        rescanCountdown--;
-        wasEmpty[soleSlot] = true;
-        return true;
     }
 
     /** @return records taken from the lane of slot {@code s} (a damaged one is cleared after the read). */
@@ -1065,7 +1029,6 @@ final class RxContext
         try
         {
             closed = true;
-            soleLane = null;
             if (shared != null)
             {
                 shared.removeReceiver(receiverTag);

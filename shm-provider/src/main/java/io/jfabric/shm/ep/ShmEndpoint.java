@@ -1003,19 +1003,6 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
     // ------------------------------------------------------------------ progress
 
     /**
-     * Whether {@link #progress} would do nothing now: enabled, nothing to transmit, and the one lane the receive
-     * context polls shows no record ({@link RxContext#idle}; false under the threading models that guard progress).
-     * Counts as a progress call that found nothing. The thread that may call {@link #progress}.
-     *
-     * @return true when nothing is to be done.
-     */
-    @Override
-    public boolean idle()
-    {
-        return state == ENABLED && tx.idle() && rx.idle();
-    }
-
-    /**
      * Progress both contexts once. Any thread: each context skips its part while another thread is progressing it
      * (and is a no-op once closed).
      *

@@ -417,21 +417,6 @@ public final class SpscLane
     // ------------------------------------------------------------------ consumer
 
     /**
-     * Consumer: whether a {@link #controlledRead} now would find nothing to hand, told by two loads: the frame word at
-     * the consumer position shows no committed record (nor padding or a damaged frame, which a read would step over
-     * or report) and the published consumer position is this consumer's own (a read would write it back and report
-     * it). False does not say there is a record, only that a read is worth it. No store; the lane is unchanged.
-     *
-     * @return true when a read would hand nothing and change nothing.
-     */
-    public boolean nothingToRead()
-    {
-        final AtomicBuffer b = buffer;
-        final long position = head;
-        return (int)b.getLongVolatile((int)position & mask) <= 0 && b.getLong(consumerPositionIndex) == position;
-    }
-
-    /**
      * Consumer: hand committed records to {@code handler} in order, stepping over padding, until the handler says
      * {@link Action#ABORT} (that record stays, to be handed again next time) or {@link Action#BREAK}, no committed
      * record is left, or {@code limit} records were handed. {@link Action#COMMIT} publishes the consumer position at

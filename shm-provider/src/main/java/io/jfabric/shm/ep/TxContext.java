@@ -737,13 +737,6 @@ final class TxContext
 
     // ------------------------------------------------------------------ progress
 
-    /** @return whether transmit progress has nothing to do: no operation accepted or in flight, no emulated one. */
-    boolean idle()
-    {
-        final EmulatedOps e = emulated;
-        return pending.idle() && (e == null || e.idle());
-    }
-
     /**
      * Transmit progress ({@link TxProgress}): take acknowledgements, write queued sends as their lanes take them,
      * complete what is done. Any thread; skipped (0) while another thread progresses this context.
@@ -752,7 +745,8 @@ final class TxContext
      */
     int progress()
     {
-        if (idle() || !progressGuard.tryLock())
+        final EmulatedOps e = emulated;
+        if (pending.idle() && (e == null || e.idle()) || !progressGuard.tryLock())
         {
             return 0;
         }

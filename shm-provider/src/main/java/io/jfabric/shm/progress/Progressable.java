@@ -28,17 +28,4 @@ public interface Progressable
      * @return units of work done, 0 when there was none.
      */
     int progress();
-
-    /**
-     * Whether {@link #progress} would do nothing now, told by a few loads: what a busy-polling read checks before
-     * it runs the whole of progress. May count as a progress call that found nothing (an object's periodic work
-     * stays on its schedule). False whenever unsure; then call {@link #progress}. Called where {@link #progress}
-     * may be, and only where the threading model serializes progress with everything else that touches the object.
-     *
-     * @return true when there is nothing to do.
-     */
-    default boolean idle()
-    {
-        return false;
-    }
 }

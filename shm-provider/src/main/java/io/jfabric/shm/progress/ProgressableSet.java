@@ -26,8 +26,6 @@ public final class ProgressableSet
     private static final Progressable[] NONE = new Progressable[0];
 
     private volatile Progressable[] members = NONE;
-    /** The one member while there is exactly one, else null. */
-    private volatile Progressable sole;
 
     /**
      * @param p an object to progress from now on.
@@ -38,7 +36,6 @@ public final class ProgressableSet
         final Progressable[] grown = Arrays.copyOf(old, old.length + 1);
         grown[old.length] = p;
         members = grown;
-        sole = grown.length == 1 ? p : null;
     }
 
     /**
@@ -58,7 +55,6 @@ public final class ProgressableSet
             }
         }
         members = n == 0 ? NONE : Arrays.copyOf(kept, n);
-        sole = n == 1 ? kept[0] : null;
         return n;
     }
 
@@ -66,12 +62,6 @@ public final class ProgressableSet
     public Progressable[] members()
     {
         return members;
-    }
-
-    /** @return the one member while there is exactly one, else null; one volatile load. */
-    public Progressable sole()
-    {
-        return sole;
     }
 
     /** @return work done by progressing every member once. */
