@@ -60,11 +60,7 @@ final class AttrText
         if (header(sb, level, "fi_tx_attr", attr))
         {
             final int l = level + 1;
-            flagsField(sb, l, "caps", CAPS, attr.caps());
-            flagsField(sb, l, "mode", MODES, attr.mode());
-            flagsField(sb, l, "op_flags", OP_FLAGS, attr.opFlags());
-            flagsField(sb, l, "msg_order", MSG_ORDERS, attr.msgOrder());
-            compOrderField(sb, l, attr.compOrder());
+            contextFields(sb, l, attr.caps(), attr.mode(), attr.opFlags(), attr.msgOrder(), attr.compOrder());
             sizeField(sb, l, "inject_size", attr.injectSize());
             sizeField(sb, l, "size", attr.size());
             sizeField(sb, l, "iov_limit", attr.iovLimit());
@@ -78,11 +74,7 @@ final class AttrText
         if (header(sb, level, "fi_rx_attr", attr))
         {
             final int l = level + 1;
-            flagsField(sb, l, "caps", CAPS, attr.caps());
-            flagsField(sb, l, "mode", MODES, attr.mode());
-            flagsField(sb, l, "op_flags", OP_FLAGS, attr.opFlags());
-            flagsField(sb, l, "msg_order", MSG_ORDERS, attr.msgOrder());
-            compOrderField(sb, l, attr.compOrder());
+            contextFields(sb, l, attr.caps(), attr.mode(), attr.opFlags(), attr.msgOrder(), attr.compOrder());
             sizeField(sb, l, "total_buffered_recv", attr.totalBufferedRecv());
             sizeField(sb, l, "size", attr.size());
             sizeField(sb, l, "iov_limit", attr.iovLimit());
@@ -197,6 +189,18 @@ final class AttrText
         final StringBuilder sb, final int level, final String name, final FlagNames names, final long bits)
     {
         names.append(field(sb, level, name).append("[ "), bits).append(" ]\n");
+    }
+
+    /** The five fields fi_tx_attr and fi_rx_attr open with, in fi_tostr's order. */
+    private static void contextFields(
+        final StringBuilder sb, final int level, final long caps, final long mode, final long opFlags,
+        final long msgOrder, final long compOrder)
+    {
+        flagsField(sb, level, "caps", CAPS, caps);
+        flagsField(sb, level, "mode", MODES, mode);
+        flagsField(sb, level, "op_flags", OP_FLAGS, opFlags);
+        flagsField(sb, level, "msg_order", MSG_ORDERS, msgOrder);
+        compOrderField(sb, level, compOrder);
     }
 
     private static void compOrderField(final StringBuilder sb, final int level, final long order)
