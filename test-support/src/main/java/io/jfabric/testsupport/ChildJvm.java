@@ -30,7 +30,9 @@ import java.util.concurrent.TimeUnit;
  * Runs a main class of the test class path in a second, real JVM (same java binary, same class path, the Agrona
  * export flag), for tests that need another process on the same region. A daemon thread reads the child's output as
  * it comes, so a test can wait for a line while the child runs on, then kill it; {@link #close()} kills it too, so a
- * test may keep it with what it opened ({@code OpenedObjects}).
+ * test may keep it with what it opened ({@code OpenedObjects}). Result lines are taken from the child's standard
+ * output only; its standard error goes to the transcript through a second thread, so that what the JVM prints there
+ * (an uncaught exception's "Exception in thread ...", a VM warning) cannot land in the middle of a result line.
  */
 public final class ChildJvm implements AutoCloseable
 {
@@ -40,34 +42,44 @@ public final class ChildJvm implements AutoCloseable
     private final StringBuffer transcript = new StringBuffer();
     private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
     private final Thread pump;
+    private final Thread errorPump;
 
     private ChildJvm(final Process process)
     {
         this.process = process;
-        this.pump = new Thread(this::pump, "child-jvm-" + process.pid());
+        this.pump = new Thread(() -> pump(process.getInputStream(), true), "child-jvm-" + process.pid());
+        this.errorPump = new Thread(() -> pump(process.getErrorStream(), false), "child-jvm-err-" + process.pid());
         pump.setDaemon(true);
+        errorPump.setDaemon(true);
         pump.start();
+        errorPump.start();
     }
 
-    private void pump()
+    /** Copy one of the child's streams, line by line, to the transcript and (standard output only) to the lines. */
+    private void pump(final java.io.InputStream stream, final boolean results)
     {
-        try (BufferedReader in = new BufferedReader(
-            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)))
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8)))
         {
             String line;
             while ((line = in.readLine()) != null)
             {
-                transcript.append(line).append('\n');
-                lines.add(line);
+                transcript.append(line + '\n'); // one append: the two pumps never split each other's lines
+                if (results)
+                {
+                    lines.add(line);
+                }
             }
         }
         catch (final IOException ex)
         {
-            transcript.append("(output unreadable: ").append(ex).append(")\n");
+            transcript.append("(output unreadable: " + ex + ")\n");
         }
         finally
         {
-            lines.add(END);
+            if (results)
+            {
+                lines.add(END);
+            }
         }
     }
 
@@ -83,7 +95,7 @@ public final class ChildJvm implements AutoCloseable
     public static ChildJvm start(final Class<?> mainClass, final List<String> properties, final String... args)
         throws IOException
     {
-        return new ChildJvm(new ProcessBuilder(command(mainClass, properties, args)).redirectErrorStream(true).start());
+        return new ChildJvm(new ProcessBuilder(command(mainClass, properties, args)).start());
     }
 
     /**
@@ -95,7 +107,7 @@ public final class ChildJvm implements AutoCloseable
      */
     public static ChildJvm start(final List<String> command) throws IOException
     {
-        return new ChildJvm(new ProcessBuilder(command).redirectErrorStream(true).start());
+        return new ChildJvm(new ProcessBuilder(command).start());
     }
 
     /**
@@ -171,6 +183,7 @@ public final class ChildJvm implements AutoCloseable
             throw new AssertionError("child JVM did not exit within " + timeoutSeconds + " s: " + transcript);
         }
         pump.join(TimeUnit.SECONDS.toMillis(timeoutSeconds));
+        errorPump.join(TimeUnit.SECONDS.toMillis(timeoutSeconds));
         final String text = transcript.toString();
         if (process.exitValue() != 0)
         {

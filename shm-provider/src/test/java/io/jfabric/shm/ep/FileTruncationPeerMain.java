@@ -249,34 +249,13 @@ public final class FileTruncationPeerMain
         }
         while (!stop)
         {
+            // the try holds the inner loop's back edge too: Java 17 raises a fault of a compiled access at the next
+            // safepoint poll, which may be that back edge, and an error thrown there must not end this thread
             try
             {
-                if (avMode)
+                while (!stop)
                 {
-                    if (call("send.peers", () -> epFirst.send(data, 0, 64, 0, to[0], 3)) == 0)
-                    {
-                        count("send.peers", "ok");
-                    }
-                    if (call("send.other", () -> epSecond.send(data, 0, 64, 0, to[1], 4)) == 0)
-                    {
-                        count("send.other", "ok");
-                    }
-                    lookup("lookup.peers", first, to[0]);
-                    lookup("lookup.other", second, to[1]);
-                    drain(cq, epFirst, epSecond, receives, null);
-                }
-                else
-                {
-                    final long rc31 = call("write31", () -> epFirst.write(data, 0, 64, 0, to[0], base31, 31, 31));
-                    if (rc31 == 0)
-                    {
-                        drain(cq, epFirst, epSecond, receives, "write31");
-                    }
-                    final long rc32 = call("write32", () -> epFirst.write(data, 0, 64, 0, to[0], base32, 32, 32));
-                    if (rc32 == 0)
-                    {
-                        drain(cq, epFirst, epSecond, receives, "write32");
-                    }
+                    once(epFirst, epSecond, first, second, cq, to, data, receives, base31, base32);
                 }
             }
             catch (final Throwable t)
@@ -284,6 +263,41 @@ public final class FileTruncationPeerMain
                 // an error the JVM raised late, in this thread's own code (Java 17): counted, and the loop goes on
                 count("loop", "thrown." + t.getClass().getSimpleName());
                 t.printStackTrace(System.out);
+            }
+        }
+    }
+
+    /** One pass of {@link #loop}: one operation through each object. */
+    private void once(
+        final Endpoint epFirst, final Endpoint epSecond, final AddressVector first, final AddressVector second,
+        final CompletionQueue cq, final long[] to, final ByteBuffer data, final ByteBuffer[] receives,
+        final long base31, final long base32)
+    {
+        if (avMode)
+        {
+            if (call("send.peers", () -> epFirst.send(data, 0, 64, 0, to[0], 3)) == 0)
+            {
+                count("send.peers", "ok");
+            }
+            if (call("send.other", () -> epSecond.send(data, 0, 64, 0, to[1], 4)) == 0)
+            {
+                count("send.other", "ok");
+            }
+            lookup("lookup.peers", first, to[0]);
+            lookup("lookup.other", second, to[1]);
+            drain(cq, epFirst, epSecond, receives, null);
+        }
+        else
+        {
+            final long rc31 = call("write31", () -> epFirst.write(data, 0, 64, 0, to[0], base31, 31, 31));
+            if (rc31 == 0)
+            {
+                drain(cq, epFirst, epSecond, receives, "write31");
+            }
+            final long rc32 = call("write32", () -> epFirst.write(data, 0, 64, 0, to[0], base32, 32, 32));
+            if (rc32 == 0)
+            {
+                drain(cq, epFirst, epSecond, receives, "write32");
             }
         }
     }
