@@ -15,6 +15,8 @@
  */
 package io.jfabric.tools.pingpong;
 
+import io.jfabric.testsupport.PrivateRoot;
+
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -22,9 +24,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
-import java.util.UUID;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -43,9 +43,9 @@ final class OwnShmRoot implements AfterEachCallback, AfterAllCallback
     private static final String ROOT_PROPERTY = "jfabric.shm.dir";
     private static final String EP_COUNT_PROPERTY = "jfabric.shm.ep.count";
 
-    private final Path root;
+    private final PrivateRoot root;
 
-    private OwnShmRoot(final Path root)
+    private OwnShmRoot(final PrivateRoot root)
     {
         this.root = root;
     }
@@ -66,9 +66,8 @@ final class OwnShmRoot implements AfterEachCallback, AfterAllCallback
      */
     static OwnShmRoot use(final String prefix, final int epCount)
     {
-        final Path root = Path.of(Files.isDirectory(Path.of("/dev/shm")) ? "/dev/shm" :
-            System.getProperty("java.io.tmpdir"), prefix + UUID.randomUUID());
-        System.setProperty(ROOT_PROPERTY, root.toString());
+        final PrivateRoot root = new PrivateRoot(prefix);
+        System.setProperty(ROOT_PROPERTY, root.dir().toString());
         System.setProperty(EP_COUNT_PROPERTY, Integer.toString(epCount));
         return new OwnShmRoot(root);
     }
@@ -76,15 +75,15 @@ final class OwnShmRoot implements AfterEachCallback, AfterAllCallback
     /** @return the directory. */
     Path path()
     {
-        return root;
+        return root.dir();
     }
 
     /** @throws IOException when listing fails; fails the test when a run left a file in the root. */
     void assertEmpty() throws IOException
     {
-        if (Files.exists(root))
+        if (Files.exists(root.dir()))
         {
-            try (Stream<Path> files = Files.list(root))
+            try (Stream<Path> files = Files.list(root.dir()))
             {
                 final List<Path> left = files.toList();
                 assertTrue(left.isEmpty(), "left in the root: " + left);
@@ -94,29 +93,17 @@ final class OwnShmRoot implements AfterEachCallback, AfterAllCallback
 
     /** After each test: remove whatever it left, so the next starts clean. */
     @Override
-    public void afterEach(final ExtensionContext context) throws IOException
+    public void afterEach(final ExtensionContext context)
     {
-        delete(false);
+        root.empty();
     }
 
     /** After the class: remove the root and the settings. */
     @Override
-    public void afterAll(final ExtensionContext context) throws IOException
+    public void afterAll(final ExtensionContext context)
     {
         System.clearProperty(ROOT_PROPERTY);
         System.clearProperty(EP_COUNT_PROPERTY);
-        delete(true);
-    }
-
-    private void delete(final boolean itself) throws IOException
-    {
-        if (Files.exists(root))
-        {
-            try (Stream<Path> paths = Files.walk(root))
-            {
-                paths.sorted(Comparator.reverseOrder()).filter(path -> itself || !path.equals(root))
-                    .forEach(path -> path.toFile().delete());
-            }
-        }
+        root.close();
     }
 }
