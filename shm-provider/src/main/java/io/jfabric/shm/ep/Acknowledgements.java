@@ -16,6 +16,7 @@
 package io.jfabric.shm.ep;
 
 import io.jfabric.shm.core.BrokenVariant;
+import io.jfabric.shm.lane.TxRecordDescriptor;
 import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RegionGeometry;
 import io.jfabric.shm.region.RingRecords;

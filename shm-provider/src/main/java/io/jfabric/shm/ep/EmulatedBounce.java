@@ -31,7 +31,7 @@ import java.lang.invoke.VarHandle;
 /**
  * A transmit context's bounce for emulated RMA larger than one ring record: a shareable segment of this process
  * ({@link MemoryRegistrar#createSegment}) that holds a write's bytes, or takes a read's, for the one operation using
- * it; the request names it ({@link LaneRecordDescriptor#FLAG_BOUNCE}) and the target copies between it and its own
+ * it; the request names it ({@link io.jfabric.shm.lane.LaneRecordDescriptor#FLAG_BOUNCE}) and the target copies between it and its own
  * memory, so any length up to max_msg_size moves as one request (one copy more than the one-sided path, on each
  * side). Made at the first such operation, and made anew, its size rounded up to a power of two, when
  * a larger one comes; freed when the context closes.

@@ -21,6 +21,9 @@ import io.jfabric.shm.cntr.ShmCounter;
 import io.jfabric.shm.core.BrokenVariant;
 import io.jfabric.shm.core.MappedFileWatch;
 import io.jfabric.shm.cq.ShmCompletionQueue;
+import io.jfabric.shm.lane.LaneRecordDescriptor;
+import io.jfabric.shm.lane.SpscLane;
+import io.jfabric.shm.lane.TxRecordDescriptor;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;

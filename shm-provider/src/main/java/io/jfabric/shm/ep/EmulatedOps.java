@@ -21,9 +21,9 @@ import java.nio.ByteBuffer;
 
 /**
  * The emulated one-sided operations a transmit context has issued and not yet completed: RMA reads, writes and
- * atomics on memory the target registered but no peer can map, whose request record ({@link LaneRecordDescriptor#
+ * atomics on memory the target registered but no peer can map, whose request record ({@link io.jfabric.shm.lane.LaneRecordDescriptor#
  * RMA_WRITE}, {@code RMA_READ}, {@code ATOMIC}) the sending side wrote into the target's lane and whose response
- * ({@link TxRecordDescriptor#RESPONSE}) transmit progress takes from the context's transmit ring.
+ * ({@link io.jfabric.shm.lane.TxRecordDescriptor#RESPONSE}) transmit progress takes from the context's transmit ring.
  * <p>
  * <b>Two owners, no lock</b>, as {@link PendingSends}: the <em>sending side</em> takes a free operation
  * ({@link #take}), fills it, hands it over ({@link #submit}) and only then commits the request record, so that the

@@ -22,13 +22,14 @@ import io.jfabric.Flags;
 import io.jfabric.Ioc;
 import io.jfabric.Msg;
 import io.jfabric.shm.core.MappedFileWatch;
+import io.jfabric.shm.lane.LaneRecordDescriptor;
 import io.jfabric.shm.rma.AtomicSupport;
 
 import org.agrona.concurrent.AtomicBuffer;
 
 import java.nio.ByteBuffer;
 
-import static io.jfabric.shm.ep.LaneRecordDescriptor.*;
+import static io.jfabric.shm.lane.LaneRecordDescriptor.*;
 
 /**
  * One emulated one-sided operation as the sending side is issuing it: the target regions found to be local-only

@@ -20,6 +20,8 @@ import io.jfabric.AtomicOp;
 import io.jfabric.Errno;
 import io.jfabric.Flags;
 import io.jfabric.shm.core.MappedFileWatch;
+import io.jfabric.shm.lane.LaneRecordDescriptor;
+import io.jfabric.shm.lane.TxRecordDescriptor;
 import io.jfabric.shm.mr.LocalRegions;
 import io.jfabric.shm.mr.RemoteMemory;
 import io.jfabric.shm.region.RegionGeometry;
@@ -31,7 +33,7 @@ import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 
-import static io.jfabric.shm.ep.LaneRecordDescriptor.*;
+import static io.jfabric.shm.lane.LaneRecordDescriptor.*;
 
 /**
  * The target endpoint's half of the emulated path, run by its receive progress when it drains a lane and meets a

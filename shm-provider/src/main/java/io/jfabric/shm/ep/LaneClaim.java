@@ -17,6 +17,7 @@ package io.jfabric.shm.ep;
 
 import io.jfabric.Errno;
 import io.jfabric.MessageClaim;
+import io.jfabric.shm.lane.SpscLane;
 import io.jfabric.shm.region.RegionFile;
 
 import java.nio.ByteBuffer;

@@ -16,6 +16,7 @@
 package io.jfabric.shm.ep;
 
 import io.jfabric.shm.core.ProcessIdentity;
+import io.jfabric.shm.lane.LaneRecordDescriptor;
 import io.jfabric.shm.mr.LocalRegions;
 import io.jfabric.shm.mr.SegmentDescriptor;
 import io.jfabric.shm.mr.SegmentFile;
@@ -25,7 +26,7 @@ import io.jfabric.shm.region.SlotDescriptor;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import static io.jfabric.shm.ep.LaneRecordDescriptor.*;
+import static io.jfabric.shm.lane.LaneRecordDescriptor.*;
 
 /**
  * The target's mappings of its initiators' bounces ({@link EmulatedBounce}): resolves a bounced request's reference

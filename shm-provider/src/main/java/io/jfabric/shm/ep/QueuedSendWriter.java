@@ -15,9 +15,13 @@
  */
 package io.jfabric.shm.ep;
 
+import io.jfabric.shm.lane.LaneRecordDescriptor;
+import io.jfabric.shm.lane.RecordChecksum;
+import io.jfabric.shm.lane.SpscLane;
+
 import org.agrona.concurrent.AtomicBuffer;
 
-import static io.jfabric.shm.ep.LaneRecordDescriptor.*;
+import static io.jfabric.shm.lane.LaneRecordDescriptor.*;
 
 /**
  * Writes the records of a transmit context's queued sends ({@link PendingSends}) into their peers' lanes, as far as

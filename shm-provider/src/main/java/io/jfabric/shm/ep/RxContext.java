@@ -27,6 +27,9 @@ import io.jfabric.shm.core.ShmCapabilities;
 import io.jfabric.shm.cq.ShmCompletionQueue;
 import io.jfabric.shm.eq.DamageReports;
 import io.jfabric.shm.eq.ShmEventQueue;
+import io.jfabric.shm.lane.LaneRecordDescriptor;
+import io.jfabric.shm.lane.RecordChecksum;
+import io.jfabric.shm.lane.SpscLane;
 import io.jfabric.shm.match.ReceiveMatcher;
 import io.jfabric.shm.match.RecvCompletionSink;
 import io.jfabric.shm.mr.LocalRegions;
@@ -45,7 +48,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
 
-import static io.jfabric.shm.ep.LaneRecordDescriptor.*;
+import static io.jfabric.shm.lane.LaneRecordDescriptor.*;
 
 /**
  * An endpoint's receive context: the lanes peers write into this endpoint's slot (one {@link SpscLane} per sending

@@ -44,6 +44,7 @@ import io.jfabric.shm.core.ProcessIdentity;
 import io.jfabric.shm.core.ShmCapabilities;
 import io.jfabric.shm.cq.ShmCompletionQueue;
 import io.jfabric.shm.eq.ShmEventQueue;
+import io.jfabric.shm.lane.LaneRecordDescriptor;
 import io.jfabric.shm.match.ReceiveMatcher;
 import io.jfabric.shm.mr.MemoryRegistrar;
 import io.jfabric.shm.mr.MrEndpoint;
@@ -60,8 +61,8 @@ import org.agrona.concurrent.AtomicBuffer;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
-import static io.jfabric.shm.ep.LaneRecordDescriptor.FLAG_CQ_DATA;
-import static io.jfabric.shm.ep.LaneRecordDescriptor.FLAG_TAGGED;
+import static io.jfabric.shm.lane.LaneRecordDescriptor.FLAG_CQ_DATA;
+import static io.jfabric.shm.lane.LaneRecordDescriptor.FLAG_TAGGED;
 
 /**
  * The shm provider's reliable datagram endpoint (FI_EP_RDM): fi_endpoint(3), fi_msg(3), fi_tagged(3) and a

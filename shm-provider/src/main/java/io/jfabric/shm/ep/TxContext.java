@@ -28,6 +28,10 @@ import io.jfabric.shm.av.ShmAddressVector;
 import io.jfabric.shm.cntr.ShmCounter;
 import io.jfabric.shm.core.BrokenVariant;
 import io.jfabric.shm.cq.ShmCompletionQueue;
+import io.jfabric.shm.lane.LaneRecordDescriptor;
+import io.jfabric.shm.lane.RecordChecksum;
+import io.jfabric.shm.lane.SpscLane;
+import io.jfabric.shm.lane.TxRecordDescriptor;
 import io.jfabric.shm.mr.MemoryRegistrar;
 import io.jfabric.shm.mr.RemoteMemory;
 import io.jfabric.shm.progress.SpinGuard;
@@ -41,7 +45,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
 
-import static io.jfabric.shm.ep.LaneRecordDescriptor.*;
+import static io.jfabric.shm.lane.LaneRecordDescriptor.*;
 
 /**
  * An endpoint's transmit context: resolves destinations to peer slots, writes messages into the peers' lanes for

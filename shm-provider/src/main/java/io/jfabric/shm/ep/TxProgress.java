@@ -24,6 +24,8 @@ import io.jfabric.shm.region.RegionGeometry;
 import io.jfabric.shm.region.SlotDescriptor;
 
 import io.jfabric.shm.region.RingReader;
+import io.jfabric.shm.lane.TxRecordDescriptor;
+import io.jfabric.shm.lane.SpscLane;
 
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;

@@ -16,7 +16,7 @@
 /**
  * Endpoints (fi_endpoint(3), fi_msg(3), fi_tagged(3)): an endpoint holds a slot of the domain region
  * ({@link io.jfabric.shm.region.SlotDescriptor}) with one receive lane per possible sender (an
- * {@link io.jfabric.shm.ep.SpscLane}, records drawn in {@link io.jfabric.shm.ep.LaneRecordDescriptor}). The
+ * {@link io.jfabric.shm.lane.SpscLane}, records drawn in {@link io.jfabric.shm.lane.LaneRecordDescriptor}). The
  * {@link io.jfabric.shm.ep.ShmEndpoint} shell hands sends to its {@link io.jfabric.shm.ep.TxContext} (whose
  * {@link io.jfabric.shm.ep.TxProgress} writes what was queued and takes back acknowledgements) and receives to its
  * {@link io.jfabric.shm.ep.RxContext}. RMA and atomics go one-sidedly through the key table

@@ -15,6 +15,8 @@
  */
 package io.jfabric.shm.ep;
 
+import io.jfabric.shm.lane.LaneRecordDescriptor;
+import io.jfabric.shm.lane.SpscLane;
 import io.jfabric.shm.region.RegionGeometry;
 import io.jfabric.shm.region.SpscLaneDescriptor;
 
@@ -26,7 +28,7 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 
 import java.nio.ByteBuffer;
 
-import static io.jfabric.shm.ep.LaneRecordDescriptor.*;
+import static io.jfabric.shm.lane.LaneRecordDescriptor.*;
 
 /**
  * One emulated operation in flight, built from the provider's own classes for the JCStress test of its skip

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.jfabric.shm.ep;
+package io.jfabric.shm.lane;
 
 /**
  * Layout of the body of a record in a slot's transmit-context ring (an Agrona {@code ManyToOneRingBuffer}: any

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.jfabric.shm.ep;
+package io.jfabric.shm.lane;
 
 import org.agrona.concurrent.AtomicBuffer;
 
@@ -28,7 +28,7 @@ import java.util.zip.CRC32C;
  * Not thread safe: one per role that writes or reads records (a transmit context's sending side, its transmit
  * progress, a receive context).
  */
-final class RecordChecksum
+public final class RecordChecksum
 {
     private final CRC32C crc = new CRC32C();
     private ByteBuffer view;
@@ -63,7 +63,7 @@ final class RecordChecksum
      * @param content bytes of content.
      * @param type    the record's type (in its frame word, which the content does not cover).
      */
-    void seal(final AtomicBuffer lane, final int index, final int content, final int type)
+    public void seal(final AtomicBuffer lane, final int index, final int content, final int type)
     {
         lane.putInt(index + content, of(lane, index, content, type));
     }
@@ -75,7 +75,7 @@ final class RecordChecksum
      * @param type   the record's type.
      * @return the checksum {@link #seal} stores for them: their CRC32C with the type folded in.
      */
-    int of(final AtomicBuffer lane, final int index, final int length, final int type)
+    public int of(final AtomicBuffer lane, final int index, final int length, final int type)
     {
         return of(lane, index, length) ^ type;
     }

@@ -13,14 +13,14 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.jfabric.shm.ep;
+package io.jfabric.shm.lane;
 
 import io.jfabric.shm.region.SpscLaneDescriptor;
 
 import org.junit.jupiter.api.Test;
 
 import static io.jfabric.shm.LayoutAssertions.assertFieldsInsideAlignedApart;
-import static io.jfabric.shm.ep.LaneRecordDescriptor.*;
+import static io.jfabric.shm.lane.LaneRecordDescriptor.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

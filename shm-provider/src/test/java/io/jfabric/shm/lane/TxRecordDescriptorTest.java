@@ -13,12 +13,12 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.jfabric.shm.ep;
+package io.jfabric.shm.lane;
 
 import org.junit.jupiter.api.Test;
 
 import static io.jfabric.shm.LayoutAssertions.assertFieldsInsideAlignedApart;
-import static io.jfabric.shm.ep.TxRecordDescriptor.*;
+import static io.jfabric.shm.lane.TxRecordDescriptor.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
