@@ -57,7 +57,7 @@ import io.jfabric.shm.core.FidLifecycle;
 import io.jfabric.shm.core.MappedFileWatch;
 import io.jfabric.shm.cq.ShmCompletionQueue;
 import io.jfabric.shm.ep.EndpointHooks;
-import io.jfabric.shm.ep.Heartbeats;
+import io.jfabric.shm.liveness.Heartbeats;
 import io.jfabric.shm.ep.SharedContextAttrs;
 import io.jfabric.shm.ep.ShmEndpoint;
 import io.jfabric.shm.ep.ShmScalableEndpoint;

@@ -15,6 +15,8 @@
  */
 package io.jfabric.shm.ep;
 
+import io.jfabric.shm.liveness.Heartbeats;
+
 /**
  * The lanes of a receive context that have a sender, in the order receive progress polls them. Polling an empty lane
  * costs a load or two in its own pages, so with many senders attached a scan of every lane on every progress call

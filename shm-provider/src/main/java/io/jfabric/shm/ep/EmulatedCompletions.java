@@ -24,6 +24,8 @@ import io.jfabric.shm.cq.ShmCompletionQueue;
 import io.jfabric.shm.lane.LaneRecordDescriptor;
 import io.jfabric.shm.lane.SpscLane;
 import io.jfabric.shm.lane.TxRecordDescriptor;
+import io.jfabric.shm.liveness.Heartbeats;
+import io.jfabric.shm.liveness.PeerLiveness;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;

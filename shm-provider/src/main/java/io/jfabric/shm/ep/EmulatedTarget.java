@@ -22,6 +22,7 @@ import io.jfabric.Flags;
 import io.jfabric.shm.core.MappedFileWatch;
 import io.jfabric.shm.lane.LaneRecordDescriptor;
 import io.jfabric.shm.lane.TxRecordDescriptor;
+import io.jfabric.shm.liveness.PeerLiveness;
 import io.jfabric.shm.mr.LocalRegions;
 import io.jfabric.shm.mr.RemoteMemory;
 import io.jfabric.shm.region.RegionGeometry;

@@ -30,6 +30,8 @@ import io.jfabric.shm.eq.ShmEventQueue;
 import io.jfabric.shm.lane.LaneRecordDescriptor;
 import io.jfabric.shm.lane.RecordChecksum;
 import io.jfabric.shm.lane.SpscLane;
+import io.jfabric.shm.liveness.Heartbeats;
+import io.jfabric.shm.liveness.PeerLiveness;
 import io.jfabric.shm.match.ReceiveMatcher;
 import io.jfabric.shm.match.RecvCompletionSink;
 import io.jfabric.shm.mr.LocalRegions;

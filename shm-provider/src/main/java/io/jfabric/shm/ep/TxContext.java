@@ -32,6 +32,8 @@ import io.jfabric.shm.lane.LaneRecordDescriptor;
 import io.jfabric.shm.lane.RecordChecksum;
 import io.jfabric.shm.lane.SpscLane;
 import io.jfabric.shm.lane.TxRecordDescriptor;
+import io.jfabric.shm.liveness.EndpointDamage;
+import io.jfabric.shm.liveness.PeerLiveness;
 import io.jfabric.shm.mr.MemoryRegistrar;
 import io.jfabric.shm.mr.RemoteMemory;
 import io.jfabric.shm.progress.SpinGuard;

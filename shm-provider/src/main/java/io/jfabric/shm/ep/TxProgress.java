@@ -26,6 +26,9 @@ import io.jfabric.shm.region.SlotDescriptor;
 import io.jfabric.shm.region.RingReader;
 import io.jfabric.shm.lane.TxRecordDescriptor;
 import io.jfabric.shm.lane.SpscLane;
+import io.jfabric.shm.liveness.EndpointDamage;
+import io.jfabric.shm.liveness.PeerLiveness;
+import io.jfabric.shm.liveness.Heartbeats;
 
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;

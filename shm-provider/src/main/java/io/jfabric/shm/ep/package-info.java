@@ -24,8 +24,8 @@
  * target's lane ({@link io.jfabric.shm.ep.EmulatedRequest}, {@link io.jfabric.shm.ep.EmulatedOps}), performed by
  * the target's receive progress ({@link io.jfabric.shm.ep.EmulatedTarget}) and answered through the initiator's
  * transmit ring ({@link io.jfabric.shm.ep.EmulatedCompletions}). Also here: incarnations, liveness
- * ({@link io.jfabric.shm.ep.Heartbeats},
- * {@link io.jfabric.shm.ep.PeerLiveness}), damaged-lane recovery and authorization keys
+ * ({@link io.jfabric.shm.liveness.Heartbeats},
+ * {@link io.jfabric.shm.liveness.PeerLiveness}), damaged-lane recovery and authorization keys
  * ({@link io.jfabric.shm.ep.AuthKeys}).
  */
 package io.jfabric.shm.ep;

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.jfabric.shm.ep;
+package io.jfabric.shm.liveness;
 
 import io.jfabric.shm.region.SlotDescriptor;
 
@@ -79,7 +79,7 @@ public final class Heartbeats
      * @param heartbeatOffset the region offset of the slot's heartbeat word.
      * @return the registration, to {@link #unregister}.
      */
-    static Registration register(final AtomicBuffer region, final int heartbeatOffset)
+    public static Registration register(final AtomicBuffer region, final int heartbeatOffset)
     {
         return register((t) -> region.putLongOrdered(heartbeatOffset, t));
     }

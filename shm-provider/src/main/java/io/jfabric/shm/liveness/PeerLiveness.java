@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.jfabric.shm.ep;
+package io.jfabric.shm.liveness;
 
 import io.jfabric.shm.core.ProcessIdentity;
 import io.jfabric.shm.region.RegionGeometry;
@@ -41,14 +41,14 @@ import org.agrona.concurrent.AtomicBuffer;
  * Not thread safe: one per role that asks (a transmit context's sending side, its transmit progress, a receive
  * context), each used by one thread at a time.
  */
-final class PeerLiveness
+public final class PeerLiveness
 {
     /** The peer is there and running. */
-    static final int ALIVE = 0;
+    public static final int ALIVE = 0;
     /** The peer's process exists but has not beaten for the liveness timeout. */
-    static final int STOPPED = 1;
+    public static final int STOPPED = 1;
     /** The peer's endpoint is gone: closed, dead, or replaced by another incarnation. */
-    static final int GONE = 2;
+    public static final int GONE = 2;
     /** How long an answer is trusted, in milliseconds. */
     static final long RECHECK_MS = 100;
 
@@ -64,7 +64,7 @@ final class PeerLiveness
      * @param geometry  its geometry.
      * @param timeoutMs the domain's liveness timeout.
      */
-    PeerLiveness(final AtomicBuffer region, final RegionGeometry geometry, final long timeoutMs)
+    public PeerLiveness(final AtomicBuffer region, final RegionGeometry geometry, final long timeoutMs)
     {
         this.region = region;
         this.geometry = geometry;
@@ -81,7 +81,7 @@ final class PeerLiveness
      * @param incarnation the incarnation resolved (0: whichever is there).
      * @return {@link #ALIVE}, {@link #STOPPED} or {@link #GONE}, as of at most {@link #RECHECK_MS} ago.
      */
-    int status(final int slot, final int incarnation)
+    public int status(final int slot, final int incarnation)
     {
         final long now = Heartbeats.nowMs();
         if (now - checkedAt[slot] < RECHECK_MS && checkedIncarnation[slot] == incarnation)
@@ -99,7 +99,7 @@ final class PeerLiveness
      * @param incarnation the incarnation resolved.
      * @return whether it left.
      */
-    boolean leftSlot(final int slot, final int incarnation)
+    public boolean leftSlot(final int slot, final int incarnation)
     {
         return left(
             region.getLongVolatile(SlotDescriptor.ownerOffset(geometry, slot)),
@@ -119,7 +119,7 @@ final class PeerLiveness
      * @param incarnation the incarnation resolved (0: whichever is there).
      * @return the status worked out now, whatever is cached.
      */
-    int recheck(final int slot, final int incarnation, final long now)
+    public int recheck(final int slot, final int incarnation, final long now)
     {
         final long owner = region.getLongVolatile(SlotDescriptor.ownerOffset(geometry, slot));
         final int state = region.getIntVolatile(SlotDescriptor.stateOffset(geometry, slot));

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.jfabric.shm.ep;
+package io.jfabric.shm.liveness;
 
 import io.jfabric.Fid;
 import io.jfabric.shm.eq.DamageReports;
@@ -24,7 +24,7 @@ import io.jfabric.shm.eq.ShmEventQueue;
  * EQ bound to the endpoint, if any (FI_EIO, the endpoint as fid and context, its slot as data), at most one every
  * {@link DamageReports#INTERVAL_MS}. Error path (allocates). Threads: transmit progress (its guard held).
  */
-final class EndpointDamage
+public final class EndpointDamage
 {
     private final ShmEventQueue eq;
     private final Fid endpoint;
@@ -37,7 +37,7 @@ final class EndpointDamage
      * @param slot     its slot.
      * @param slots    the region's slot count.
      */
-    EndpointDamage(final ShmEventQueue eq, final Fid endpoint, final int slot, final int slots)
+    public EndpointDamage(final ShmEventQueue eq, final Fid endpoint, final int slot, final int slots)
     {
         this.eq = eq;
         this.endpoint = endpoint;
@@ -48,7 +48,7 @@ final class EndpointDamage
     /**
      * @param what what was found, and what was done.
      */
-    void report(final String what)
+    public void report(final String what)
     {
         reports.report(eq, endpoint, endpoint.context(), slot, what, Heartbeats.nowMs());
     }

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.jfabric.shm.ep;
+package io.jfabric.shm.liveness;
 
 import io.jfabric.Fid;
 import io.jfabric.shm.core.ProcessIdentity;
@@ -37,7 +37,7 @@ import org.agrona.concurrent.AtomicBuffer;
  * <p>
  * The heartbeat thread's ({@link Heartbeats}); made at enable, unregistered at close before the slot is released.
  */
-final class SlotHeaderWatch implements Heartbeats.Task
+public final class SlotHeaderWatch implements Heartbeats.Task
 {
     private final AtomicBuffer region;
     private final int slot;
@@ -75,7 +75,7 @@ final class SlotHeaderWatch implements Heartbeats.Task
      * @param eq       the endpoint's EQ, or null.
      * @param endpoint the endpoint.
      */
-    SlotHeaderWatch(
+    public SlotHeaderWatch(
         final AtomicBuffer region, final RegionGeometry geometry, final int slot, final ShmEventQueue eq,
         final Fid endpoint)
     {
