@@ -16,6 +16,7 @@
 package io.jfabric.shm.ep;
 
 import io.jfabric.Msg;
+import io.jfabric.shm.core.OpHandoff;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

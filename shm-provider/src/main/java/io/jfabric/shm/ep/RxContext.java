@@ -41,6 +41,7 @@ import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RegionGeometry;
 import io.jfabric.shm.region.SlotDescriptor;
 import io.jfabric.shm.region.SpscLaneDescriptor;
+import io.jfabric.shm.rma.EmulatedTarget;
 
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;

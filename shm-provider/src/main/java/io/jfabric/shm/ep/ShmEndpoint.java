@@ -58,6 +58,8 @@ import io.jfabric.shm.region.RegionFile;
 import io.jfabric.shm.region.RegionGeometry;
 import io.jfabric.shm.region.SlotDescriptor;
 import io.jfabric.shm.rma.AtomicSupport;
+import io.jfabric.shm.rma.EmulatedRequest;
+import io.jfabric.shm.rma.RmaInitiator;
 
 import org.agrona.concurrent.AtomicBuffer;
 
@@ -283,7 +285,7 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
      */
     public int emulatedLimit()
     {
-        return TxContext.emulatedLimit(geometry);
+        return EmulatedRequest.limit(geometry);
     }
 
     /** @return the inject size in force. */
@@ -373,7 +375,7 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
             config.rendezvousMin(), config.livenessTimeoutMs(), config.checksum(), (int)Math.min(txSize, 1 << 16), iovLimit(), guards.sendGuard(),
             guards.progressGuard(), claim, keys.digest(), keys.fromAv(),
             new EndpointDamage(b.eq, this, slot, geometry.slotCount()),
-            new RmaInitiator(registrar, b, av, keys.digest(), keys.fromAv()));
+            new RmaInitiator(registrar, b.txCq, b.readCntr, b.writeCntr, av, keys.digest(), keys.fromAv()));
         rx = new RxContext(region, geometry, slot, incarnation, av, b.rxCq, b.selectiveRx, b.recvCntr,
             registrar.endpointRemoteMemory(), (int)Math.min(rxSize, 1 << 20), config.unexpectedCount(),
             config.unexpectedBytes(), config.unexpectedPreallocate(), directedRecv, minMultiRecv, guards.receiveGuard(), config.livenessTimeoutMs(), b.eq,

@@ -29,6 +29,7 @@ import io.jfabric.shm.cntr.ShmCounter;
 import io.jfabric.shm.core.BrokenVariant;
 import io.jfabric.shm.cq.ShmCompletionQueue;
 import io.jfabric.shm.lane.LaneRecordDescriptor;
+import io.jfabric.shm.lane.PayloadGather;
 import io.jfabric.shm.lane.RecordChecksum;
 import io.jfabric.shm.lane.SpscLane;
 import io.jfabric.shm.lane.TxRecordDescriptor;
@@ -41,6 +42,9 @@ import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RegionGeometry;
 import io.jfabric.shm.region.SlotDescriptor;
 import io.jfabric.shm.rma.AtomicSupport;
+import io.jfabric.shm.rma.EmulatedOps;
+import io.jfabric.shm.rma.EmulatedRequest;
+import io.jfabric.shm.rma.RmaInitiator;
 
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -221,7 +225,7 @@ final class TxContext
         pending = new PendingSends(size, Math.max(1, iovLimit), n);
         emulatedCapacity = size;
         emulatedDest = Math.max(1, iovLimit);
-        emulatedLimit = emulatedLimit(geometry);
+        emulatedLimit = EmulatedRequest.limit(geometry);
         statInline = SlotDescriptor.statOffset(geometry, slot, SlotDescriptor.STAT_INLINE_OFFSET);
         statClaimed = SlotDescriptor.statOffset(geometry, slot, SlotDescriptor.STAT_CLAIMED_OFFSET);
         transmit = new TxProgress(region, geometry, slot, incarnation, lanes, pending, cq, counter, inlineLimit,
@@ -229,20 +233,6 @@ final class TxContext
         claim.serve(this);
     }
 
-    /**
-     * The most bytes an emulated operation moves in its records (larger RMA: {@link EmulatedBounce}): an eighth of a
-     * lane less a request's largest header (four regions) and checksum, or an eighth of the transmit ring less a
-     * response's header, whichever is less, rounded down to 8. 8016 with the default 64 KiB lanes.
-     *
-     * @param geometry a region geometry.
-     * @return the limit: an RMA's bytes, an atomic's operands plus compare values, and its results, each at most this.
-     */
-    static int emulatedLimit(final RegionGeometry geometry)
-    {
-        final int request = geometry.rxRingBytes() / 8 - requestPayloadOffset(MAX_REGIONS) - CHECKSUM_LENGTH;
-        final int response = geometry.txRingBytes() / 8 - TxRecordDescriptor.RESPONSE_PAYLOAD_OFFSET;
-        return Math.min(request, response) & ~7;
-    }
 
     // ------------------------------------------------------------------ sending side
 
@@ -306,7 +296,7 @@ final class TxContext
         {
             lane.commit(index);
         }
-        gather(b, index + PAYLOAD_OFFSET, msg, buf, offset, len);
+        PayloadGather.gather(b, index + PAYLOAD_OFFSET, msg, buf, offset, len);
         if (checksumLength != 0)
         {
             senderChecksum.seal(b, index, PAYLOAD_OFFSET + len, MSG);
@@ -320,32 +310,6 @@ final class TxContext
         return 0;
     }
 
-    /**
-     * Copy an operation's data into a lane record: {@code msg}'s buffers, or, when {@code msg} is null, {@code length}
-     * bytes of {@code buf} from {@code offset}. Sending side.
-     */
-    static void gather(
-        final AtomicBuffer b, final int at, final Msg msg, final ByteBuffer buf, final int offset, final int length)
-    {
-        if (msg == null)
-        {
-            if (length > 0)
-            {
-                b.putBytes(at, buf, offset, length);
-            }
-            return;
-        }
-        int to = at;
-        for (int i = 0; i < msg.iovCount; i++)
-        {
-            final int l = msg.iovLength[i];
-            if (l > 0)
-            {
-                b.putBytes(to, msg.iov[i], msg.iovOffset[i], l);
-                to += l;
-            }
-        }
-    }
 
     /**
      * The sends that are not a whole message into an idle lane: larger than a record, by rendezvous, asking for
@@ -925,7 +889,7 @@ final class TxContext
     /**
      * The emulated path (target memory no peer can map): the request {@link RmaInitiator#request()} describes goes
      * as one record into the target endpoint's lane, behind everything this context sent it before, and the
-     * operation completes when the target's progress answers ({@link EmulatedCompletions}). Sending side.
+     * operation completes when the target's progress answers ({@link io.jfabric.shm.rma.EmulatedCompletions}). Sending side.
      *
      * @return 0, or a negated errno for a call refused before anything was sent: FI_EAGAIN (lane, pool or CQ full,
      * sends queued to that peer, the bounce busy), FI_ENOSPC (no bounce), FI_EHOSTUNREACH, FI_EACCES, FI_EINVAL.

@@ -29,6 +29,8 @@ import io.jfabric.shm.lane.SpscLane;
 import io.jfabric.shm.liveness.EndpointDamage;
 import io.jfabric.shm.liveness.PeerLiveness;
 import io.jfabric.shm.liveness.Heartbeats;
+import io.jfabric.shm.rma.EmulatedCompletions;
+import io.jfabric.shm.rma.EmulatedOps;
 
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;

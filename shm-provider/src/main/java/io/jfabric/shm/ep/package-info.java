@@ -20,10 +20,10 @@
  * {@link io.jfabric.shm.ep.ShmEndpoint} shell hands sends to its {@link io.jfabric.shm.ep.TxContext} (whose
  * {@link io.jfabric.shm.ep.TxProgress} writes what was queued and takes back acknowledgements) and receives to its
  * {@link io.jfabric.shm.ep.RxContext}. RMA and atomics go one-sidedly through the key table
- * ({@link io.jfabric.shm.ep.RmaInitiator}), or, on memory no peer can map, by emulation: a request record in the
- * target's lane ({@link io.jfabric.shm.ep.EmulatedRequest}, {@link io.jfabric.shm.ep.EmulatedOps}), performed by
- * the target's receive progress ({@link io.jfabric.shm.ep.EmulatedTarget}) and answered through the initiator's
- * transmit ring ({@link io.jfabric.shm.ep.EmulatedCompletions}). Also here: incarnations, liveness
+ * ({@link io.jfabric.shm.rma.RmaInitiator}), or, on memory no peer can map, by emulation: a request record in the
+ * target's lane ({@link io.jfabric.shm.rma.EmulatedRequest}, {@link io.jfabric.shm.rma.EmulatedOps}), performed by
+ * the target's receive progress ({@link io.jfabric.shm.rma.EmulatedTarget}) and answered through the initiator's
+ * transmit ring ({@link io.jfabric.shm.rma.EmulatedCompletions}). Also here: incarnations, liveness
  * ({@link io.jfabric.shm.liveness.Heartbeats},
  * {@link io.jfabric.shm.liveness.PeerLiveness}), damaged-lane recovery and authorization keys
  * ({@link io.jfabric.shm.ep.AuthKeys}).

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.jfabric.shm.ep;
+package io.jfabric.shm.core;
 
 import io.jfabric.shm.core.BrokenVariant;
 import org.agrona.BitUtil;
@@ -23,8 +23,8 @@ import java.lang.invoke.VarHandle;
 
 /**
  * The indices of a fixed pool of operations passed between their two owners, with no lock: the <em>sending side</em>
- * takes a free index ({@link #take}), fills the operation's fields (kept by the pool's owner, {@link PendingSends} or
- * {@link EmulatedOps}) and hands it over ({@link #submit}); <em>progress</em> takes what was handed over
+ * takes a free index ({@link #take}), fills the operation's fields (kept by the pool's owner, {@code PendingSends} or
+ * {@link io.jfabric.shm.rma.EmulatedOps}) and hands it over ({@link #submit}); <em>progress</em> takes what was handed over
  * ({@link #beginAccept}, {@link #nextAccepted}) and gives each index back once the operation is done
  * ({@link #release}), which the sending side takes into its free pool again ({@link #hasFree}).
  * <p>

@@ -13,7 +13,9 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.jfabric.shm.ep;
+package io.jfabric.shm.rma;
+
+import io.jfabric.shm.core.OpHandoff;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -21,11 +23,12 @@ import java.nio.ByteBuffer;
 
 /**
  * The emulated one-sided operations a transmit context has issued and not yet completed: RMA reads, writes and
- * atomics on memory the target registered but no peer can map, whose request record ({@link io.jfabric.shm.lane.LaneRecordDescriptor#
- * RMA_WRITE}, {@code RMA_READ}, {@code ATOMIC}) the sending side wrote into the target's lane and whose response
+ * atomics on memory the target registered but no peer can map, whose request record
+ * ({@link io.jfabric.shm.lane.LaneRecordDescriptor#RMA_WRITE}, {@code RMA_READ}, {@code ATOMIC}) the sending side
+ * wrote into the target's lane and whose response
  * ({@link io.jfabric.shm.lane.TxRecordDescriptor#RESPONSE}) transmit progress takes from the context's transmit ring.
  * <p>
- * <b>Two owners, no lock</b>, as {@link PendingSends}: the <em>sending side</em> takes a free operation
+ * <b>Two owners, no lock</b>, as {@code PendingSends}: the <em>sending side</em> takes a free operation
  * ({@link #take}), fills it, hands it over ({@link #submit}) and only then commits the request record, so that the
  * operation is known to progress before any response can name it; <em>transmit progress</em> takes what was handed
  * over into its in-flight list ({@link #accept}), completes it on its response, or in error when its target stops
@@ -41,7 +44,7 @@ import java.nio.ByteBuffer;
  * at release. The transmit context makes the pool at its first emulated operation (an endpoint that never meets
  * memory no peer can map never pays for it); nothing allocates after construction.
  */
-final class EmulatedOps
+public final class EmulatedOps
 {
     static final int NONE = -1;
 
@@ -57,7 +60,7 @@ final class EmulatedOps
     /** The lane position just past the request record, and the record's body index: for cancelling. */
     final long[] laneEnd;
     final int[] laneIndex;
-    final long[] cookie;
+    public final long[] cookie;
     final long[] context;
     /** The completion's flags (FI_RMA or FI_ATOMIC, with FI_READ or FI_WRITE). */
     final long[] flags;
@@ -110,7 +113,7 @@ final class EmulatedOps
      * @param maxDest   local buffers one operation returns bytes into (tx_attr.iov_limit).
      * @param slotCount the domain's endpoint slots.
      */
-    EmulatedOps(final int capacity, final int maxDest, final int slotCount)
+    public EmulatedOps(final int capacity, final int maxDest, final int slotCount)
     {
         this.capacity = capacity;
         this.maxDest = maxDest;
@@ -146,7 +149,7 @@ final class EmulatedOps
     // ------------------------------------------------------------------ sending side
 
     /** Sending side: @return whether an operation is free (taking back those progress released). */
-    boolean hasRoom()
+    public boolean hasRoom()
     {
         return ops.hasFree();
     }
@@ -155,7 +158,7 @@ final class EmulatedOps
      * Sending side: whether any emulated operation is outstanding, to any target: one acquire load, the fast path's
      * whole cost of the fence.
      */
-    boolean anyOutstanding()
+    public boolean anyOutstanding()
     {
         return issued != (long)ELEMENT.getAcquire(doneTo, all);
     }
@@ -166,7 +169,7 @@ final class EmulatedOps
      * @param slot a destination's address slot.
      * @return whether an emulated operation to it is issued and not completed.
      */
-    boolean outstandingTo(final int slot)
+    public boolean outstandingTo(final int slot)
     {
         return slot >= 0 && slot < all && issuedTo[slot] != (long)ELEMENT.getAcquire(doneTo, slot);
     }
@@ -177,7 +180,7 @@ final class EmulatedOps
      *
      * @return the operation; its {@link #cookie} is new.
      */
-    int take(final int lanePeer, final int fence, final int incarnation)
+    public int take(final int lanePeer, final int fence, final int incarnation)
     {
         final int op = ops.take();
         peer[op] = lanePeer;
@@ -204,7 +207,7 @@ final class EmulatedOps
      * @param length         bytes of target memory it covers.
      * @param responseLength bytes its response carries on success.
      */
-    void request(
+    public void request(
         final int op, final long end, final int index, final long context, final long flags, final boolean writes,
         final boolean complete, final boolean reserved, final long length, final int responseLength)
     {
@@ -234,7 +237,7 @@ final class EmulatedOps
     }
 
     /** Sending side: hand a filled operation to progress. */
-    void submit(final int op)
+    public void submit(final int op)
     {
         final int f = fenceSlot[op];
         if (f >= 0 && f < all)
@@ -253,7 +256,7 @@ final class EmulatedOps
      *
      * @return whether nothing is in flight and nothing new was submitted.
      */
-    boolean idle()
+    public boolean idle()
     {
         return ops.allAccepted() && inFlight == 0;
     }

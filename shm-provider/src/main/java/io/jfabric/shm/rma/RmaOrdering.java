@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.jfabric.shm.ep;
+package io.jfabric.shm.rma;
 
 import io.jfabric.shm.region.RegionGeometry;
 
@@ -25,7 +25,7 @@ import io.jfabric.shm.region.RegionGeometry;
  *   <li>one-sided (the target's shareable memory): the initiator's copy or hardware atomic is done in the target's
  *   memory when the call returns, whatever its size, before the initiator's next operation starts;</li>
  *   <li>emulated (memory no peer can map): each operation is one request record in the lane of the target endpoint,
- *   which its progress applies in lane order, its answer one record back ({@code TxContext.emulatedLimit}); one
+ *   which its progress applies in lane order, its answer one record back ({@link EmulatedRequest#limit}); one
  *   operation larger than a record is refused (FI_EMSGSIZE); a one-sided operation to a target an emulated one is
  *   outstanding to waits (FI_EAGAIN, the fence) instead of overtaking it.</li>
  * </ul>
@@ -45,6 +45,6 @@ public final class RmaOrdering
      */
     public static long dataOrderSize(final RegionGeometry geometry)
     {
-        return TxContext.emulatedLimit(geometry);
+        return EmulatedRequest.limit(geometry);
     }
 }

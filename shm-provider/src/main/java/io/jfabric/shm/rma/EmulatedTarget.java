@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.jfabric.shm.ep;
+package io.jfabric.shm.rma;
 
 import io.jfabric.AtomicDatatype;
 import io.jfabric.AtomicOp;
@@ -64,10 +64,10 @@ import static io.jfabric.shm.lane.LaneRecordDescriptor.*;
  * <p>
  * Receive progress only: the receive guard held.
  */
-final class EmulatedTarget
+public final class EmulatedTarget
 {
     /** The response could not be claimed: leave the request in the lane, untouched, and try again later. */
-    static final int RETRY = Integer.MIN_VALUE;
+    public static final int RETRY = Integer.MIN_VALUE;
     /** The request was consumed without being applied: cancelled, or its initiator is gone. */
     static final int SKIPPED = Integer.MIN_VALUE + 1;
     private static final AtomicSupport.Kind[] KINDS = AtomicSupport.Kind.values();
@@ -89,7 +89,7 @@ final class EmulatedTarget
      * @param slot     the endpoint's slot (its remote counter words).
      * @param liveness receive progress's view of its peers' liveness.
      */
-    EmulatedTarget(
+    public EmulatedTarget(
         final LocalRegions local,
         final RemoteMemory counters,
         final AtomicBuffer region,
@@ -118,7 +118,7 @@ final class EmulatedTarget
      * @param ring                the initiator's transmit-context ring.
      * @return {@link #RETRY}, {@link #SKIPPED}, or the answered status: 0 or a negated errno.
      */
-    int serve(
+    public int serve(
         final int type, final int sender, final int senderIncarnation, final AtomicBuffer lane, final int index,
         final int len, final RingBuffer ring)
     {

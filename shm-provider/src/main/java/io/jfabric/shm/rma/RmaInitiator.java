@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.jfabric.shm.ep;
+package io.jfabric.shm.rma;
 
 import io.jfabric.Addresses;
 import io.jfabric.AtomicDatatype;
@@ -53,7 +53,7 @@ import java.nio.ByteBuffer;
  * <p>
  * Threads: the endpoint's sending side, under its send guard (the view is not thread safe).
  */
-final class RmaInitiator
+public final class RmaInitiator
 {
     private final RemoteMemory remote;
     private final ShmCompletionQueue cq;
@@ -81,30 +81,33 @@ final class RmaInitiator
      * What {@link #atomicVector} returns when told that an emulated operation to the target is outstanding and every
      * region of this one is shareable: the call must wait (FI_EAGAIN) rather than overtake it. Not an errno.
      */
-    static final int FENCED = Integer.MIN_VALUE;
+    public static final int FENCED = Integer.MIN_VALUE;
 
     /**
      * @param registrar  the domain's registrar: the view of its registered memory ({@link #close} closes it), and the
      *                   bounce of large emulated operations.
-     * @param bindings   the endpoint's bindings: the CQ bound with FI_TRANSMIT, the counters bound with FI_READ and
-     *                   FI_WRITE (each may be null).
+     * @param txCq       the CQ bound with FI_TRANSMIT (may be null).
+     * @param readCntr   the counter bound with FI_READ (may be null).
+     * @param writeCntr  the counter bound with FI_WRITE (may be null).
      * @param av         the bound AV.
      * @param authDigest the endpoint's authorization key digest (its ep_attr.auth_key, else its domain's), 0 for
      *                   none: what its one-sided accesses present.
      * @param keysFromAv whether each destination's key comes from the AV instead (FI_AV_AUTH_KEY).
      */
-    RmaInitiator(
+    public RmaInitiator(
         final MemoryRegistrar registrar,
-        final EndpointBindings bindings,
+        final ShmCompletionQueue txCq,
+        final ShmCounter readCntr,
+        final ShmCounter writeCntr,
         final ShmAddressVector av,
         final long authDigest,
         final boolean keysFromAv)
     {
         this.registrar = registrar;
         this.remote = registrar.endpointRemoteMemory();
-        this.cq = bindings.txCq;
-        this.readCounter = bindings.readCntr;
-        this.writeCounter = bindings.writeCntr;
+        this.cq = txCq;
+        this.readCounter = readCntr;
+        this.writeCounter = writeCntr;
         this.keysFrom = keysFromAv ? av : null;
         this.keyState = new long[keysFromAv ? av.entries() : 0];
         this.keyDigest = new long[keyState.length];
@@ -120,7 +123,7 @@ final class RmaInitiator
      * @param destAddr the target, an fi_addr of the bound AV that names an address.
      * @return -FI_EAGAIN when the CQ has no room for the entry this operation may write, else 0.
      */
-    int begin(final long destAddr)
+    public int begin(final long destAddr)
     {
         if (keysFrom != null)
         {
@@ -148,7 +151,7 @@ final class RmaInitiator
     }
 
     /** @return the description of the operation being issued, filled when a call returned LOCAL_ONLY. */
-    EmulatedRequest request()
+    public EmulatedRequest request()
     {
         return request;
     }
@@ -159,7 +162,7 @@ final class RmaInitiator
      * @return 0, or the negated errno of {@link RemoteMemory}, or {@link RemoteMemory#LOCAL_ONLY} (nothing moved;
      * {@link #request()} describes the region).
      */
-    int copy(final boolean write, final ByteBuffer buf, final int offset, final int len, final long addr,
+    public int copy(final boolean write, final ByteBuffer buf, final int offset, final int len, final long addr,
         final long key)
     {
         final int rc = copyChunk(write, buf, offset, len, addr, key);
@@ -197,7 +200,7 @@ final class RmaInitiator
      * @return 0, or the negated errno of the first copy that failed, or {@link RemoteMemory#LOCAL_ONLY} (the one
      * target region is local-only memory; nothing moved; {@link #request()} describes it).
      */
-    int copy(final boolean write, final Msg msg, final RmaIov rma, final long addr, final long key)
+    public int copy(final boolean write, final Msg msg, final RmaIov rma, final long addr, final long key)
     {
         remote.beginOperation(); // a region's counter counts the operation once, not each buffer copied into it
         final int rc = copyMany(write, msg, rma, addr, key);
@@ -266,7 +269,7 @@ final class RmaInitiator
      * local-only memory whose rights hold ({@link #request()} lists them); -FI_EINVAL for a mix; else the negated
      * errno of the first region that fails.
      */
-    int probeRma(final boolean write, final long total, final RmaIov rma, final long addr, final long key)
+    public int probeRma(final boolean write, final long total, final RmaIov rma, final long addr, final long key)
     {
         final long rights = write ? Flags.FI_REMOTE_WRITE : Flags.FI_REMOTE_READ;
         request.rma(write);
@@ -311,7 +314,7 @@ final class RmaInitiator
      * {@link RemoteMemory#LOCAL_ONLY} (nothing changed; {@link #request()} describes the region, its caller the
      * buffers).
      */
-    int atomic(
+    public int atomic(
         final AtomicSupport.Kind kind, final AtomicDatatype type, final AtomicOp op, final ByteBuffer buf,
         final int offset, final int count, final ByteBuffer compare, final int compareOffset, final ByteBuffer result,
         final int resultOffset, final long addr, final long key)
@@ -366,7 +369,7 @@ final class RmaInitiator
      * @return 0, or the negated errno of the first region that failed, or {@link RemoteMemory#LOCAL_ONLY} (nothing
      * changed; {@link #request()} describes the operation, its operands staged), or {@link #FENCED}.
      */
-    int atomicVector(
+    public int atomicVector(
         final AtomicSupport.Kind kind, final AtomicDatatype type, final AtomicOp op, final Ioc iov, final Ioc compare,
         final Ioc result, final RmaIoc rmaIoc, final int count, final long addr, final long key, final boolean fenced)
     {
@@ -444,7 +447,7 @@ final class RmaInitiator
      * @return 0 (all shareable and fit), {@link RemoteMemory#LOCAL_ONLY} (all local-only: {@link #request()} lists
      * them), -FI_EINVAL (a mix), or the negated errno of the first region that would fail.
      */
-    int probeAtomic(final AtomicSupport.Kind kind, final AtomicDatatype type, final AtomicOp op,
+    public int probeAtomic(final AtomicSupport.Kind kind, final AtomicDatatype type, final AtomicOp op,
         final RmaIoc rmaIoc, final int count, final long addr, final long key)
     {
         final AtomicAccess a = atomic;
@@ -515,7 +518,7 @@ final class RmaInitiator
      * Report a finished atomic operation: FI_ATOMIC with FI_WRITE (fi_atomic) or FI_READ (fetching forms), or an
      * error entry; the counter of that direction.
      */
-    void finishAtomic(final boolean fetching, final int rc, final boolean completion, final long context,
+    public void finishAtomic(final boolean fetching, final int rc, final boolean completion, final long context,
         final long length)
     {
         report(Flags.FI_ATOMIC | (fetching ? Flags.FI_READ : Flags.FI_WRITE), fetching ? readCounter : writeCounter,
@@ -532,7 +535,7 @@ final class RmaInitiator
      * @param context    the operation's context.
      * @param length     the bytes it moved.
      */
-    void finish(final boolean write, final int rc, final boolean completion, final long context, final long length)
+    public void finish(final boolean write, final int rc, final boolean completion, final long context, final long length)
     {
         report(Flags.FI_RMA | (write ? Flags.FI_WRITE : Flags.FI_READ), write ? writeCounter : readCounter, rc,
             completion, context, length);
@@ -549,20 +552,20 @@ final class RmaInitiator
      * @param context    the operation's context.
      * @param length     its bytes.
      */
-    void report(final long flags, final boolean writes, final int rc, final boolean completion, final long context,
+    public void report(final long flags, final boolean writes, final int rc, final boolean completion, final long context,
         final long length)
     {
         report(flags, writes ? writeCounter : readCounter, rc, completion, context, length);
     }
 
     /** @return the counter bound with FI_READ, or null. */
-    ShmCounter readCounter()
+    public ShmCounter readCounter()
     {
         return readCounter;
     }
 
     /** @return the counter bound with FI_WRITE, or null. */
-    ShmCounter writeCounter()
+    public ShmCounter writeCounter()
     {
         return writeCounter;
     }
@@ -598,13 +601,13 @@ final class RmaInitiator
      *
      * @param counterPlusOne the counter word of the target's slot.
      */
-    void countAtTarget(final int counterPlusOne)
+    public void countAtTarget(final int counterPlusOne)
     {
         remote.countEvent(counterPlusOne);
     }
 
     /** @return the bounce of emulated RMA too large for one ring record, made (not its segment) at first use. */
-    EmulatedBounce bounce()
+    public EmulatedBounce bounce()
     {
         if (bounce == null)
         {
@@ -614,7 +617,7 @@ final class RmaInitiator
     }
 
     /** Close the view and free the bounce. Control path, both guards held. */
-    void close()
+    public void close()
     {
         remote.close();
         if (bounce != null)

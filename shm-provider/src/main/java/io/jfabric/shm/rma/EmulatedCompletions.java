@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.jfabric.shm.ep;
+package io.jfabric.shm.rma;
 
 import io.jfabric.Addresses;
 import io.jfabric.Errno;
@@ -57,7 +57,7 @@ import org.agrona.concurrent.ringbuffer.RingBuffer;
  * <p>
  * Transmit progress only: its progress guard held (close holds both guards).
  */
-final class EmulatedCompletions
+public final class EmulatedCompletions
 {
     private static final boolean BROKEN_CANCEL_PLAIN = BrokenVariant.active("emul.cancel-plain");
 
@@ -79,7 +79,7 @@ final class EmulatedCompletions
      * @param writeCounter the counter bound with FI_WRITE, or null.
      * @param liveness     transmit progress's view of its peers' liveness.
      */
-    EmulatedCompletions(
+    public EmulatedCompletions(
         final EmulatedOps ops,
         final SpscLane[] lanes,
         final RingBuffer ring,
@@ -98,7 +98,7 @@ final class EmulatedCompletions
     }
 
     /** Take what the sending side submitted into flight ({@link EmulatedOps#accept}). */
-    void accept()
+    public void accept()
     {
         ops.accept();
     }
@@ -110,7 +110,7 @@ final class EmulatedCompletions
      * @param index  the record's body.
      * @param length its length.
      */
-    void respond(final DirectBuffer b, final int index, final int length)
+    public void respond(final DirectBuffer b, final int index, final int length)
     {
         final int op = ops.ofCookie(b.getLong(index + TxRecordDescriptor.COOKIE_OFFSET));
         if (op == EmulatedOps.NONE)
@@ -179,7 +179,7 @@ final class EmulatedCompletions
      *
      * @return operations completed.
      */
-    int sweep()
+    public int sweep()
     {
         if (ops.inFlight() == 0)
         {
@@ -316,7 +316,7 @@ final class EmulatedCompletions
      *
      * @param faulted whether the region faulted (its file was truncated): nothing in it is touched.
      */
-    void discard(final boolean faulted)
+    public void discard(final boolean faulted)
     {
         ops.accept();
         int op = ops.first();

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.jfabric.shm.ep;
+package io.jfabric.shm.rma;
 
 import io.jfabric.AtomicDatatype;
 import io.jfabric.AtomicOp;
@@ -23,6 +23,9 @@ import io.jfabric.Ioc;
 import io.jfabric.Msg;
 import io.jfabric.shm.core.MappedFileWatch;
 import io.jfabric.shm.lane.LaneRecordDescriptor;
+import io.jfabric.shm.lane.PayloadGather;
+import io.jfabric.shm.lane.TxRecordDescriptor;
+import io.jfabric.shm.region.RegionGeometry;
 import io.jfabric.shm.rma.AtomicSupport;
 
 import org.agrona.concurrent.AtomicBuffer;
@@ -36,14 +39,29 @@ import static io.jfabric.shm.lane.LaneRecordDescriptor.*;
  * memory (key, address, the key table control word and owner the initiator checked, bytes), where the request's
  * payload comes from (the bytes of a write, an atomic's operands and compare values) and where the response's bytes
  * go (a read's buffers, a fetching atomic's results). {@link RmaInitiator} fills it while it resolves the keys;
- * {@link TxContext} checks it against the limits and the target, writes it as a lane request record
+ * the transmit context ({@code TxContext}) checks it against the limits and the target, writes it as a lane request record
  * ({@link #write}) and gives the destinations to the pending operation ({@link #destinations}).
  * <p>
  * The sending side's own scratch, refilled for every operation; it keeps references only until the next one.
  */
-final class EmulatedRequest
+public final class EmulatedRequest
 {
-    int type;
+    /**
+     * The most bytes an emulated operation moves in its records (larger RMA: {@link EmulatedBounce}): an eighth of a
+     * lane less a request's largest header (four regions) and checksum, or an eighth of the transmit ring less a
+     * response's header, whichever is less, rounded down to 8. 8016 with the default 64 KiB lanes.
+     *
+     * @param geometry a region geometry.
+     * @return the limit: an RMA's bytes, an atomic's operands plus compare values, and its results, each at most this.
+     */
+    public static int limit(final RegionGeometry geometry)
+    {
+        final int request = geometry.rxRingBytes() / 8 - requestPayloadOffset(MAX_REGIONS) - CHECKSUM_LENGTH;
+        final int response = geometry.txRingBytes() / 8 - TxRecordDescriptor.RESPONSE_PAYLOAD_OFFSET;
+        return Math.min(request, response) & ~7;
+    }
+
+    public int type;
     int regions;
     final long[] key = new long[MAX_REGIONS];
     final long[] addr = new long[MAX_REGIONS];
@@ -51,7 +69,7 @@ final class EmulatedRequest
     final long[] owner = new long[MAX_REGIONS];
     final int[] length = new int[MAX_REGIONS];
     /** Bytes of target memory over all regions. */
-    int total;
+    public int total;
 
     // ---- RMA: the write's source and the read's destination: msg's buffers, or buf from offset
     private Msg msg;
@@ -109,7 +127,7 @@ final class EmulatedRequest
     }
 
     /** An RMA's local side: {@code msg}'s buffers, or, when null, {@code buf} from {@code offset}. */
-    void rmaBuffers(final Msg msg, final ByteBuffer buf, final int offset)
+    public void rmaBuffers(final Msg msg, final ByteBuffer buf, final int offset)
     {
         this.msg = msg;
         this.buf = buf;
@@ -117,7 +135,7 @@ final class EmulatedRequest
     }
 
     /** fi_writedata: the target's completion carries {@code data}. */
-    void remoteData(final long data)
+    public void remoteData(final long data)
     {
         withData = true;
         this.data = data;
@@ -127,7 +145,7 @@ final class EmulatedRequest
      * An atomic's local side: operands (null for FI_ATOMIC_READ), compare values (null unless the compare kind), and
      * the results in one buffer or, when {@code result} is null, scattered over {@code results} (null when none).
      */
-    void atomicBuffers(
+    public void atomicBuffers(
         final ByteBuffer operands, final int operandOffset, final ByteBuffer compares, final int compareOffset,
         final ByteBuffer result, final int resultOffset, final Ioc results)
     {
@@ -144,12 +162,12 @@ final class EmulatedRequest
      * Where the bytes travel: in the request and its answer when each fits a ring record of at most {@code limit}
      * bytes, else through the transmit context's bounce, reserved here (an atomic always fits).
      *
-     * @param limit  the most bytes of payload a request or an answer carries ({@code TxContext.emulatedLimit}).
+     * @param limit  the most bytes of payload a request or an answer carries ({@link #limit}).
      * @param spare  the context's bounce.
      * @return 0 (a write's bytes are in the bounce), or -FI_EAGAIN while the bounce serves another operation, or the
      * negated errno of a bounce that could not be made, or -FI_EIO when the bounce's file faulted.
      */
-    int stage(final int limit, final EmulatedBounce spare)
+    public int stage(final int limit, final EmulatedBounce spare)
     {
         if (type == ATOMIC || requestPayload() <= limit && responsePayload() <= limit)
         {
@@ -164,7 +182,7 @@ final class EmulatedRequest
         {
             try
             {
-                TxContext.gather(spare.buffer(), spare.dataIndex(), msg, buf, offset, total);
+                PayloadGather.gather(spare.buffer(), spare.dataIndex(), msg, buf, offset, total);
             }
             catch (final InternalError ex)
             {
@@ -196,25 +214,25 @@ final class EmulatedRequest
     }
 
     /** @return bytes of payload a successful response carries. */
-    int responsePayload()
+    public int responsePayload()
     {
         return bounce == null && (type == RMA_READ || type == ATOMIC && kind != AtomicSupport.Kind.WRITE) ? total : 0;
     }
 
     /** @return the request record's content: fixed part, region list, payload. */
-    int contentLength()
+    public int contentLength()
     {
         return requestPayloadOffset(regions) + requestPayload();
     }
 
     /** @return the lane record flags: FLAG_CQ_DATA for fi_writedata. */
-    int recordFlags()
+    public int recordFlags()
     {
         return (withData ? FLAG_CQ_DATA : 0) | (bounce != null ? FLAG_BOUNCE : 0);
     }
 
     /** @return the initiator's completion flags for this operation. */
-    long completionFlags()
+    public long completionFlags()
     {
         if (type == ATOMIC)
         {
@@ -224,7 +242,7 @@ final class EmulatedRequest
     }
 
     /** @return whether the operation counts on the FI_WRITE counter (else FI_READ). */
-    boolean writes()
+    public boolean writes()
     {
         return type == RMA_WRITE || type == ATOMIC && kind == AtomicSupport.Kind.WRITE;
     }
@@ -233,7 +251,7 @@ final class EmulatedRequest
      * @param identity the owner ({@code ProcessIdentity}) of the slot the request goes to.
      * @return whether that process owns every region: only its progress can reach them.
      */
-    boolean ownedBy(final long identity)
+    public boolean ownedBy(final long identity)
     {
         for (int r = 0; r < regions; r++)
         {
@@ -253,7 +271,7 @@ final class EmulatedRequest
      * @param index  the record's body.
      * @param cookie the operation's cookie: its name in the response, and the State while pending.
      */
-    void write(final AtomicBuffer b, final int index, final long cookie)
+    public void write(final AtomicBuffer b, final int index, final long cookie)
     {
         writeFixed(b, index, cookie);
         for (int r = 0; r < regions; r++)
@@ -272,7 +290,7 @@ final class EmulatedRequest
         }
         else if (type == RMA_WRITE)
         {
-            TxContext.gather(b, payload, msg, buf, offset, total);
+            PayloadGather.gather(b, payload, msg, buf, offset, total);
         }
         else if (type == ATOMIC)
         {
@@ -314,7 +332,7 @@ final class EmulatedRequest
     }
 
     /** Give the pending operation the local buffers its response's bytes go to, then let go of every reference. */
-    void destinations(final EmulatedOps ops, final int pending)
+    public void destinations(final EmulatedOps ops, final int pending)
     {
         ops.bounce[pending] = bounce;
         bounce = null; // the operation holds it now
@@ -351,7 +369,7 @@ final class EmulatedRequest
     }
 
     /** Let go of every reference to the application's buffers, and of a bounce no operation took. */
-    void forget()
+    public void forget()
     {
         if (bounce != null)
         {
