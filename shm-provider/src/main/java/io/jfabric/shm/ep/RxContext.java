@@ -69,8 +69,6 @@ import static io.jfabric.shm.lane.LaneRecordDescriptor.*;
  */
 final class RxContext
 {
-    /** How long a close waits for a guard of an endpoint whose region faulted ({@link SpinGuard#lockForClose}). */
-    static final long FAULTED_CLOSE_WAIT_NS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(100);
     /** Progress calls between looks for new senders while some lane is active (and at least once a tick). */
     private static final int RESCAN_PERIOD = 1024;
     /**
@@ -1031,7 +1029,7 @@ final class RxContext
      */
     void close(final boolean faulted)
     {
-        final boolean locked = guard.lockForClose(faulted, FAULTED_CLOSE_WAIT_NS);
+        final boolean locked = guard.lockForClose(faulted, SpinGuard.FAULTED_CLOSE_WAIT_NS);
         try
         {
             closed = true;

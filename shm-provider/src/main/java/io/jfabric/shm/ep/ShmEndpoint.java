@@ -31,6 +31,7 @@ import io.jfabric.MessageClaim;
 import io.jfabric.Msg;
 import io.jfabric.RmaIoc;
 import io.jfabric.RmaIov;
+import io.jfabric.shm.av.AuthKeys;
 import io.jfabric.shm.av.ShmAddress;
 import io.jfabric.shm.av.ShmAddressVector;
 import io.jfabric.shm.cntr.ShmCounter;
@@ -60,6 +61,8 @@ import io.jfabric.shm.region.SlotDescriptor;
 import io.jfabric.shm.rma.AtomicSupport;
 import io.jfabric.shm.rma.EmulatedRequest;
 import io.jfabric.shm.rma.RmaInitiator;
+import io.jfabric.shm.tx.LaneClaim;
+import io.jfabric.shm.tx.TxContext;
 
 import org.agrona.concurrent.AtomicBuffer;
 

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.jfabric.shm.ep;
+package io.jfabric.shm.tx;
 
 import io.jfabric.Errno;
 import io.jfabric.MessageClaim;
@@ -46,7 +46,7 @@ import java.nio.ByteBuffer;
  * The sending side's: the thread that claimed commits or aborts (under FI_THREAD_SAFE, the context's send guard
  * serializes them).
  */
-final class LaneClaim implements MessageClaim
+public final class LaneClaim implements MessageClaim
 {
     private static final ByteBuffer NONE = ByteBuffer.allocateDirect(0);
 
@@ -63,7 +63,7 @@ final class LaneClaim implements MessageClaim
     /**
      * @param regionFile the domain region, kept mapped once a claim's buffer is handed out.
      */
-    LaneClaim(final RegionFile regionFile)
+    public LaneClaim(final RegionFile regionFile)
     {
         this.regionFile = regionFile;
     }

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.jfabric.shm.ep;
+package io.jfabric.shm.av;
 
 import io.jfabric.shm.av.AuthKeyDigest;
 import io.jfabric.shm.region.RegionGeometry;
@@ -53,7 +53,7 @@ public final class AuthKeys
      * @param digests  the accepted digests, at most {@link SlotDescriptor#MAX_AUTH_DIGESTS}; {@code {0}} or empty for
      *                 no key.
      */
-    static void publish(final AtomicBuffer region, final RegionGeometry geometry, final int slot, final long[] digests)
+    public static void publish(final AtomicBuffer region, final RegionGeometry geometry, final int slot, final long[] digests)
     {
         for (int i = 0; i < digests.length; i++)
         {
@@ -72,7 +72,7 @@ public final class AuthKeys
      * @param digest   the sender's key digest for this destination, 0 for none.
      * @return true when the receiver accepts it.
      */
-    static boolean accepts(final AtomicBuffer region, final RegionGeometry geometry, final int slot, final long digest)
+    public static boolean accepts(final AtomicBuffer region, final RegionGeometry geometry, final int slot, final long digest)
     {
         final int count = Math.min(region.getIntVolatile(SlotDescriptor.authCountOffset(geometry, slot)),
             SlotDescriptor.MAX_AUTH_DIGESTS);

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.jfabric.shm.ep;
+package io.jfabric.shm.tx;
 
 import io.jfabric.Addresses;
 import io.jfabric.AtomicDatatype;
@@ -24,6 +24,7 @@ import io.jfabric.Ioc;
 import io.jfabric.Msg;
 import io.jfabric.RmaIoc;
 import io.jfabric.RmaIov;
+import io.jfabric.shm.av.AuthKeys;
 import io.jfabric.shm.av.ShmAddressVector;
 import io.jfabric.shm.cntr.ShmCounter;
 import io.jfabric.shm.core.BrokenVariant;
@@ -79,7 +80,7 @@ import static io.jfabric.shm.lane.LaneRecordDescriptor.*;
  * the handoff is ordered). A whole message to an idle lane therefore costs the sending side no atomic beyond the
  * lane's own ordered stores. {@link #close} takes both guards.
  */
-final class TxContext
+public final class TxContext
 {
     private final RmaInitiator rma;
     /** What {@code connectSlow} returns for a scalable endpoint's address slot: not an errno. */
@@ -159,7 +160,7 @@ final class TxContext
      * @param damage        where damage to the transmit ring is reported.
      * @param rma           the endpoint's RMA initiator (closed with this context).
      */
-    TxContext(
+    public TxContext(
         final AtomicBuffer region,
         final RegionGeometry geometry,
         final int slot,
@@ -248,7 +249,7 @@ final class TxContext
      * (the peer does not accept this endpoint's authorization key for it), FI_EINVAL (unknown destination),
      * FI_EBADF (closed).
      */
-    long send(
+    public long send(
         final Msg msg, final ByteBuffer buf, final int offset, final long desc, final long total,
         final long destAddr, final long tag, final long data, final int recordFlags, final long opFlags,
         final long context, final boolean inject, final boolean injectCall)
@@ -613,7 +614,7 @@ final class TxContext
      *
      * @return 0, or a negated errno.
      */
-    long claim(final long destAddr, final int length, final long tag, final long data, final long flags)
+    public long claim(final long destAddr, final int length, final long tag, final long data, final long flags)
     {
         sendGuard.lock();
         try
@@ -713,7 +714,7 @@ final class TxContext
      *
      * @return work done.
      */
-    int progress()
+    public int progress()
     {
         final EmulatedOps e = emulated;
         if (pending.idle() && (e == null || e.idle()) || !progressGuard.tryLock())
@@ -754,7 +755,7 @@ final class TxContext
      * queued to that peer, the fence, an emulated bounce busy), FI_EMSGSIZE, FI_EHOSTUNREACH, FI_EACCES,
      * FI_EINVAL, FI_EBADF.
      */
-    long rma(
+    public long rma(
         final boolean write, final Msg msg, final ByteBuffer buf, final int offset, final int len,
         final RmaIov rmaIov, final long destAddr, final long addr, final long key, final boolean withData,
         final long remoteData, final long opFlags, final long context, final boolean injectCall)
@@ -990,7 +991,7 @@ final class TxContext
      *
      * @return 0, or a negated errno for a call refused before anything changed.
      */
-    long atomic(
+    public long atomic(
         final AtomicSupport.Kind kind, final AtomicDatatype type, final AtomicOp op, final ByteBuffer buf,
         final int offset, final int count, final ByteBuffer compare, final int compareOffset, final ByteBuffer result,
         final int resultOffset, final long destAddr, final long addr, final long key, final long opFlags,
@@ -1034,7 +1035,7 @@ final class TxContext
      *
      * @return 0, or a negated errno for a call refused before anything changed.
      */
-    long atomicVector(
+    public long atomicVector(
         final AtomicSupport.Kind kind, final AtomicDatatype type, final AtomicOp op, final Ioc iov, final Ioc compare,
         final Ioc result, final RmaIoc rmaIoc, final int count, final long destAddr, final long addr, final long key,
         final long opFlags, final long context)
@@ -1121,10 +1122,10 @@ final class TxContext
      * Close: wait until neither role is inside, then refuse both from now on. Queued sends are discarded without
      * completions, as fi_endpoint(3) says of fi_close; their reserved CQ entries are given back. Control path.
      */
-    void close(final boolean faulted)
+    public void close(final boolean faulted)
     {
-        final boolean sendLocked = sendGuard.lockForClose(faulted, RxContext.FAULTED_CLOSE_WAIT_NS);
-        final boolean progressLocked = progressGuard.lockForClose(faulted, RxContext.FAULTED_CLOSE_WAIT_NS);
+        final boolean sendLocked = sendGuard.lockForClose(faulted, SpinGuard.FAULTED_CLOSE_WAIT_NS);
+        final boolean progressLocked = progressGuard.lockForClose(faulted, SpinGuard.FAULTED_CLOSE_WAIT_NS);
         try
         {
             closed = true;
