@@ -63,6 +63,7 @@ import io.jfabric.shm.rma.EmulatedRequest;
 import io.jfabric.shm.rma.RmaInitiator;
 import io.jfabric.shm.tx.LaneClaim;
 import io.jfabric.shm.tx.TxContext;
+import io.jfabric.shm.tx.TxParams;
 
 import org.agrona.concurrent.AtomicBuffer;
 
@@ -373,12 +374,29 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
         // one producer, shares them with every other transmit context of that endpoint.
         final boolean fromAddressSlot = BROKEN_TX_FROM_ADDRESS_SLOT && parent != null &&
             fidClass() == FidClass.TX_CTX;
-        tx = new TxContext(region, geometry, fromAddressSlot ? parent.slot() : slot,
-            fromAddressSlot ? parent.incarnation() : incarnation, av, registrar, b.txCq, b.selectiveTx, b.sendCntr,
-            config.rendezvousMin(), config.livenessTimeoutMs(), config.checksum(), (int)Math.min(txSize, 1 << 16), iovLimit(), guards.sendGuard(),
-            guards.progressGuard(), claim, keys.digest(), keys.fromAv(),
-            new EndpointDamage(b.eq, this, slot, geometry.slotCount()),
-            new RmaInitiator(registrar, b.txCq, b.readCntr, b.writeCntr, av, keys.digest(), keys.fromAv()));
+        final TxParams t = new TxParams();
+        t.region = region;
+        t.geometry = geometry;
+        t.slot = fromAddressSlot ? parent.slot() : slot;
+        t.incarnation = fromAddressSlot ? parent.incarnation() : incarnation;
+        t.av = av;
+        t.registrar = registrar;
+        t.cq = b.txCq;
+        t.selective = b.selectiveTx;
+        t.counter = b.sendCntr;
+        t.rendezvousMin = config.rendezvousMin();
+        t.livenessTimeoutMs = config.livenessTimeoutMs();
+        t.checksum = config.checksum();
+        t.size = (int)Math.min(txSize, 1 << 16);
+        t.iovLimit = iovLimit();
+        t.sendGuard = guards.sendGuard();
+        t.progressGuard = guards.progressGuard();
+        t.claim = claim;
+        t.authDigest = keys.digest();
+        t.authKeysFromAv = keys.fromAv();
+        t.damage = new EndpointDamage(b.eq, this, slot, geometry.slotCount());
+        t.rma = new RmaInitiator(registrar, b.txCq, b.readCntr, b.writeCntr, av, keys.digest(), keys.fromAv());
+        tx = new TxContext(t);
         rx = new RxContext(region, geometry, slot, incarnation, av, b.rxCq, b.selectiveRx, b.recvCntr,
             registrar.endpointRemoteMemory(), (int)Math.min(rxSize, 1 << 20), config.unexpectedCount(),
             config.unexpectedBytes(), config.unexpectedPreallocate(), directedRecv, minMultiRecv, guards.receiveGuard(), config.livenessTimeoutMs(), b.eq,

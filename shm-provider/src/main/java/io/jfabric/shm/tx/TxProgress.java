@@ -19,16 +19,16 @@ import io.jfabric.Addresses;
 import io.jfabric.Errno;
 import io.jfabric.shm.cntr.ShmCounter;
 import io.jfabric.shm.cq.ShmCompletionQueue;
+import io.jfabric.shm.lane.LaneRecordDescriptor;
+import io.jfabric.shm.lane.SpscLane;
+import io.jfabric.shm.lane.TxRecordDescriptor;
+import io.jfabric.shm.liveness.EndpointDamage;
+import io.jfabric.shm.liveness.Heartbeats;
+import io.jfabric.shm.liveness.PeerLiveness;
 import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RegionGeometry;
-import io.jfabric.shm.region.SlotDescriptor;
-
 import io.jfabric.shm.region.RingReader;
-import io.jfabric.shm.lane.TxRecordDescriptor;
-import io.jfabric.shm.lane.SpscLane;
-import io.jfabric.shm.liveness.EndpointDamage;
-import io.jfabric.shm.liveness.PeerLiveness;
-import io.jfabric.shm.liveness.Heartbeats;
+import io.jfabric.shm.region.SlotDescriptor;
 import io.jfabric.shm.rma.EmulatedCompletions;
 import io.jfabric.shm.rma.EmulatedOps;
 
@@ -98,48 +98,29 @@ final class TxProgress
     /**
      * Build the progress of a transmit context being enabled, and clear its transmit ring. Control path.
      *
-     * @param region            the domain region.
-     * @param geometry          its geometry.
-     * @param slot              the endpoint's slot: its transmit ring and statistics.
-     * @param incarnation       the endpoint's incarnation of that slot (acknowledgements name it).
-     * @param lanes             the context's lanes into every peer, by peer slot.
-     * @param pending           the context's queued sends.
-     * @param cq                the CQ bound with FI_TRANSMIT, or null.
-     * @param counter           the counter bound with FI_SEND, or null.
-     * @param inlineLimit       the largest message one lane record carries.
-     * @param checksum          whether every record carries a CRC32C of its content.
-     * @param livenessTimeoutMs the domain's liveness timeout: a peer that has not beaten for it is stopped.
-     * @param readCounter       the counter bound with FI_READ, or null.
-     * @param writeCounter      the counter bound with FI_WRITE, or null.
-     * @param damage            where damage to the transmit ring is reported.
+     * @param p       the context's parameters: region, slot (its transmit ring and statistics), incarnation
+     *                (acknowledgements name it), CQ and counters, checksum, liveness timeout, damage reports.
+     * @param lanes   the context's lanes into every peer, by peer slot.
+     * @param pending the context's queued sends.
      */
-    TxProgress(
-        final AtomicBuffer region,
-        final RegionGeometry geometry,
-        final int slot,
-        final int incarnation,
-        final SpscLane[] lanes,
-        final PendingSends pending,
-        final ShmCompletionQueue cq,
-        final ShmCounter counter,
-        final int inlineLimit,
-        final boolean checksum,
-        final long livenessTimeoutMs,
-        final ShmCounter readCounter,
-        final ShmCounter writeCounter,
-        final EndpointDamage damage)
+    TxProgress(final TxParams p, final SpscLane[] lanes, final PendingSends pending)
     {
+        final AtomicBuffer region = p.region;
+        final RegionGeometry geometry = p.geometry;
+        final int slot = p.slot;
+        final long livenessTimeoutMs = p.livenessTimeoutMs;
+        final int inlineLimit = LaneRecordDescriptor.inlineLimit(geometry.rxRingBytes(), p.checksum);
         this.region = region;
         laneOwnerOffset = new int[geometry.slotCount()];
         for (int i = 0; i < laneOwnerOffset.length; i++)
         {
             laneOwnerOffset[i] = SlotDescriptor.laneOwnerOffset(geometry, i, slot);
         }
-        this.incarnation = incarnation;
+        this.incarnation = p.incarnation;
         this.pending = pending;
-        this.writer = new QueuedSendWriter(lanes, pending, inlineLimit, checksum);
-        this.cq = cq;
-        this.counter = counter;
+        this.writer = new QueuedSendWriter(lanes, pending, inlineLimit, p.checksum);
+        this.cq = p.cq;
+        this.counter = p.counter;
         this.inlineLimit = inlineLimit;
         liveness = new PeerLiveness(region, geometry, livenessTimeoutMs);
         stuckLimitMs = Math.min(livenessTimeoutMs, STUCK_LIMIT_MS);
@@ -153,10 +134,10 @@ final class TxProgress
         final UnsafeBuffer ringBuffer = new UnsafeBuffer(region, txOffset, txLength);
         ring = new ManyToOneRingBuffer(ringBuffer);
         ringReader = new RingReader(ringBuffer, ring.maxMsgLength());
-        this.damage = damage;
+        this.damage = p.damage;
         this.lanes = lanes;
-        this.readCounter = readCounter;
-        this.writeCounter = writeCounter;
+        this.readCounter = p.rma.readCounter();
+        this.writeCounter = p.rma.writeCounter();
     }
 
     /**
