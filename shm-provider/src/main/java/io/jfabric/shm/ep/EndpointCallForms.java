@@ -28,7 +28,6 @@ import io.jfabric.Msg;
 import io.jfabric.RmaIoc;
 import io.jfabric.RmaIov;
 import io.jfabric.shm.core.FidLifecycle;
-import io.jfabric.shm.lane.LaneRecordDescriptor;
 import io.jfabric.shm.rma.AtomicSupport;
 
 import java.nio.ByteBuffer;

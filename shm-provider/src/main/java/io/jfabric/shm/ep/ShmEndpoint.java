@@ -18,7 +18,6 @@ package io.jfabric.shm.ep;
 import io.jfabric.Addresses;
 import io.jfabric.AtomicDatatype;
 import io.jfabric.AtomicOp;
-import io.jfabric.Endpoint;
 import io.jfabric.EpType;
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
@@ -43,8 +42,6 @@ import io.jfabric.shm.core.FidLifecycle;
 import io.jfabric.shm.core.LocalHost;
 import io.jfabric.shm.core.ProcessIdentity;
 import io.jfabric.shm.core.ShmCapabilities;
-import io.jfabric.shm.cq.ShmCompletionQueue;
-import io.jfabric.shm.eq.ShmEventQueue;
 import io.jfabric.shm.lane.LaneRecordDescriptor;
 import io.jfabric.shm.liveness.EndpointDamage;
 import io.jfabric.shm.liveness.Heartbeats;
@@ -61,6 +58,9 @@ import io.jfabric.shm.region.SlotDescriptor;
 import io.jfabric.shm.rma.AtomicSupport;
 import io.jfabric.shm.rma.EmulatedRequest;
 import io.jfabric.shm.rma.RmaInitiator;
+import io.jfabric.shm.rx.RxContext;
+import io.jfabric.shm.rx.RxParams;
+import io.jfabric.shm.rx.SourceErrors;
 import io.jfabric.shm.tx.LaneClaim;
 import io.jfabric.shm.tx.TxContext;
 import io.jfabric.shm.tx.TxParams;
@@ -397,10 +397,30 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
         t.damage = new EndpointDamage(b.eq, this, slot, geometry.slotCount());
         t.rma = new RmaInitiator(registrar, b.txCq, b.readCntr, b.writeCntr, av, keys.digest(), keys.fromAv());
         tx = new TxContext(t);
-        rx = new RxContext(region, geometry, slot, incarnation, av, b.rxCq, b.selectiveRx, b.recvCntr,
-            registrar.endpointRemoteMemory(), (int)Math.min(rxSize, 1 << 20), config.unexpectedCount(),
-            config.unexpectedBytes(), config.unexpectedPreallocate(), directedRecv, minMultiRecv, guards.receiveGuard(), config.livenessTimeoutMs(), b.eq,
-            this, sharedRx, registrar.localRegions(), sourceErrors);
+        final RxParams r = new RxParams();
+        r.region = region;
+        r.geometry = geometry;
+        r.slot = slot;
+        r.incarnation = incarnation;
+        r.av = av;
+        r.cq = b.rxCq;
+        r.selective = b.selectiveRx;
+        r.counter = b.recvCntr;
+        r.remote = registrar.endpointRemoteMemory();
+        r.size = (int)Math.min(rxSize, 1 << 20);
+        r.unexpectedCount = config.unexpectedCount();
+        r.unexpectedBytes = config.unexpectedBytes();
+        r.preallocate = config.unexpectedPreallocate();
+        r.directedRecv = directedRecv;
+        r.minMultiRecv = minMultiRecv;
+        r.guard = guards.receiveGuard();
+        r.livenessTimeoutMs = config.livenessTimeoutMs();
+        r.eq = b.eq;
+        r.endpoint = this;
+        r.shared = sharedRx;
+        r.local = registrar.localRegions();
+        r.sourceErrors = sourceErrors;
+        rx = new RxContext(r);
         if (!publishFirst)
         {
             heartbeat = Heartbeats.register(new SlotHeaderWatch(region, geometry, slot, b.eq, this));

@@ -22,7 +22,6 @@ import io.jfabric.Flags;
 import io.jfabric.Ioc;
 import io.jfabric.Msg;
 import io.jfabric.shm.core.MappedFileWatch;
-import io.jfabric.shm.lane.LaneRecordDescriptor;
 import io.jfabric.shm.lane.PayloadGather;
 import io.jfabric.shm.lane.TxRecordDescriptor;
 import io.jfabric.shm.region.RegionGeometry;

@@ -15,7 +15,6 @@
  */
 package io.jfabric.shm.tx;
 
-import io.jfabric.shm.lane.LaneRecordDescriptor;
 import io.jfabric.shm.lane.RecordChecksum;
 import io.jfabric.shm.lane.SpscLane;
 

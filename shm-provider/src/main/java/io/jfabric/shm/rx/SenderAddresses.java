@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.jfabric.shm.ep;
+package io.jfabric.shm.rx;
 
 import io.jfabric.Addresses;
 import io.jfabric.Flags;

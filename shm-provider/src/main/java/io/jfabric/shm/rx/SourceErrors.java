@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.jfabric.shm.ep;
+package io.jfabric.shm.rx;
 
 import io.jfabric.Addresses;
 import io.jfabric.Errno;
@@ -40,7 +40,7 @@ import java.nio.charset.StandardCharsets;
  * <p>
  * Threads: the receive side's, under its receive guard.
  */
-final class SourceErrors
+public final class SourceErrors
 {
     /** Digits of the largest slot (65536 slots at most) and of the largest incarnation (unsigned 32 bits). */
     private static final int SLOT_DIGITS = 5;
@@ -66,7 +66,7 @@ final class SourceErrors
      * @return the endpoint's source errors, or null when it was not opened with FI_SOURCE_ERR.
      * @throws FabricException FI_EINVAL when an address could be longer than max_err_data.
      */
-    static SourceErrors of(final Info info, final String domainName, final long maxErrData)
+    public static SourceErrors of(final Info info, final String domainName, final long maxErrData)
     {
         final long caps = info.caps() | (info.rxAttr() != null ? info.rxAttr().caps() : 0);
         if ((caps & Flags.FI_SOURCE_ERR) == 0)

@@ -13,40 +13,28 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.jfabric.shm.ep;
+package io.jfabric.shm.rx;
 
 import io.jfabric.Addresses;
 import io.jfabric.Errno;
-import io.jfabric.Fid;
 import io.jfabric.Flags;
 import io.jfabric.Msg;
-import io.jfabric.shm.av.ShmAddressVector;
 import io.jfabric.shm.cntr.ShmCounter;
-import io.jfabric.shm.core.BrokenVariant;
 import io.jfabric.shm.core.ShmCapabilities;
 import io.jfabric.shm.cq.ShmCompletionQueue;
-import io.jfabric.shm.eq.DamageReports;
-import io.jfabric.shm.eq.ShmEventQueue;
-import io.jfabric.shm.lane.LaneRecordDescriptor;
-import io.jfabric.shm.lane.RecordChecksum;
 import io.jfabric.shm.lane.SpscLane;
 import io.jfabric.shm.liveness.Heartbeats;
 import io.jfabric.shm.liveness.PeerLiveness;
 import io.jfabric.shm.match.ReceiveMatcher;
 import io.jfabric.shm.match.RecvCompletionSink;
-import io.jfabric.shm.mr.LocalRegions;
 import io.jfabric.shm.mr.RemoteMemory;
 import io.jfabric.shm.progress.SpinGuard;
 import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RegionGeometry;
 import io.jfabric.shm.region.SlotDescriptor;
-import io.jfabric.shm.region.SpscLaneDescriptor;
 import io.jfabric.shm.rma.EmulatedTarget;
 
-import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
-import org.agrona.concurrent.ControlledMessageHandler;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
@@ -67,7 +55,7 @@ import static io.jfabric.shm.lane.LaneRecordDescriptor.*;
  * the application serializes them and the guard is a no-op. Progress that finds the guard taken skips the receive
  * work. {@link #close} takes the guard.
  */
-final class RxContext
+public final class RxContext
 {
     /** Progress calls between looks for new senders while some lane is active (and at least once a tick). */
     private static final int RESCAN_PERIOD = 1024;
@@ -83,7 +71,6 @@ final class RxContext
     private static final int READ_LIMIT = 64;
     /** Slots whose lanes one rescan checks, in turn, when many are listed ({@link #rescan}). */
     private static final int CHECKS_PER_RESCAN = 2;
-    private static final boolean BROKEN_EARLY_ACK = BrokenVariant.active("rdv.ack-before-copy");
 
     private final AtomicBuffer region;
     private final RegionGeometry geometry;
@@ -107,24 +94,12 @@ final class RxContext
      * is streaming, and its reads take up to {@link #READ_LIMIT}.
      */
     private final boolean[] wasEmpty;
-    private final long[] delivery;
-    private final long[] remaining;
     /** Scratch of {@link #rescan}: the slots whose lanes have a sender. */
     private final int[] active;
     /** The lanes with a sender, in the order progress polls them. */
     private final ActiveLanes polled;
-    private final Acknowledgements acks;
     private final PeerLiveness liveness;
-    private final InboundHandler inbound = new InboundHandler();
-    private final RendezvousReader rendezvousReader = new RendezvousReader();
-    private final int maxBody;
-    private final int statDamaged;
-    private final RecordChecksum checksum = new RecordChecksum();
-    private final ShmEventQueue eq;
-    private final DamageReports damageReports;
-    private final Fid endpoint;
-    private final EmulatedTarget target;
-    private int damagedLane = -1;
+    private final InboundRecords inbound;
     private int rescanCountdown;
     /** {@link Heartbeats#nowMs()} at the last rescan: one runs at least once a tick, however seldom progress is. */
     private long rescannedMs;
@@ -165,64 +140,24 @@ final class RxContext
     /**
      * Build the context of an endpoint being enabled, and clear the owner words of its lanes. Control path.
      *
-     * @param region       the domain region.
-     * @param geometry     its geometry.
-     * @param slot         the endpoint's slot.
-     * @param incarnation  the endpoint's incarnation of that slot.
-     * @param av           the bound AV (completions report senders by their address in it).
-     * @param cq           the CQ bound with FI_RECV, or null.
-     * @param selective    whether that binding has FI_SELECTIVE_COMPLETION.
-     * @param counter      the counter bound with FI_RECV, or null.
-     * @param remote       the domain's view of peers' shareable memory (rendezvous reads), closed by close.
-     * @param size         receives that may be posted (rx_attr.size).
-     * @param unexpectedCount messages the unexpected store keeps.
-     * @param unexpectedBytes payload bytes the unexpected store keeps.
-     * @param preallocate  whether the unexpected store allocates its whole arena now, not as it first needs it.
-     * @param directedRecv whether receives filter by source address (FI_DIRECTED_RECV).
-     * @param minMultiRecv FI_OPT_MIN_MULTI_RECV.
-     * @param guard        the receive guard.
-     * @param livenessTimeoutMs the domain's liveness timeout.
-     * @param eq           the EQ bound to the endpoint, which damaged records are reported to; or null.
-     * @param endpoint     the endpoint, as the fid those reports name.
-     * @param shared       the receive context of the shared receive context the endpoint is bound to, whose
-     *                     matcher and guard it uses; null for an endpoint with its own.
-     * @param local        the server of this process's local-only regions for emulated requests.
-     * @param sourceErrors FI_SOURCE_ERR ({@link SourceErrors}), or null.
+     * @param p what the endpoint gives it: region and slot, bindings, the receive guard, limits ({@link RxParams}).
      */
-    RxContext(
-        final AtomicBuffer region,
-        final RegionGeometry geometry,
-        final int slot,
-        final int incarnation,
-        final ShmAddressVector av,
-        final ShmCompletionQueue cq,
-        final boolean selective,
-        final ShmCounter counter,
-        final RemoteMemory remote,
-        final int size,
-        final int unexpectedCount,
-        final int unexpectedBytes,
-        final boolean preallocate,
-        final boolean directedRecv,
-        final long minMultiRecv,
-        final SpinGuard guard,
-        final long livenessTimeoutMs,
-        final ShmEventQueue eq,
-        final Fid endpoint,
-        final RxContext shared,
-        final LocalRegions local,
-        final SourceErrors sourceErrors)
+    public RxContext(final RxParams p)
     {
+        final AtomicBuffer region = p.region;
+        final RegionGeometry geometry = p.geometry;
+        final int slot = p.slot;
+        final RxContext shared = p.shared;
         this.region = region;
         this.geometry = geometry;
-        this.incarnation = incarnation;
-        this.cq = cq;
-        this.selective = selective;
-        this.counter = counter;
-        this.remote = remote;
-        this.directedRecv = directedRecv;
+        this.incarnation = p.incarnation;
+        this.cq = p.cq;
+        this.selective = p.selective;
+        this.counter = p.counter;
+        this.remote = p.remote;
+        this.directedRecv = p.directedRecv;
         this.shared = shared;
-        this.guard = shared != null ? shared.guard : guard;
+        this.guard = shared != null ? shared.guard : p.guard;
         receivers = new RecvCompletionSink[geometry.slotCount()];
         final int n = geometry.slotCount();
         final int laneLength = RegionDescriptor.laneLength(geometry.rxRingBytes());
@@ -230,29 +165,18 @@ final class RxContext
         laneOwnerOffset = new int[n];
         senderId = new long[n];
         wasEmpty = new boolean[n];
-        delivery = new long[n];
-        remaining = new long[n];
         active = new int[n];
         polled = new ActiveLanes(n);
-        acks = new Acknowledgements(region, geometry);
-        liveness = new PeerLiveness(region, geometry, livenessTimeoutMs);
-        target = new EmulatedTarget(local, remote, region, geometry, slot, liveness);
-        this.eq = eq;
-        this.damageReports = new DamageReports("damaged lane from slot ", n);
-        this.endpoint = endpoint;
-        statDamaged = SlotDescriptor.statOffset(geometry, slot, SlotDescriptor.STAT_DAMAGED_OFFSET);
+        final Acknowledgements acks = new Acknowledgements(region, geometry);
+        liveness = new PeerLiveness(region, geometry, p.livenessTimeoutMs);
         for (int i = 0; i < n; i++)
         {
             lanes[i] = new SpscLane(
                 new UnsafeBuffer(region, RegionDescriptor.laneOffset(geometry, slot, i), laneLength));
             laneOwnerOffset[i] = SlotDescriptor.laneOwnerOffset(geometry, slot, i);
-            delivery[i] = ReceiveMatcher.DELIVERY_NONE;
         }
-        // a delivery in progress is a message arriving in pieces; a sender's pieces are consecutive in its lane,
-        // so there is at most one per sending slot
-        maxBody = lanes[0].maxMsgLength();
-        sources = new SenderAddresses(region, geometry, av);
-        this.sourceErrors = sourceErrors;
+        sources = new SenderAddresses(region, geometry, p.av);
+        this.sourceErrors = p.sourceErrors;
         if (shared != null)
         {
             matcher = shared.matcher;
@@ -260,11 +184,13 @@ final class RxContext
         }
         else
         {
-            matcher = new ReceiveMatcher(size, unexpectedCount, unexpectedBytes, preallocate, directedRecv, sources,
-                new Completions(), ShmCapabilities.IOV_LIMIT, n);
-            matcher.minMultiRecv(minMultiRecv);
+            matcher = new ReceiveMatcher(p.size, p.unexpectedCount, p.unexpectedBytes, p.preallocate, directedRecv,
+                sources, new Completions(), ShmCapabilities.IOV_LIMIT, n);
+            matcher.minMultiRecv(p.minMultiRecv);
             receiverTag = 0;
         }
+        inbound = new InboundRecords(p, lanes, senderId, matcher, acks,
+            new EmulatedTarget(p.local, remote, region, geometry, slot, liveness), sources);
         for (int i = 0; i < n; i++)
         {
             region.putLongOrdered(laneOwnerOffset[i], 0);
@@ -275,13 +201,13 @@ final class RxContext
     }
 
     /** @return the matcher (FI_OPT_MIN_MULTI_RECV reads and writes go through it). Control path. */
-    ReceiveMatcher matcher()
+    public ReceiveMatcher matcher()
     {
         return matcher;
     }
 
     /** Control path: set FI_OPT_MIN_MULTI_RECV for receives posted from now on. */
-    void minMultiRecv(final long bytes)
+    public void minMultiRecv(final long bytes)
     {
         guard.lock();
         try
@@ -301,7 +227,7 @@ final class RxContext
      *
      * @return 0 or a negated errno.
      */
-    long post(
+    public long post(
         final boolean tagged, final ByteBuffer buf, final int offset, final int len, final long srcAddr,
         final long tag, final long ignore, final long context, final long flags)
     {
@@ -322,7 +248,7 @@ final class RxContext
      *
      * @return 0 or a negated errno.
      */
-    long post(
+    public long post(
         final boolean tagged, final Msg msg, final long srcAddr, final long tag, final long ignore,
         final long context, final long flags)
     {
@@ -343,7 +269,7 @@ final class RxContext
      *
      * @return 0 or a negated errno.
      */
-    long cancel(final long context)
+    public long cancel(final long context)
     {
         guard.lock();
         try
@@ -363,7 +289,7 @@ final class RxContext
      *
      * @return records taken.
      */
-    int progress()
+    public int progress()
     {
         if (!guard.tryLock())
         {
@@ -412,13 +338,13 @@ final class RxContext
     /** @return records taken from the lane of slot {@code s} (a damaged one is cleared after the read). */
     private int read(final int s)
     {
-        final InboundHandler handler = inbound;
+        final InboundRecords handler = inbound;
         handler.sender = s;
         final int read = lanes[s].controlledRead(handler, wasEmpty[s] ? 1 : READ_LIMIT);
         wasEmpty[s] = read == 0;
-        if (damagedLane >= 0)
+        if (handler.damagedLane >= 0)
         {
-            repairLane();
+            handler.repairDamaged();
         }
         return read;
     }
@@ -498,12 +424,8 @@ final class RxContext
         }
         if (lane.drained() && senderLeft(s, senderInc, deepTurn))
         {
-            if (delivery[s] != ReceiveMatcher.DELIVERY_NONE)
-            {
-                // the sender died or closed part-way through a message and no piece of it is left in the lane
-                matcher.abort(delivery[s], Errno.FI_EIO);
-                delivery[s] = ReceiveMatcher.DELIVERY_NONE;
-            }
+            // the sender died or closed part-way through a message and no piece of it is left in the lane
+            inbound.endPieces(s);
             region.compareAndSetLong(laneOwnerOffset[s], owner, 0);
             return true;
         }
@@ -520,25 +442,23 @@ final class RxContext
     {
         if (lane.takeHeadOverwritten())
         {
-            damaged(s, "the lane's consumer position was overwritten; it was written back, nothing was lost");
+            inbound.damaged(s, "the lane's consumer position was overwritten; it was written back, nothing was lost");
         }
         if (lane.repairRequested())
         {
-            damaged(s, "its sender found the lane full and waiting at a record nobody will commit: the lane was " +
+            inbound.damaged(s, "its sender found the lane full and waiting at a record nobody will commit: the lane was " +
                 "cleared from it to its tail");
-            damagedLane = s;
-            repairLane();
+            inbound.repair(s);
         }
         else if (!lane.positionsSound())
         {
             final boolean gone = senderGone(s, senderInc);
-            damaged(s, "a producer position of " + lane.producerPosition() + " for a consumer at " +
+            inbound.damaged(s, "a producer position of " + lane.producerPosition() + " for a consumer at " +
                 lane.consumerPosition() + " in a " + lane.capacity() + " byte lane" +
                 (gone ? ", whose sender is gone: the lane was cleared" : ": its sender writes its own at its next send"));
             if (gone)
             {
-                damagedLane = s;
-                repairLane();
+                inbound.repair(s);
             }
         }
     }
@@ -566,303 +486,6 @@ final class RxContext
     private boolean senderGone(final int s, final int senderInc)
     {
         return liveness.status(s, senderInc) == PeerLiveness.GONE;
-    }
-
-    /**
-     * A WRITE_DATA record: the sender's fi_writedata has copied {@code length} bytes into this process's memory; its
-     * completion (FI_RMA | FI_REMOTE_WRITE | FI_REMOTE_CQ_DATA) goes to the receive CQ, consuming no receive.
-     */
-    private void writeData(final int s, final long length, final long data)
-    {
-        if (cq != null)
-        {
-            cq.write(0, Flags.FI_RMA | Flags.FI_REMOTE_WRITE | Flags.FI_REMOTE_CQ_DATA, length, 0, data, 0,
-                cq.needsSource() ? sources.fiAddrOf(senderId[s]) : Addresses.FI_ADDR_NOTAVAIL);
-        }
-    }
-
-    /** Takes each record of a lane to the matcher, by type. Receive guard held. */
-    private final class InboundHandler implements ControlledMessageHandler
-    {
-        int sender;
-
-        @Override
-        public Action onMessage(final int msgTypeId, final MutableDirectBuffer b, final int index, final int length)
-        {
-            if (length > maxBody || length < HEADER_LENGTH || msgTypeId < MSG || msgTypeId > MAX_TYPE)
-            {
-                return frameDamaged(msgTypeId, length);
-            }
-            final int flagsWord = b.getInt(index + FLAGS_OFFSET);
-            final int s = sender;
-            final int len = b.getInt(index + LENGTH_OFFSET);
-            if (!isFor(flagsWord, incarnation))
-            {
-                return foreign(s, msgTypeId, b, index, length, flagsWord, len);
-            }
-            if (!contentSound(s, msgTypeId, b, index, length, flagsWord, len))
-            {
-                return recordDamaged(s, msgTypeId, length, len); // never read: its lengths or checksum say so
-            }
-            if (msgTypeId == PIECE)
-            {
-                return piece(s, b, index, len);
-            }
-            if (cq != null && !cq.hasRoom())
-            {
-                return Action.ABORT;
-            }
-            if (delivery[s] != ReceiveMatcher.DELIVERY_NONE)
-            {
-                abandoned(s);
-            }
-            final int f = flags(flagsWord);
-            final boolean tagged = (f & FLAG_TAGGED) != 0;
-            final long msgFlags = (f & FLAG_CQ_DATA) != 0 ? Flags.FI_REMOTE_CQ_DATA : 0;
-            final long tag = b.getLong(index + TAG_OFFSET);
-            final long data = b.getLong(index + DATA_OFFSET);
-            if (msgTypeId == MSG)
-            {
-                return matcher.deliver(senderId[s], tagged, tag, data, msgFlags, b, index + PAYLOAD_OFFSET, len) ?
-                    Action.CONTINUE : Action.ABORT;
-            }
-            return other(msgTypeId, s, tagged, tag, data, msgFlags, b, index, len);
-        }
-
-        /**
-         * A record written for another incarnation of this slot: skipped, unless it is damaged (a checksum that does
-         * not match, its incarnation bits changed by the damage), which is counted and reported.
-         */
-        private Action foreign(
-            final int s, final int msgTypeId, final MutableDirectBuffer b, final int index, final int length,
-            final int flagsWord, final int len)
-        {
-            return (flagsWord & FLAG_CHECKSUM) == 0 || contentSound(s, msgTypeId, b, index, length, flagsWord, len) ?
-                Action.CONTINUE : recordDamaged(s, msgTypeId, length, len);
-        }
-
-        /**
-         * Whether a record's content is sound: its payload length fits the record and, when it carries a checksum,
-         * the checksum fits after the content and matches.
-         */
-        private boolean contentSound(
-            final int s, final int msgTypeId, final MutableDirectBuffer b, final int index, final int length,
-            final int flagsWord, final int len)
-        {
-            final int content = msgTypeId == MSG ? PAYLOAD_OFFSET + len : contentLength(msgTypeId, len);
-            return len >= 0 && content <= length &&
-                ((flagsWord & FLAG_CHECKSUM) == 0 || checksumMatches(s, msgTypeId, b, index, length, content));
-        }
-
-        /** Whether a record that carries a checksum has room for it after its content, and the checksum matches. */
-        private boolean checksumMatches(
-            final int s, final int msgTypeId, final MutableDirectBuffer b, final int index, final int length,
-            final int content)
-        {
-            final int from = checksumStart(msgTypeId); // a request's State word changes after it was sealed
-            return content <= length - CHECKSUM_LENGTH &&
-                b.getInt(index + content) == checksum.of(lanes[s].buffer(), index + from, content - from, msgTypeId);
-        }
-
-        /**
-         * A record whose frame cannot be trusted (its length is more than a lane record can be, or its type is none
-         * of ours): where the next record starts is unknown, so nothing after it in the lane can be read. The lane
-         * is cleared once this read is over ({@link #repairLanes}), the record counted and reported.
-         */
-        private Action frameDamaged(final int msgTypeId, final int length)
-        {
-            final int s = sender;
-            damagedLane = s;
-            damaged(s, (msgTypeId == SpscLaneDescriptor.DAMAGED_TYPE ? "a frame that is not the record at its " +
-                "position (its stamp or its length), " : "a record of type " + msgTypeId + " and ") + "length " + length +
-                " (a lane record holds at most " + maxBody + " bytes): the lane was cleared from it to its tail");
-            return Action.ABORT;
-        }
-
-        /**
-         * A record whose frame is sound but whose content is not (a payload length beyond the record, or a checksum
-         * that does not match): skipped, counted and reported; the message it belongs to, if it was arriving in
-         * pieces, completes in error.
-         */
-        private Action recordDamaged(final int s, final int msgTypeId, final int length, final int len)
-        {
-            damaged(s, "a record of type " + msgTypeId + ", length " + length + ", payload length " + len +
-                ": its lengths or its checksum do not match; skipped");
-            if (delivery[s] != ReceiveMatcher.DELIVERY_NONE)
-            {
-                abandoned(s);
-            }
-            return Action.CONTINUE;
-        }
-
-        /**
-         * A record other than a piece from a slot whose last message never finished: its sender gave up the message
-         * (an ABORT record: this endpoint had stopped), or died or closed part-way and the slot was taken again
-         * before a rescan saw it gone. That message's receive completes in error (FI_EIO).
-         */
-        private void abandoned(final int s)
-        {
-            matcher.abort(delivery[s], Errno.FI_EIO);
-            delivery[s] = ReceiveMatcher.DELIVERY_NONE;
-        }
-
-        private Action piece(final int s, final MutableDirectBuffer b, final int index, final int len)
-        {
-            final long d = delivery[s];
-            if (d == ReceiveMatcher.DELIVERY_NONE)
-            {
-                return Action.CONTINUE;
-            }
-            final long left = remaining[s] - len;
-            if (left <= 0 && cq != null && !cq.hasRoom())
-            {
-                return Action.ABORT; // the last piece completes the receive: wait for room, as a whole message does
-            }
-            matcher.write(d, b, index + PAYLOAD_OFFSET, len);
-            remaining[s] = left;
-            if (left <= 0)
-            {
-                delivery[s] = ReceiveMatcher.DELIVERY_NONE;
-                matcher.end(d);
-            }
-            return Action.CONTINUE;
-        }
-
-        private Action other(
-            final int msgTypeId, final int s, final boolean tagged, final long tag, final long data,
-            final long msgFlags, final MutableDirectBuffer b, final int index, final int len)
-        {
-            if (msgTypeId == ACK_REQUEST)
-            {
-                return acks.acknowledge(s, b.getLong(index + ACK_REQUEST_COOKIE_OFFSET), 0, (int)senderId[s]) ?
-                    Action.CONTINUE : Action.ABORT; // no room in the sender's ring: again later
-            }
-            if (msgTypeId == WRITE_DATA)
-            {
-                writeData(s, tag, data);
-                return Action.CONTINUE;
-            }
-            if (isRequest(msgTypeId))
-            {
-                return request(msgTypeId, s, b, index, len, msgFlags, data);
-            }
-            if (msgTypeId != RTS && msgTypeId != FIRST)
-            {
-                return Action.CONTINUE;
-            }
-            final int ack = msgTypeId == RTS ? acks.claim(s) : 0; // before the copy: never one without the other
-            if (ack < 0)
-            {
-                return Action.ABORT;
-            }
-            final long total = b.getLong(index + TOTAL_LENGTH_OFFSET);
-            final long d = matcher.begin(senderId[s], tagged, tag, data, msgFlags, total);
-            if (d == ReceiveMatcher.DELIVERY_NONE)
-            {
-                if (msgTypeId == RTS)
-                {
-                    acks.abort(s, ack);
-                }
-                return Action.ABORT;
-            }
-            if (msgTypeId == RTS)
-            {
-                return rendezvous(s, b, index, total, d, ack);
-            }
-            matcher.write(d, b, index + FIRST_PAYLOAD_OFFSET, len);
-            final long left = total - len;
-            if (left <= 0)
-            {
-                matcher.end(d);
-            }
-            else
-            {
-                delivery[s] = d;
-                remaining[s] = left;
-            }
-            return Action.CONTINUE;
-        }
-
-        /**
-         * An emulated one-sided request: performed and answered by {@link EmulatedTarget}; left in the lane while the
-         * initiator's ring has no room for the answer; fi_writedata's completion once the bytes are in place.
-         */
-        private Action request(
-            final int type, final int s, final MutableDirectBuffer b, final int index, final int len,
-            final long msgFlags, final long data)
-        {
-            final int status = target.serve(type, s, (int)senderId[s], lanes[s].buffer(), index, len, acks.ring(s));
-            if (status == EmulatedTarget.RETRY)
-            {
-                return Action.ABORT;
-            }
-            if (status == 0 && (msgFlags & Flags.FI_REMOTE_CQ_DATA) != 0 && type == RMA_WRITE)
-            {
-                writeData(s, b.getInt(index + REQUEST_TOTAL_OFFSET), data);
-            }
-            return Action.CONTINUE;
-        }
-
-        /**
-         * An RTS record: copy the message straight out of its sender's shareable memory, then acknowledge it in the
-         * record claimed for it (again in a new one if the sender cleared that meanwhile).
-         */
-        private Action rendezvous(
-            final int s, final MutableDirectBuffer b, final int index, final long total, final long d, final int ack)
-        {
-            final RendezvousReader r = rendezvousReader;
-            r.delivery = d;
-            final long cookie = b.getLong(index + RTS_COOKIE_OFFSET);
-            final boolean early = BROKEN_EARLY_ACK && acks.commit(s, ack, cookie, 0, (int)senderId[s]);
-            final int status = total > Integer.MAX_VALUE ? -Errno.FI_EMSGSIZE :
-                remote.readTo(b.getLong(index + RTS_KEY_OFFSET), b.getLong(index + RTS_ADDR_OFFSET), (int)total, r);
-            matcher.end(d);
-            if (!early && !acks.commit(s, ack, cookie, status, (int)senderId[s]))
-            {
-                acks.acknowledge(s, cookie, status, (int)senderId[s]);
-            }
-            return Action.CONTINUE;
-        }
-    }
-
-    /**
-     * Count a damaged record or lane in the slot's statistics and report it to the bound EQ (an error event: FI_EIO,
-     * the endpoint's fid and context, the sending slot as data, the detail as error data; at most one event per
-     * sending slot every {@link DamageReports#INTERVAL_MS}). Receive guard held; error path (allocates).
-     */
-    private void damaged(final int sender, final String what)
-    {
-        region.putLongOrdered(statDamaged, region.getLong(statDamaged) + 1);
-        damageReports.report(eq, endpoint, endpoint.context(), sender, what, Heartbeats.nowMs());
-    }
-
-    /**
-     * Clear the lane whose frame was found damaged ({@link SpscLane#discard}) and end the message its
-     * sender was sending in pieces, if any: the rest of that lane's records are lost, the lane flows again from its
-     * tail. Receive guard held.
-     */
-    private void repairLane()
-    {
-        final int s = damagedLane;
-        damagedLane = -1;
-        lanes[s].discard();
-        if (delivery[s] != ReceiveMatcher.DELIVERY_NONE)
-        {
-            matcher.abort(delivery[s], Errno.FI_EIO);
-            delivery[s] = ReceiveMatcher.DELIVERY_NONE;
-        }
-    }
-
-    /** Hands a peer's shareable bytes straight to the matcher: the one copy of a rendezvous. */
-    private final class RendezvousReader implements RemoteMemory.SegmentReader
-    {
-        long delivery;
-
-        @Override
-        public void read(final DirectBuffer memory, final int index, final int length)
-        {
-            matcher.write(delivery, memory, index, length);
-        }
     }
 
     /** Writes the receive side's completions and counts (the sender each names is not needed). Receive guard held. */
@@ -1027,7 +650,7 @@ final class RxContext
      * buffers and the rendezvous view closes. Posted receives are discarded without completions (fi_close).
      * Control path.
      */
-    void close(final boolean faulted)
+    public void close(final boolean faulted)
     {
         final boolean locked = guard.lockForClose(faulted, SpinGuard.FAULTED_CLOSE_WAIT_NS);
         try

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.jfabric.shm.ep;
+package io.jfabric.shm.rx;
 
 import io.jfabric.shm.liveness.Heartbeats;
 
@@ -36,16 +36,17 @@ import io.jfabric.shm.liveness.Heartbeats;
  * <p>
  * Positions of the list: {@code [0, hotCount)} hot, {@code [hotCount, count)} cold. Slots are those of the domain.
  * <p>
- * Receive guard held: one thread at a time. Nothing here allocates.
+ * Receive guard held: one thread at a time. Nothing here allocates. Public for the endpoint tests that pin its
+ * periods ({@code ManySendersTest}); the package is not exported.
  */
-final class ActiveLanes
+public final class ActiveLanes
 {
     /** Lanes from which the list is split into hot and cold. */
-    static final int TIERED_FROM = 8;
+    public static final int TIERED_FROM = 8;
     /** Progress calls per cold lane polled in turn (besides the sweep of all on a tick's first call). */
-    static final int COLD_STRIDE = 4;
+    public static final int COLD_STRIDE = 4;
     /** How long a lane stays hot after its last record, in milliseconds of {@link Heartbeats#nowMs()}. */
-    static final long HOT_MS = 2 * Heartbeats.TICK_MS;
+    public static final long HOT_MS = 2 * Heartbeats.TICK_MS;
 
     private final int[] order;
     private final long[] lastRecordMs;

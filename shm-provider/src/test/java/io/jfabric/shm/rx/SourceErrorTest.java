@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.jfabric.shm.ep;
+package io.jfabric.shm.rx;
 
 import io.jfabric.AddressVector;
 import io.jfabric.Addresses;
@@ -35,6 +35,7 @@ import io.jfabric.shm.ShmProvider;
 import io.jfabric.shm.ShmTestRoot;
 import io.jfabric.shm.av.ShmAddress;
 import io.jfabric.shm.core.LocalHost;
+import io.jfabric.shm.ep.PlainSenderMain;
 import io.jfabric.testsupport.ChildJvm;
 import io.jfabric.testsupport.OpenedObjects;
 
