@@ -541,13 +541,12 @@ public final class ShmDomain extends FidLifecycle implements Domain, DomainConte
 
     private ShmEndpoint openEndpoint(final Info epInfo, final FidClass fidClass, final long context)
     {
-        final ShmConfig config = fabric.provider().config();
         final boolean auto = isAutoProgress();
         // the endpoints bound to a shared receive context may progress on several threads whatever the model:
         // its matcher is guarded by a real lock
         final boolean sharedRx = fidClass == FidClass.SRX_CTX && !BROKEN_SRX_NO_LOCK;
-        return new ShmEndpoint(this, memory, resources, epInfo, attr.name(), region.buffer(), region.geometry(),
-            config, ThreadingGuards.of(sharedRx ? Threading.SAFE : attr.threading(), auto),
+        return new ShmEndpoint(this, memory, epInfo,
+            ThreadingGuards.of(sharedRx ? Threading.SAFE : attr.threading(), auto),
             auto ? progressHooks() : EndpointHooks.NONE, context, fidClass);
     }
 
