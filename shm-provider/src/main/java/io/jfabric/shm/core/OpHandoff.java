@@ -24,7 +24,7 @@ import java.lang.invoke.VarHandle;
 /**
  * The indices of a fixed pool of operations passed between their two owners, with no lock: the <em>sending side</em>
  * takes a free index ({@link #take}), fills the operation's fields (kept by the pool's owner, {@code PendingSends} or
- * {@link io.jfabric.shm.rma.EmulatedOps}) and hands it over ({@link #submit}); <em>progress</em> takes what was handed over
+ * {@code EmulatedOps}) and hands it over ({@link #submit}); <em>progress</em> takes what was handed over
  * ({@link #beginAccept}, {@link #nextAccepted}) and gives each index back once the operation is done
  * ({@link #release}), which the sending side takes into its free pool again ({@link #hasFree}).
  * <p>

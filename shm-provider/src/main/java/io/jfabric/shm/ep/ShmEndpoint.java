@@ -366,10 +366,9 @@ public final class ShmEndpoint extends EndpointDataPath implements MrEndpoint
         r.livenessTimeoutMs = config.livenessTimeoutMs();
         r.eq = b.eq;
         r.endpoint = this;
-        r.shared = sharedRx;
         r.local = registrar.localRegions();
         r.sourceErrors = sourceErrors;
-        rx = new RxContext(r);
+        rx = new RxContext(r, sharedRx);
         if (!publishFirst)
         {
             heartbeat = Heartbeats.register(new SlotHeaderWatch(region, geometry, slot, b.eq, this));

@@ -118,10 +118,6 @@ public final class RxContext
     private boolean closed;
 
     // ---- shared receive contexts (fi_srx_context)
-    /** Bits of a sender id above the slot and incarnation: the receiver's tag in a shared receive context. */
-    static final int RECEIVER_SHIFT = 48;
-    /** The sender id bits that name the sending slot and incarnation. */
-    static final long SENDER_BITS = (1L << RECEIVER_SHIFT) - 1;
     /** A sink for completions of an endpoint that left its shared receive context: nothing reports them. */
     private static final RecvCompletionSink DROPPED = new Dropped();
     /** Turns sender ids into fi_addrs (completions' sources) and key memberships. Receive guard held. */
@@ -140,14 +136,16 @@ public final class RxContext
     /**
      * Build the context of an endpoint being enabled, and clear the owner words of its lanes. Control path.
      *
-     * @param p what the endpoint gives it: region and slot, bindings, the receive guard, limits ({@link RxParams}).
+     * @param p      what the endpoint gives it: region and slot, bindings, the receive guard, limits
+     *               ({@link RxParams}).
+     * @param shared the receive context of the shared receive context the endpoint is bound to, whose matcher and
+     *               guard it uses; null for an endpoint with its own.
      */
-    public RxContext(final RxParams p)
+    public RxContext(final RxParams p, final RxContext shared)
     {
         final AtomicBuffer region = p.region;
         final RegionGeometry geometry = p.geometry;
         final int slot = p.slot;
-        final RxContext shared = p.shared;
         this.region = region;
         this.geometry = geometry;
         this.incarnation = p.incarnation;
@@ -574,7 +572,7 @@ public final class RxContext
             {
                 receivers[i] = sink;
                 receiverCount++;
-                return (long)(i + 1) << RECEIVER_SHIFT;
+                return (long)(i + 1) << SenderAddresses.RECEIVER_SHIFT;
             }
         }
         throw new IllegalStateException("more endpoints than slots on one shared receive context");
@@ -588,7 +586,7 @@ public final class RxContext
      */
     synchronized void removeReceiver(final long tag)
     {
-        receivers[(int)(tag >>> RECEIVER_SHIFT) - 1] = DROPPED;
+        receivers[(int)(tag >>> SenderAddresses.RECEIVER_SHIFT) - 1] = DROPPED;
     }
 
     /**
@@ -597,7 +595,7 @@ public final class RxContext
      */
     private RecvCompletionSink receiver(final long senderId)
     {
-        int r = senderId == RecvCompletionSink.NO_SENDER ? 0 : (int)(senderId >>> RECEIVER_SHIFT) - 1;
+        int r = senderId == RecvCompletionSink.NO_SENDER ? 0 : (int)(senderId >>> SenderAddresses.RECEIVER_SHIFT) - 1;
         if (senderId == RecvCompletionSink.NO_SENDER)
         {
             while (r < receivers.length && (receivers[r] == null || receivers[r] == DROPPED))

@@ -73,11 +73,6 @@ public final class RxParams
     public ShmEventQueue eq;
     /** The endpoint, as the fid those reports name. */
     public Fid endpoint;
-    /**
-     * The receive context of the shared receive context the endpoint is bound to, whose matcher and guard it uses;
-     * null for an endpoint with its own.
-     */
-    public RxContext shared;
     /** The server of this process's local-only regions for emulated requests. */
     public LocalRegions local;
     /** FI_SOURCE_ERR ({@link SourceErrors}), or null. */

@@ -45,6 +45,11 @@ import org.agrona.concurrent.AtomicBuffer;
  */
 public final class SenderAddresses implements AddressResolver
 {
+    /** Bits of a sender id above the slot and incarnation: the receiver's tag in a shared receive context. */
+    static final int RECEIVER_SHIFT = 48;
+    /** The sender id bits that name the sending slot and incarnation. */
+    static final long SENDER_BITS = (1L << RECEIVER_SHIFT) - 1;
+
     private final AtomicBuffer region;
     private final RegionGeometry geometry;
     private final ShmAddressVector av;
@@ -86,7 +91,7 @@ public final class SenderAddresses implements AddressResolver
     public long fiAddrOf(final long id)
     {
         final ShmAddressVector a = av;
-        final long key = id & RxContext.SENDER_BITS;
+        final long key = id & SENDER_BITS;
         final int s = (int)(key >>> 32);
         if (s < 0 || s >= cachedId.length)
         {
@@ -117,7 +122,7 @@ public final class SenderAddresses implements AddressResolver
     public boolean isUnderKey(final long id, final long keyHandle)
     {
         final ShmAddressVector a = av;
-        final long key = id & RxContext.SENDER_BITS;
+        final long key = id & SENDER_BITS;
         final int s = (int)(key >>> 32);
         if (s < 0 || s >= cachedId.length)
         {
@@ -159,7 +164,7 @@ public final class SenderAddresses implements AddressResolver
      */
     boolean isKnown(final long id)
     {
-        final long key = id & RxContext.SENDER_BITS;
+        final long key = id & SENDER_BITS;
         final int s = (int)(key >>> 32);
         return s >= 0 && s < cachedId.length && find(key, Addresses.FI_ADDR_UNSPEC) != Addresses.FI_ADDR_NOTAVAIL;
     }
@@ -173,7 +178,7 @@ public final class SenderAddresses implements AddressResolver
      */
     long addressSlot(final long id)
     {
-        final int s = (int)((id & RxContext.SENDER_BITS) >>> 32);
+        final int s = (int)((id & SENDER_BITS) >>> 32);
         final int inc = (int)id;
         final long of = contextOf(region, geometry, s, inc);
         // a context of a scalable endpoint: the AV holds that endpoint's address slot
