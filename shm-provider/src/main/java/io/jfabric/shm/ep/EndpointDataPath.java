@@ -208,7 +208,7 @@ abstract class EndpointDataPath extends EndpointCallForms implements Progressabl
     // ------------------------------------------------------------------ zero copy
 
     @Override
-    public long claim(final long destAddr, final int length, final long tag, final long data, final long flags)
+    public final long claim(final long destAddr, final int length, final long tag, final long data, final long flags)
     {
         try
         {
@@ -278,7 +278,7 @@ abstract class EndpointDataPath extends EndpointCallForms implements Progressabl
     }
 
     @Override
-    public long cancel(final long context)
+    public final long cancel(final long context)
     {
         try
         {
@@ -469,7 +469,7 @@ abstract class EndpointDataPath extends EndpointCallForms implements Progressabl
      * @return work done.
      */
     @Override
-    public int progress()
+    public final int progress()
     {
         try
         {
