@@ -4,7 +4,7 @@
 # lay out a whole message, and nothing else of the library. Between tools/bench/reference/floor.sh and `jfabric pingpong`:
 # floor -> lane floor is what the lane's record format and ring protocol cost, lane floor -> pingpong what the library
 # adds. Prints: lanefloor rtt_ns p50=... p90=... p99=... p99.9=... max=... rounds=... size=...
-# With lane "spsc" the rings are the provider's own single-producer, single-consumer lane (io.jfabric.shm.ep.SpscLane,
+# With lane "spsc" the rings are the provider's own single-producer, single-consumer lane (io.jfabric.shm.lane.SpscLane,
 # same capacity and record format) instead of Agrona's, and the line ends with " lane=spsc".
 #
 # Usage: tools/bench/lane-floor.sh [round_trips] [size] [warmup] [agrona|spsc]

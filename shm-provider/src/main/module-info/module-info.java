@@ -20,9 +20,10 @@
  * path. Exported, and holding only types of their own or of the API in their public signatures: the provider
  * ({@code io.jfabric.shm}: {@code ShmProvider}, for a program that embeds it), its settings
  * ({@code io.jfabric.shm.config}: {@code ShmConfig}) and the read-only monitoring views ({@code io.jfabric.shm.stat}:
- * {@code DomainStat}, {@code RegionMappers}, ...). Every other package (domain, region, ep, match, cq, av, mr, rma,
- * cntr, eq, progress, context, core, cleanup) is the provider's own; the build compiles this module with
- * {@code -Werror}, so a public signature that names one of their types fails it ({@code [exports]}).
+ * {@code DomainStat}, {@code RegionMappers}, ...). Every other package (domain, region, ep, tx, rx, rma, liveness,
+ * lane, match, cq, av, mr, cntr, eq, progress, context, core, cleanup) is the provider's own; the build compiles
+ * this module with {@code -Werror}, so a public signature that names one of their types fails it
+ * ({@code [exports]}).
  * <p>
  * Agrona (the automatic module {@code org.agrona}) reaches {@code jdk.internal.misc.Unsafe}: a JVM with Agrona on
  * the module path needs {@code --add-exports java.base/jdk.internal.misc=org.agrona} (on the class path

@@ -16,7 +16,7 @@
 package io.jfabric.shm.av;
 
 /**
- * The 64-bit digest an authorization key travels as between shm processes (see {@code io.jfabric.shm.ep.AuthKeys}):
+ * The 64-bit digest an authorization key travels as between shm processes (see {@code io.jfabric.shm.av.AuthKeys}):
  * FNV-1a over the key's bytes, then its length; never 0, which stands for "no key". Not a secret and not a MAC:
  * it tells cooperating endpoints' keys apart. Stateless; any thread.
  */

@@ -17,6 +17,7 @@
  * The foundation every other package stands on (with {@code config}, the settings): what the provider supports
  * ({@link io.jfabric.shm.core.ShmCapabilities}), process identities, object lifecycle and reference counts
  * ({@link io.jfabric.shm.core.FidLifecycle}), a domain's count limits and the switches that build deliberately
- * broken variants for the stress tests. It imports nothing else of the provider.
+ * broken variants for the stress tests, and the lock-free hand-off of operation indices between a context's sending
+ * side and its progress ({@link io.jfabric.shm.core.OpHandoff}). It imports nothing else of the provider.
  */
 package io.jfabric.shm.core;

@@ -57,7 +57,7 @@ import io.jfabric.shm.core.FidLifecycle;
 import io.jfabric.shm.core.MappedFileWatch;
 import io.jfabric.shm.cq.ShmCompletionQueue;
 import io.jfabric.shm.ep.EndpointHooks;
-import io.jfabric.shm.ep.Heartbeats;
+import io.jfabric.shm.liveness.Heartbeats;
 import io.jfabric.shm.ep.SharedContextAttrs;
 import io.jfabric.shm.ep.ShmEndpoint;
 import io.jfabric.shm.ep.ShmScalableEndpoint;
@@ -541,13 +541,12 @@ public final class ShmDomain extends FidLifecycle implements Domain, DomainConte
 
     private ShmEndpoint openEndpoint(final Info epInfo, final FidClass fidClass, final long context)
     {
-        final ShmConfig config = fabric.provider().config();
         final boolean auto = isAutoProgress();
         // the endpoints bound to a shared receive context may progress on several threads whatever the model:
         // its matcher is guarded by a real lock
         final boolean sharedRx = fidClass == FidClass.SRX_CTX && !BROKEN_SRX_NO_LOCK;
-        return new ShmEndpoint(this, memory, resources, epInfo, attr.name(), region.buffer(), region.geometry(),
-            config, ThreadingGuards.of(sharedRx ? Threading.SAFE : attr.threading(), auto),
+        return new ShmEndpoint(this, memory, epInfo,
+            ThreadingGuards.of(sharedRx ? Threading.SAFE : attr.threading(), auto),
             auto ? progressHooks() : EndpointHooks.NONE, context, fidClass);
     }
 

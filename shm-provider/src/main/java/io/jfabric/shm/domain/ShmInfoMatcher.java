@@ -42,7 +42,7 @@ import io.jfabric.shm.context.ProviderContext;
 import io.jfabric.shm.core.LocalHost;
 import io.jfabric.shm.core.ShmCapabilities;
 import io.jfabric.shm.core.ShmNames;
-import io.jfabric.shm.ep.RmaOrdering;
+import io.jfabric.shm.rma.RmaOrdering;
 import io.jfabric.shm.region.RegionFile;
 import io.jfabric.shm.region.RegionGeometry;
 

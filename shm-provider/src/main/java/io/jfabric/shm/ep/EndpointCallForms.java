@@ -32,8 +32,8 @@ import io.jfabric.shm.rma.AtomicSupport;
 
 import java.nio.ByteBuffer;
 
-import static io.jfabric.shm.ep.LaneRecordDescriptor.FLAG_CQ_DATA;
-import static io.jfabric.shm.ep.LaneRecordDescriptor.FLAG_TAGGED;
+import static io.jfabric.shm.lane.LaneRecordDescriptor.FLAG_CQ_DATA;
+import static io.jfabric.shm.lane.LaneRecordDescriptor.FLAG_TAGGED;
 
 /**
  * The call forms of fi_msg(3), fi_tagged(3), fi_rma(3) and fi_atomic(3) (plain, vectored, msg, inject, data, tagged), each

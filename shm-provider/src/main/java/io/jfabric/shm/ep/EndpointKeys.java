@@ -25,7 +25,7 @@ import io.jfabric.shm.av.ShmAddressVector;
 import io.jfabric.shm.region.SlotDescriptor;
 
 /**
- * The authorization keys one endpoint is programmed with, decided at fi_enable ({@link AuthKeys} has the rules):
+ * The authorization keys one endpoint is programmed with, decided at fi_enable ({@link io.jfabric.shm.av.AuthKeys} has the rules):
  * the key it sends with (its {@code ep_attr.auth_key}, else its domain's), or, in a domain opened with
  * FI_AV_AUTH_KEY, the keys its AV holds, which it accepts and holds against removal ({@link AvKeyHolds}) until it
  * closes. The domain resolves its own key away when its fabric was opened below API version 1.5; the endpoint's
@@ -93,7 +93,7 @@ final class EndpointKeys
         return digest;
     }
 
-    /** @return the digests the endpoint accepts, for its slot ({@link AuthKeys#publish}). */
+    /** @return the digests the endpoint accepts, for its slot ({@link io.jfabric.shm.av.AuthKeys#publish}). */
     long[] accepted()
     {
         return accepted;

@@ -16,9 +16,6 @@
 package io.jfabric.shm.ep;
 
 import io.jfabric.Addresses;
-import io.jfabric.AtomicDatatype;
-import io.jfabric.AtomicOp;
-import io.jfabric.Endpoint;
 import io.jfabric.EpType;
 import io.jfabric.Errno;
 import io.jfabric.FabricException;
@@ -26,11 +23,8 @@ import io.jfabric.Fid;
 import io.jfabric.FidClass;
 import io.jfabric.Flags;
 import io.jfabric.Info;
-import io.jfabric.Ioc;
 import io.jfabric.MessageClaim;
-import io.jfabric.Msg;
-import io.jfabric.RmaIoc;
-import io.jfabric.RmaIov;
+import io.jfabric.shm.av.AuthKeys;
 import io.jfabric.shm.av.ShmAddress;
 import io.jfabric.shm.av.ShmAddressVector;
 import io.jfabric.shm.cntr.ShmCounter;
@@ -42,33 +36,40 @@ import io.jfabric.shm.core.FidLifecycle;
 import io.jfabric.shm.core.LocalHost;
 import io.jfabric.shm.core.ProcessIdentity;
 import io.jfabric.shm.core.ShmCapabilities;
-import io.jfabric.shm.cq.ShmCompletionQueue;
-import io.jfabric.shm.eq.ShmEventQueue;
+import io.jfabric.shm.liveness.EndpointDamage;
+import io.jfabric.shm.liveness.Heartbeats;
+import io.jfabric.shm.liveness.SlotHeaderWatch;
 import io.jfabric.shm.match.ReceiveMatcher;
 import io.jfabric.shm.mr.MemoryRegistrar;
 import io.jfabric.shm.mr.MrEndpoint;
 import io.jfabric.shm.mr.ShmMemoryRegion;
-import io.jfabric.shm.progress.Progressable;
 import io.jfabric.shm.progress.ThreadingGuards;
 import io.jfabric.shm.region.RegionFile;
 import io.jfabric.shm.region.RegionGeometry;
 import io.jfabric.shm.region.SlotDescriptor;
-import io.jfabric.shm.rma.AtomicSupport;
+import io.jfabric.shm.rma.EmulatedRequest;
+import io.jfabric.shm.rma.RmaInitiator;
+import io.jfabric.shm.rx.RxContext;
+import io.jfabric.shm.rx.RxParams;
+import io.jfabric.shm.rx.SourceErrors;
+import io.jfabric.shm.tx.LaneClaim;
+import io.jfabric.shm.tx.TxContext;
+import io.jfabric.shm.tx.TxParams;
 
 import org.agrona.concurrent.AtomicBuffer;
 
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
-import static io.jfabric.shm.ep.LaneRecordDescriptor.FLAG_CQ_DATA;
-import static io.jfabric.shm.ep.LaneRecordDescriptor.FLAG_TAGGED;
+import static io.jfabric.shm.lane.LaneRecordDescriptor.FLAG_CQ_DATA;
+import static io.jfabric.shm.lane.LaneRecordDescriptor.FLAG_TAGGED;
 
 /**
  * The shm provider's reliable datagram endpoint (FI_EP_RDM): fi_endpoint(3), fi_msg(3), fi_tagged(3) and a
  * zero-copy claim.
  * <p>
  * The endpoint holds one slot of the domain region from open to close. It is the shell: lifecycle, bindings,
- * names, options, and the data-path entry points, which check their arguments and hand over to its
+ * names, options here, and the data-path entry points ({@link EndpointDataPath}, which it extends), which check their
+ * arguments and hand over to its
  * {@link TxContext transmit context} (destinations, the lanes into peers, queued sends, acknowledgements) and its
  * {@link RxContext receive context} (the lanes from peers, matching, receive completions). Both are made at
  * {@link #enable}.
@@ -83,93 +84,61 @@ import static io.jfabric.shm.ep.LaneRecordDescriptor.FLAG_TAGGED;
  * ({@link RegionFile#faulted}) and answers {@code -FI_EIO}, as every call does from then on. The region's watch
  * usually sees the truncation first (see {@code RegionWatch}).
  */
-public final class ShmEndpoint extends EndpointCallForms implements Progressable, MrEndpoint
+public final class ShmEndpoint extends EndpointDataPath implements MrEndpoint
 {
-    private static final int OPEN = 0;
-    private static final int ENABLED = 1;
-    private static final int CLOSED = 2;
     private static final boolean BROKEN_PUBLISHED_BEFORE_BUILT =
         BrokenVariant.active("sep.rx-published-before-built");
     private static final boolean BROKEN_TX_FROM_ADDRESS_SLOT = BrokenVariant.active("sep.tx-from-address-slot");
     private static final boolean BROKEN_REMOTE_COUNTERS_LATE =
         BrokenVariant.active("cntr.remote-published-after-active");
 
-    private final FidLifecycle domain;
-    private final DomainContext shmDomain;
+    private final DomainContext domain;
     private final MemoryRegistrar registrar;
     private final DomainResources resources;
     private final Info info;
     private final String domainName;
     private final AtomicBuffer region;
-    private final RegionFile regionFile;
     private final RegionGeometry geometry;
-    private final long maxMsgSize;
-    private final int injectSize;
-    private final int inlineLimit;
     private final ShmConfig config;
     private final boolean directedRecv;
     private final ThreadingGuards guards;
     private final EndpointHooks hooks;
-    /** 0, or -FI_ENOSYS when the endpoint may not send (FI_RECV without FI_SEND, a receive context). */
-    private final int sendRefusal;
-    /** 0, or -FI_ENOSYS when the endpoint may not receive (FI_SEND without FI_RECV, a transmit context). */
-    private final int recvRefusal;
-    /** 0, or -FI_ENOSYS when the endpoint may not initiate RMA (opened without FI_RMA, or receive only). */
-    private final int rmaRefusal;
-    /** 0, or -FI_ENOSYS when the endpoint may not initiate atomics (opened without FI_ATOMIC, or receive only). */
-    private final int atomicRefusal;
     /** The scalable endpoint this endpoint is a context of, or null. */
     private ShmScalableEndpoint parent;
 
     private int slot;
     private int incarnation;
-    private volatile int state = OPEN;
     private long minMultiRecv = ReceiveMatcher.DEFAULT_MIN_MULTI_RECV;
     private final EndpointBindings bindings;
     private final java.util.List<ShmMemoryRegion> boundRegions = new java.util.ArrayList<>();
 
     private final LaneClaim claim;
     private final EndpointSlots slots;
-    private TxContext tx;
-    private RxContext rx;
     private Heartbeats.Registration heartbeat;
 
     /**
      * Open an endpoint, a context of a scalable endpoint ({@code fidClass} TX_CTX or RX_CTX, then {@link #serve}
-     * names the scalable endpoint) or a shared receive context (SRX_CTX), and claim a slot for it.
+     * names the scalable endpoint) or a shared receive context (SRX_CTX), and claim a slot for it. What the domain
+     * offers (region, settings, ep_cnt accounting, name) is read from it, as Aeron's conductor reads its context.
      *
-     * @param domain     the domain, retained until close.
-     * @param registrar  the domain's memory registrar (rendezvous sends find their source's region through it).
-     * @param resources  ep_cnt accounting.
-     * @param info       the info (ep_attr type RDM).
-     * @param domainName the domain's name (for getname).
-     * @param region     the region.
-     * @param geometry   its geometry.
-     * @param config     the provider's settings (inject.size, rendezvous.min, unexpected.*).
-     * @param guards     the guards the domain's threading model and progress mode need.
-     * @param hooks      what the domain does at enable and close (automatic progress registration).
-     * @param context    user context.
-     * @param fidClass   EP, TX_CTX, RX_CTX or SRX_CTX.
+     * @param domain    the domain, retained until close.
+     * @param registrar the domain's memory registrar (rendezvous sends find their source's region through it).
+     * @param info      the info (ep_attr type RDM).
+     * @param guards    the guards the domain's threading model and progress mode need.
+     * @param hooks     what the domain does at enable and close (automatic progress registration).
+     * @param context   user context.
+     * @param fidClass  EP, TX_CTX, RX_CTX or SRX_CTX.
      */
     public ShmEndpoint(
         final DomainContext domain,
         final MemoryRegistrar registrar,
-        final DomainResources resources,
         final Info info,
-        final String domainName,
-        final AtomicBuffer region,
-        final RegionGeometry geometry,
-        final ShmConfig config,
         final ThreadingGuards guards,
         final EndpointHooks hooks,
         final long context,
         final FidClass fidClass)
     {
-        super(fidClass, context, info);
-        if (info == null)
-        {
-            throw new FabricException(Errno.FI_EINVAL, "fi_endpoint: info is null");
-        }
+        super(fidClass, context, info, domain);
         final Info copy = info.copy();
         final EpType type = copy.epAttr() == null ? EpType.RDM : copy.epAttr().type();
         if (type != EpType.RDM && type != EpType.UNSPEC)
@@ -177,35 +146,25 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
             throw new FabricException(Errno.FI_EINVAL,
                 "fi_endpoint: ep_attr.type " + type + " is not supported; the shm provider offers FI_EP_RDM");
         }
-        this.domain = domain.fid();
-        this.shmDomain = domain;
+        this.domain = domain;
         this.registrar = registrar;
-        this.resources = resources;
+        this.resources = domain.resources();
         this.info = copy;
-        this.domainName = domainName;
-        this.region = region;
-        this.regionFile = domain.region();
-        this.geometry = geometry;
+        this.domainName = domain.attr().name();
+        this.region = regionFile.buffer();
+        this.geometry = regionFile.geometry();
+        this.config = domain.config();
         this.hooks = hooks;
         this.guards = guards;
         final boolean txShared = copy.epAttr() != null && copy.epAttr().txCtxCnt() == Addresses.FI_SHARED_CONTEXT;
         final boolean rxShared = copy.epAttr() != null && copy.epAttr().rxCtxCnt() == Addresses.FI_SHARED_CONTEXT;
         this.bindings = new EndpointBindings(domain.fid(), txShared, rxShared,
             (copy.caps() & Flags.FI_RMA_EVENT) != 0);
-        inlineLimit = LaneRecordDescriptor.inlineLimit(geometry.rxRingBytes(), config.checksum());
         claim = new LaneClaim(regionFile);
         slots = new EndpointSlots(region, geometry);
-        this.injectSize = Math.min(config.injectSize(), inlineLimit);
-        this.config = config;
-        maxMsgSize = copy.epAttr() != null && copy.epAttr().maxMsgSize() > 0 ? copy.epAttr().maxMsgSize() :
-            Integer.MAX_VALUE;
         final long caps = copy.caps();
         directedRecv = (caps & Flags.FI_DIRECTED_RECV) != 0 ||
             (copy.rxAttr() != null && (copy.rxAttr().caps() & Flags.FI_DIRECTED_RECV) != 0);
-        sendRefusal = (caps & Flags.FI_RECV) != 0 && (caps & Flags.FI_SEND) == 0 ? -Errno.FI_ENOSYS : 0;
-        recvRefusal = (caps & Flags.FI_SEND) != 0 && (caps & Flags.FI_RECV) == 0 ? -Errno.FI_ENOSYS : 0;
-        rmaRefusal = (caps & Flags.FI_RMA) == 0 ? -Errno.FI_ENOSYS : sendRefusal;
-        atomicRefusal = (caps & Flags.FI_ATOMIC) == 0 ? -Errno.FI_ENOSYS : sendRefusal;
 
         domain.retain("fi_endpoint");
         boolean ok = false;
@@ -279,7 +238,7 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
      */
     public int emulatedLimit()
     {
-        return TxContext.emulatedLimit(geometry);
+        return EmulatedRequest.limit(geometry);
     }
 
     /** @return the inject size in force. */
@@ -339,9 +298,9 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
         }
         final long txSize = info.txAttr() != null && info.txAttr().size() > 0 ? info.txAttr().size() : 1024;
         final long rxSize = info.rxAttr() != null && info.rxAttr().size() > 0 ? info.rxAttr().size() : 1024;
-        final SourceErrors sourceErrors = SourceErrors.of(info, domainName, shmDomain.attr().maxErrData());
-        final EndpointKeys keys = b.holdKeys(EndpointKeys.enable(shmDomain.attr(), info, av,
-            ShmCapabilities.keysIgnored(shmDomain.fabric().attr().apiVersion())));
+        final SourceErrors sourceErrors = SourceErrors.of(info, domainName, domain.attr().maxErrData());
+        final EndpointKeys keys = b.holdKeys(EndpointKeys.enable(domain.attr(), info, av,
+            ShmCapabilities.keysIgnored(domain.fabric().attr().apiVersion())));
         for (int stat = SlotDescriptor.STAT_INLINE_OFFSET; stat <= SlotDescriptor.STAT_DAMAGED_OFFSET; stat += 8)
         {
             region.putLongOrdered(SlotDescriptor.statOffset(geometry, slot, stat), 0);
@@ -364,16 +323,52 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
         // one producer, shares them with every other transmit context of that endpoint.
         final boolean fromAddressSlot = BROKEN_TX_FROM_ADDRESS_SLOT && parent != null &&
             fidClass() == FidClass.TX_CTX;
-        tx = new TxContext(region, geometry, fromAddressSlot ? parent.slot() : slot,
-            fromAddressSlot ? parent.incarnation() : incarnation, av, registrar, b.txCq, b.selectiveTx, b.sendCntr,
-            config.rendezvousMin(), config.livenessTimeoutMs(), config.checksum(), (int)Math.min(txSize, 1 << 16), iovLimit(), guards.sendGuard(),
-            guards.progressGuard(), claim, keys.digest(), keys.fromAv(),
-            new EndpointDamage(b.eq, this, slot, geometry.slotCount()),
-            new RmaInitiator(registrar, b, av, keys.digest(), keys.fromAv()));
-        rx = new RxContext(region, geometry, slot, incarnation, av, b.rxCq, b.selectiveRx, b.recvCntr,
-            registrar.endpointRemoteMemory(), (int)Math.min(rxSize, 1 << 20), config.unexpectedCount(),
-            config.unexpectedBytes(), config.unexpectedPreallocate(), directedRecv, minMultiRecv, guards.receiveGuard(), config.livenessTimeoutMs(), b.eq,
-            this, sharedRx, registrar.localRegions(), sourceErrors);
+        final TxParams t = new TxParams();
+        t.region = region;
+        t.geometry = geometry;
+        t.slot = fromAddressSlot ? parent.slot() : slot;
+        t.incarnation = fromAddressSlot ? parent.incarnation() : incarnation;
+        t.av = av;
+        t.registrar = registrar;
+        t.cq = b.txCq;
+        t.selective = b.selectiveTx;
+        t.counter = b.sendCntr;
+        t.rendezvousMin = config.rendezvousMin();
+        t.livenessTimeoutMs = config.livenessTimeoutMs();
+        t.checksum = config.checksum();
+        t.size = (int)Math.min(txSize, 1 << 16);
+        t.iovLimit = iovLimit;
+        t.sendGuard = guards.sendGuard();
+        t.progressGuard = guards.progressGuard();
+        t.claim = claim;
+        t.authDigest = keys.digest();
+        t.authKeysFromAv = keys.fromAv();
+        t.damage = new EndpointDamage(b.eq, this, slot, geometry.slotCount());
+        t.rma = new RmaInitiator(registrar, b.txCq, b.readCntr, b.writeCntr, av, keys.digest(), keys.fromAv());
+        tx = new TxContext(t);
+        final RxParams r = new RxParams();
+        r.region = region;
+        r.geometry = geometry;
+        r.slot = slot;
+        r.incarnation = incarnation;
+        r.av = av;
+        r.cq = b.rxCq;
+        r.selective = b.selectiveRx;
+        r.counter = b.recvCntr;
+        r.remote = registrar.endpointRemoteMemory();
+        r.size = (int)Math.min(rxSize, 1 << 20);
+        r.unexpectedCount = config.unexpectedCount();
+        r.unexpectedBytes = config.unexpectedBytes();
+        r.preallocate = config.unexpectedPreallocate();
+        r.directedRecv = directedRecv;
+        r.minMultiRecv = minMultiRecv;
+        r.guard = guards.receiveGuard();
+        r.livenessTimeoutMs = config.livenessTimeoutMs();
+        r.eq = b.eq;
+        r.endpoint = this;
+        r.local = registrar.localRegions();
+        r.sourceErrors = sourceErrors;
+        rx = new RxContext(r, sharedRx);
         if (!publishFirst)
         {
             heartbeat = Heartbeats.register(new SlotHeaderWatch(region, geometry, slot, b.eq, this));
@@ -452,11 +447,6 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
     public boolean isEnabled()
     {
         return state == ENABLED;
-    }
-
-    private int iovLimit()
-    {
-        return info.txAttr() != null && info.txAttr().iovLimit() > 0 ? (int)info.txAttr().iovLimit() : 4;
     }
 
     @Override
@@ -576,20 +566,20 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
     @Override
     public Object domain()
     {
-        return shmDomain;
+        return domain;
     }
 
     /** @return the endpoint's domain as a fid (for the same-domain checks of bindings). */
     FidLifecycle domainFid()
     {
-        return domain;
+        return domain.fid();
     }
 
     @Override
     public synchronized void bindMemoryRegion(final ShmMemoryRegion mr)
     {
         ensureOpen("fi_mr_bind");
-        final long mrCnt = shmDomain.attr().mrCnt();
+        final long mrCnt = domain.attr().mrCnt();
         if (!registrar.countsPerDomain() && boundRegions.size() >= mrCnt)
         {
             throw new FabricException(Errno.FI_ENOSPC, "fi_mr_bind: the endpoint already has " + boundRegions.size() +
@@ -639,390 +629,5 @@ public final class ShmEndpoint extends EndpointCallForms implements Progressable
         boundRegions.clear();
         resources.release(DomainResources.Kind.ENDPOINT);
         domain.release();
-    }
-
-    // ------------------------------------------------------------------ data path entry points
-
-    @Override
-    long sendOne(
-        final ByteBuffer buf, final int offset, final int len, final long desc, final long destAddr, final long tag,
-        final long data, final int recordFlags, final long opFlags, final long context, final boolean inject)
-    {
-        try
-        {
-            final int unusable = unusable(sendRefusal);
-            if (unusable != 0)
-            {
-                return unusable;
-            }
-            if (invalidBuffer(buf, offset, len))
-            {
-                return -Errno.FI_EINVAL;
-            }
-            final boolean copyNow = inject || (opFlags & Flags.FI_INJECT) != 0;
-            if (copyNow && len > injectSize || len > maxMsgSize)
-            {
-                return -Errno.FI_EMSGSIZE;
-            }
-            return tx.send(null, buf, offset, desc, len, destAddr, tag, data, recordFlags, opFlags, context, copyNow,
-                inject);
-        }
-        catch (final InternalError | IndexOutOfBoundsException ex)
-        {
-            return regionFile.faulted(ex);
-        }
-    }
-
-    @Override
-    long sendMany(
-        final Msg msg, final long destAddr, final long tag, final long data, final int recordFlags,
-        final long opFlags, final long context)
-    {
-        try
-        {
-            final int unusable = unusable(sendRefusal);
-            if (unusable != 0)
-            {
-                return unusable;
-            }
-            final long total = msgTotal(msg);
-            if (total < 0)
-            {
-                return total;
-            }
-            final boolean inject = (opFlags & Flags.FI_INJECT) != 0;
-            if (inject && total > injectSize || total > maxMsgSize)
-            {
-                return -Errno.FI_EMSGSIZE;
-            }
-            return tx.send(msg, null, 0, 0, total, destAddr, tag, data, recordFlags, opFlags, context, inject, false);
-        }
-        catch (final InternalError | IndexOutOfBoundsException ex)
-        {
-            return regionFile.faulted(ex);
-        }
-    }
-
-    /**
-     * @param refusal 0, or the errno the call's direction returns on this endpoint (FI_ENOSYS without its cap).
-     * @return 0 when the data path may be used, else the negated errno a call returns: FI_EIO once the region
-     * faulted (its file was truncated: see {@code RegionWatch}).
-     */
-    private int unusable(final int refusal)
-    {
-        final int s = state;
-        if (s == ENABLED)
-        {
-            return regionFile.fault() == null ? refusal : -Errno.FI_EIO;
-        }
-        return s == CLOSED ? -Errno.FI_EBADF : -Errno.FI_EOPBADSTATE;
-    }
-
-    /**
-     * @return the bytes of {@code msg}'s buffers, or -FI_EINVAL when it is null, its count is outside its arrays or
-     * above iov_limit, or a buffer's range is not inside it.
-     */
-    private long msgTotal(final Msg msg)
-    {
-        if (msg == null || msg.iovCount < 0 || msg.iovCount > msg.iov.length || msg.iovCount > iovLimit())
-        {
-            return -Errno.FI_EINVAL;
-        }
-        long total = 0;
-        for (int i = 0; i < msg.iovCount; i++)
-        {
-            if (invalidBuffer(msg.iov[i], msg.iovOffset[i], msg.iovLength[i]))
-            {
-                return -Errno.FI_EINVAL;
-            }
-            total += msg.iovLength[i];
-        }
-        return total;
-    }
-
-    private static boolean invalidBuffer(final ByteBuffer buf, final int offset, final int len)
-    {
-        return len < 0 || (buf == null ? len != 0 : offset < 0 || offset > buf.capacity() - len);
-    }
-
-    // ------------------------------------------------------------------ zero copy
-
-    @Override
-    public long claim(final long destAddr, final int length, final long tag, final long data, final long flags)
-    {
-        try
-        {
-            final int unusable = unusable(sendRefusal);
-            if (unusable != 0)
-            {
-                return unusable;
-            }
-            if (length < 0 || length > injectSize || (flags & ~(Flags.FI_TAGGED | Flags.FI_REMOTE_CQ_DATA)) != 0)
-            {
-                return -Errno.FI_EINVAL;
-            }
-            return tx.claim(destAddr, length, tag, data, flags);
-        }
-        catch (final InternalError | IndexOutOfBoundsException ex)
-        {
-            return regionFile.faulted(ex);
-        }
-    }
-
-    @Override
-    long postOne(
-        final boolean tagged, final ByteBuffer buf, final int offset, final int len, final long srcAddr,
-        final long tag, final long ignore, final long context, final long flags)
-    {
-        try
-        {
-            final int unusable = unusable(recvRefusal);
-            if (unusable != 0)
-            {
-                return unusable;
-            }
-            if (invalidBuffer(buf, offset, len))
-            {
-                return -Errno.FI_EINVAL;
-            }
-            return rx.post(tagged, buf, offset, len, srcAddr, tag, ignore, context, flags);
-        }
-        catch (final InternalError | IndexOutOfBoundsException ex)
-        {
-            return regionFile.faulted(ex);
-        }
-    }
-
-    @Override
-    long postMany(
-        final boolean tagged, final Msg msg, final long srcAddr, final long tag, final long ignore,
-        final long context, final long flags)
-    {
-        try
-        {
-            final int unusable = unusable(recvRefusal);
-            if (unusable != 0)
-            {
-                return unusable;
-            }
-            if (msg == null || msg.iovCount < 0 || msg.iovCount > msg.iov.length)
-            {
-                return -Errno.FI_EINVAL;
-            }
-            return rx.post(tagged, msg, srcAddr, tag, ignore, context, flags);
-        }
-        catch (final InternalError | IndexOutOfBoundsException ex)
-        {
-            return regionFile.faulted(ex);
-        }
-    }
-
-    @Override
-    public long cancel(final long context)
-    {
-        try
-        {
-            final int unusable = unusable(0);
-            return unusable != 0 ? unusable : rx.cancel(context);
-        }
-        catch (final InternalError | IndexOutOfBoundsException ex)
-        {
-            return regionFile.faulted(ex);
-        }
-    }
-
-    @Override
-    long rmaOne(
-        final boolean write, final ByteBuffer buf, final int offset, final int len, final long peer,
-        final long addr, final long key, final boolean withData, final long data, final long context,
-        final boolean injectCall)
-    {
-        try
-        {
-            final int unusable = unusable(rmaRefusal);
-            if (unusable != 0)
-            {
-                return unusable;
-            }
-            if (invalidBuffer(buf, offset, len) || !write && DestinationBuffers.readOnly(buf))
-            {
-                return -Errno.FI_EINVAL;
-            }
-            if (injectCall && len > injectSize || len > maxMsgSize)
-            {
-                return -Errno.FI_EMSGSIZE;
-            }
-            return tx.rma(write, null, buf, offset, len, null, peer, addr, key, withData, data, txOpFlags, context,
-                injectCall);
-        }
-        catch (final InternalError | IndexOutOfBoundsException ex)
-        {
-            return regionFile.faulted(ex);
-        }
-    }
-
-    @Override
-    long atomicOne(
-        final AtomicSupport.Kind kind, final ByteBuffer buf, final int offset, final int count,
-        final ByteBuffer compare, final int compareOffset, final ByteBuffer result, final int resultOffset,
-        final long peer, final long addr, final long key, final AtomicDatatype type, final AtomicOp op,
-        final long context, final boolean injectCall)
-    {
-        try
-        {
-            final int refused = atomicRefused(type, op);
-            final int checked = refused != 0 ? refused : AtomicSupport.check(kind, type, op, count);
-            if (checked != 0)
-            {
-                return checked;
-            }
-            final int length = count * type.size();
-            if (!(buf == null && op == AtomicOp.ATOMIC_READ) && invalidBuffer(buf, offset, length) ||
-                compare != null && invalidBuffer(compare, compareOffset, length) ||
-                result != null && (invalidBuffer(result, resultOffset, length) || result.isReadOnly()) ||
-                kind != AtomicSupport.Kind.WRITE && result == null ||
-                kind == AtomicSupport.Kind.COMPARE && compare == null)
-            {
-                return -Errno.FI_EINVAL;
-            }
-            if (injectCall && length > injectSize)
-            {
-                return -Errno.FI_EMSGSIZE;
-            }
-            return tx.atomic(kind, type, op, buf, offset, count, compare, compareOffset, result, resultOffset, peer,
-                addr, key, txOpFlags, context, injectCall);
-        }
-        catch (final InternalError | IndexOutOfBoundsException ex)
-        {
-            return regionFile.faulted(ex);
-        }
-    }
-
-    /** @return 0 when an atomic of this pair may be tried now, else the negated errno of the refusal. */
-    private int atomicRefused(final AtomicDatatype type, final AtomicOp op)
-    {
-        final int unusable = unusable(atomicRefusal);
-        return unusable != 0 ? unusable : type == null || op == null ? -Errno.FI_EINVAL : 0;
-    }
-
-    @Override
-    long atomicMany(
-        final AtomicSupport.Kind kind, final Ioc iov, final Ioc compare, final Ioc result, final RmaIoc rma,
-        final long peer, final long addr, final long key, final AtomicDatatype type, final AtomicOp op,
-        final long flags, final long context)
-    {
-        try
-        {
-            final int refused = atomicRefused(type, op);
-            if (refused != 0)
-            {
-                return refused;
-            }
-            final boolean readOnly = iov == null || iov.count == 0;
-            final long count = readOnly && op == AtomicOp.ATOMIC_READ ?
-                (result != null ? iocElements(result, type) : rma != null ? rma.totalElements() : -1) :
-                iocElements(iov, type);
-            final int checked = count < 0 || count > Integer.MAX_VALUE ? -Errno.FI_EINVAL :
-                AtomicSupport.check(kind, type, op, (int)count);
-            if (checked != 0)
-            {
-                return checked;
-            }
-            if (kind != AtomicSupport.Kind.WRITE && (iocElements(result, type) != count ||
-                DestinationBuffers.anyReadOnly(result)) ||
-                kind == AtomicSupport.Kind.COMPARE && iocElements(compare, type) != count ||
-                rma != null && (rma.count > ShmCapabilities.RMA_IOV_LIMIT || rma.totalElements() != count))
-            {
-                return -Errno.FI_EINVAL;
-            }
-            if ((flags & Flags.FI_REMOTE_CQ_DATA) != 0)
-            {
-                return -Errno.FI_EBADFLAGS; // shm gives atomics no remote completion (API-MAP, "Atomics")
-            }
-            if ((flags & Flags.FI_INJECT) != 0 && (readOnly ? 0 : count * type.size()) > injectSize) // operands
-            {
-                return -Errno.FI_EMSGSIZE;
-            }
-            return tx.atomicVector(kind, type, op, readOnly ? null : iov, compare, result, rma, (int)count, peer,
-                addr, key, flags, context);
-        }
-        catch (final InternalError | IndexOutOfBoundsException ex)
-        {
-            return regionFile.faulted(ex);
-        }
-    }
-
-    /**
-     * @return the elements of a vector whose entries are all valid buffers within the iov limit, else -1.
-     */
-    private long iocElements(final Ioc ioc, final AtomicDatatype type)
-    {
-        final long total = ioc == null || ioc.count > iovLimit() ? -1 : ioc.totalElements();
-        for (int i = 0; total > 0 && i < ioc.count; i++)
-        {
-            if (invalidBuffer(ioc.buf[i], ioc.offset[i], ioc.elements[i] * type.size()))
-            {
-                return -1;
-            }
-        }
-        return total;
-    }
-
-    @Override
-    long rmaMany(
-        final boolean write, final Msg msg, final RmaIov rma, final long peer, final long addr, final long key,
-        final long flags, final long context)
-    {
-        try
-        {
-            final int unusable = unusable(rmaRefusal);
-            if (unusable != 0)
-            {
-                return unusable;
-            }
-            final long total = msgTotal(msg);
-            if (total < 0 || !write && DestinationBuffers.anyReadOnly(msg) ||
-                rma != null && (rma.count < 1 || rma.count > rma.addr.length ||
-                rma.count > ShmCapabilities.RMA_IOV_LIMIT || rma.totalLength() != total))
-            {
-                return -Errno.FI_EINVAL;
-            }
-            if ((flags & Flags.FI_INJECT) != 0 && total > injectSize || total > maxMsgSize)
-            {
-                return -Errno.FI_EMSGSIZE;
-            }
-            return tx.rma(write, msg, null, 0, 0, rma, peer, addr, key,
-                write && (flags & Flags.FI_REMOTE_CQ_DATA) != 0, msg.data, flags, context, false);
-        }
-        catch (final InternalError | IndexOutOfBoundsException ex)
-        {
-            return regionFile.faulted(ex);
-        }
-    }
-
-    // ------------------------------------------------------------------ progress
-
-    /**
-     * Progress both contexts once. Any thread: each context skips its part while another thread is progressing it
-     * (and is a no-op once closed).
-     *
-     * @return work done.
-     */
-    @Override
-    public int progress()
-    {
-        try
-        {
-            if (state != ENABLED || regionFile.fault() != null)
-            {
-                return 0;
-            }
-            return tx.progress() + rx.progress();
-        }
-        catch (final InternalError | IndexOutOfBoundsException ex)
-        {
-            regionFile.faulted(ex);
-            return 0;
-        }
     }
 }

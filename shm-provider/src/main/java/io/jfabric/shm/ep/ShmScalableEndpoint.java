@@ -34,6 +34,7 @@ import io.jfabric.shm.core.FidLifecycle;
 import io.jfabric.shm.core.LocalHost;
 import io.jfabric.shm.core.ShmCapabilities;
 import io.jfabric.shm.eq.ShmEventQueue;
+import io.jfabric.shm.liveness.Heartbeats;
 import io.jfabric.shm.region.RegionGeometry;
 import io.jfabric.shm.region.SlotDescriptor;
 

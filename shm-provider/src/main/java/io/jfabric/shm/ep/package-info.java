@@ -14,18 +14,17 @@
  * limitations under the License.
  */
 /**
- * Endpoints (fi_endpoint(3), fi_msg(3), fi_tagged(3)): an endpoint holds a slot of the domain region
- * ({@link io.jfabric.shm.region.SlotDescriptor}) with one receive lane per possible sender (an
- * {@link io.jfabric.shm.ep.SpscLane}, records drawn in {@link io.jfabric.shm.ep.LaneRecordDescriptor}). The
- * {@link io.jfabric.shm.ep.ShmEndpoint} shell hands sends to its {@link io.jfabric.shm.ep.TxContext} (whose
- * {@link io.jfabric.shm.ep.TxProgress} writes what was queued and takes back acknowledgements) and receives to its
- * {@link io.jfabric.shm.ep.RxContext}. RMA and atomics go one-sidedly through the key table
- * ({@link io.jfabric.shm.ep.RmaInitiator}), or, on memory no peer can map, by emulation: a request record in the
- * target's lane ({@link io.jfabric.shm.ep.EmulatedRequest}, {@link io.jfabric.shm.ep.EmulatedOps}), performed by
- * the target's receive progress ({@link io.jfabric.shm.ep.EmulatedTarget}) and answered through the initiator's
- * transmit ring ({@link io.jfabric.shm.ep.EmulatedCompletions}). Also here: incarnations, liveness
- * ({@link io.jfabric.shm.ep.Heartbeats},
- * {@link io.jfabric.shm.ep.PeerLiveness}), damaged-lane recovery and authorization keys
- * ({@link io.jfabric.shm.ep.AuthKeys}).
+ * Endpoints (fi_endpoint(3)): the shell applications hold. {@link io.jfabric.shm.ep.ShmEndpoint} takes a slot of the
+ * domain region ({@link io.jfabric.shm.region.SlotDescriptor}), keeps its bindings ({@code EndpointBindings}) and
+ * authorization keys ({@code EndpointKeys}), checks each call's arguments ({@code EndpointCallForms},
+ * {@code DestinationBuffers}) and hands sends, RMA and atomics to its transmit context ({@code io.jfabric.shm.tx})
+ * and receives to its receive context ({@code RxContext}). Also here: the slot claims of endpoints
+ * ({@link io.jfabric.shm.ep.EndpointSlots}), scalable endpoints ({@link io.jfabric.shm.ep.ShmScalableEndpoint}) and
+ * shared transmit contexts ({@link io.jfabric.shm.ep.ShmSharedTxContext}). Lanes, liveness, one-sided operations and
+ * the transmit side live in their own packages below this one ({@code lane}, {@code liveness}, {@code rma},
+ * {@code tx}).
+ * <p>
+ * Threads: the control path (bind, enable, close) is synchronized on the endpoint; the data path entry points run
+ * on the application's threads as the domain's threading model allows, and the contexts say which roles they have.
  */
 package io.jfabric.shm.ep;

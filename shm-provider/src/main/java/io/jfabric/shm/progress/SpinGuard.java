@@ -28,6 +28,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 public abstract class SpinGuard
 {
     /** A guard that never excludes. */
+    /** How long a close waits for a guard of an endpoint whose region faulted ({@link #lockForClose}). */
+    public static final long FAULTED_CLOSE_WAIT_NS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(100);
+
     public static final SpinGuard NONE = new SpinGuard()
     {
         @Override

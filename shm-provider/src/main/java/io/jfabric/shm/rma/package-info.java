@@ -14,13 +14,23 @@
  * limitations under the License.
  */
 /**
- * Remote memory access and atomics (fi_rma(3), fi_atomic(3)): the operations the RMA path applies to a target's
- * memory. {@link io.jfabric.shm.rma.AtomicOps} performs fi_atomic's operations on an Agrona
- * {@link org.agrona.concurrent.AtomicBuffer} with hardware atomics, so they are atomic across every process that
- * maps the memory (8- and 16-bit elements by a compare-and-swap on their containing 32-bit word);
- * {@link io.jfabric.shm.rma.AtomicSupport} says which (datatype, op) pairs each call family supports and how many
- * elements one call may carry (fi_atomicvalid, fi_query_atomic). The endpoint calls live in {@code ep}; this
- * package depends on nothing of the provider but {@code api} and Agrona, and resolving a key to memory stays with
- * {@code mr}.
+ * One-sided operations (fi_rma(3), fi_atomic(3)) on both of their paths. On memory a peer can map, the initiator
+ * does the operation itself through the key table ({@link io.jfabric.shm.rma.RmaInitiator}, over {@code mr}'s
+ * {@code RemoteMemory}), atomics by {@link io.jfabric.shm.rma.AtomicAccess} and
+ * {@link io.jfabric.shm.rma.AtomicOps} with hardware atomics, so they are atomic across every process that maps the
+ * memory. On memory only its owner can reach, the operation is emulated: a request record in the target's lane
+ * ({@link io.jfabric.shm.rma.EmulatedRequest}, larger data through the initiator's bounce,
+ * {@link io.jfabric.shm.rma.EmulatedBounce}), kept until answered in {@link io.jfabric.shm.rma.EmulatedOps},
+ * performed by the target's receive progress ({@link io.jfabric.shm.rma.EmulatedTarget}, which maps the bounces
+ * with {@link io.jfabric.shm.rma.PeerBounces}) and answered through the initiator's transmit ring
+ * ({@link io.jfabric.shm.rma.EmulatedCompletions}). {@link io.jfabric.shm.rma.AtomicSupport} says which (datatype,
+ * op) pairs each call family supports (fi_atomicvalid, fi_query_atomic) and
+ * {@link io.jfabric.shm.rma.RmaOrdering} the data order sizes getinfo reports.
+ * <p>
+ * It stands on {@code lane}, {@code liveness}, {@code mr} and {@code core}; the transmit and receive contexts call
+ * it, it never calls them. Threads: the initiator side (RmaInitiator, EmulatedRequest, taking and submitting in
+ * EmulatedOps) runs on a transmit context's sending side; EmulatedCompletions on its transmit progress;
+ * EmulatedTarget and PeerBounces on a receive context's progress, its receive guard held. AtomicOps, AtomicSupport
+ * and RmaOrdering are stateless.
  */
 package io.jfabric.shm.rma;

@@ -44,7 +44,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * Issue 27: an RMA on memory the target registered from a heap or direct buffer (the emulated path) larger than one
- * lane record (8,016 B) works up to max_msg_size, through the initiator's bounce ({@link EmulatedBounce}), with the
+ * lane record (8,016 B) works up to max_msg_size, through the initiator's bounce ({@link io.jfabric.shm.rma.EmulatedBounce}), with the
  * errors and counters of the one-sided path: 8,017 B, 64 KiB, 1 MiB and 16 MiB written and read back between two
  * JVMs (the target is {@link EmulatedPeerMain}), in every RMA call form, with the initiator's FI_WRITE/FI_READ
  * counters, the target endpoint's FI_REMOTE_WRITE/FI_REMOTE_READ counters and the region's counter each counting one

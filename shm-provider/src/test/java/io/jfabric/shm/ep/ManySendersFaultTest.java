@@ -33,6 +33,7 @@ import io.jfabric.Versions;
 import io.jfabric.shm.ShmProvider;
 import io.jfabric.shm.ShmTestRoot;
 import io.jfabric.shm.av.ShmAddress;
+import io.jfabric.shm.rx.ActiveLanes;
 import io.jfabric.shm.stat.DomainStat;
 import io.jfabric.shm.stat.RingStat;
 import io.jfabric.shm.stat.SlotStat;

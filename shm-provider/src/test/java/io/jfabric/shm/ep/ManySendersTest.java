@@ -31,6 +31,7 @@ import io.jfabric.Threading;
 import io.jfabric.Versions;
 import io.jfabric.shm.ShmProvider;
 import io.jfabric.shm.ShmTestRoot;
+import io.jfabric.shm.rx.ActiveLanes;
 
 import org.junit.jupiter.api.Test;
 

@@ -80,7 +80,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  *   then undefined), at most that one.</li>
  *   <li>The target SIGKILLed during a stream: operations already resolved against the still-published key table
  *   entry may succeed into the dead owner's segment (the initiator's mapping stays valid) until the sender's
- *   liveness check, rechecked every {@link PeerLiveness#RECHECK_MS} ms, finds the process gone; from then on every
+ *   liveness check, rechecked every {@link io.jfabric.shm.liveness.PeerLiveness#RECHECK_MS} ms, finds the process gone; from then on every
  *   call is refused with -FI_EHOSTUNREACH and none succeeds again.</li>
  *   <li>The target SIGSTOPped during a stream: one-sided operations need no target CPU and keep succeeding, with
  *   the right bytes, until the target's heartbeat is older than the liveness timeout; then calls are refused with
@@ -299,7 +299,7 @@ class RmaFaultTest
      * is taken (0, then one completion within 30 s, success or FI_EKEYREJECTED) or refused with -FI_EHOSTUNREACH.
      * Once one call was refused, every later one is (the owner is known dead: nothing succeeds into its region
      * again), and the first refusal comes within 10 s of the kill (the sender rechecks a peer every
-     * {@link PeerLiveness#RECHECK_MS} ms). Successes between the kill and that refusal are allowed (the key table
+     * {@link io.jfabric.shm.liveness.PeerLiveness#RECHECK_MS} ms). Successes between the kill and that refusal are allowed (the key table
      * entry is still published and the initiator's mapping of the dead owner's segment stays valid); the test
      * prints how many there were. Reads in the stream see the last successful write, before and after the kill.
      * Then this JVM closes endpoint, CQ, AV, domain and fabric without an error.

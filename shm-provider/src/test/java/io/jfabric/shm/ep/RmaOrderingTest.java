@@ -52,7 +52,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Issue 27: getinfo's msg_order promises RAW, WAR and WAW (and their RMA_ forms) and max_order_raw_size,
  * max_order_war_size and max_order_waw_size say up to which size the data of those operations is ordered. They were
  * 0, which promises no data order; now they are the size one lane record carries of an emulated operation
- * ({@link RmaOrdering}). This JVM issues, against a target in a second JVM, a write followed at once by a read of
+ * ({@link io.jfabric.shm.rma.RmaOrdering}). This JVM issues, against a target in a second JVM, a write followed at once by a read of
  * the same bytes (RAW), two writes then a read (WAW), and a read followed at once by a write (WAR), without waiting
  * for a completion in between, at sizes from 1 byte to the reported size, on heap memory (the emulated path, served
  * by the target's progress agent) and on shareable memory (the one-sided path): every read sees what the order says.

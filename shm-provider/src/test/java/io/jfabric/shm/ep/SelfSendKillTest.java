@@ -21,6 +21,7 @@ import io.jfabric.Versions;
 import io.jfabric.shm.ShmProvider;
 import io.jfabric.shm.ShmTestRoot;
 import io.jfabric.shm.domain.ShmDomain;
+import io.jfabric.shm.lane.SpscLane;
 import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RegionGeometry;
 import io.jfabric.shm.region.SpscLaneDescriptor;

@@ -27,6 +27,7 @@ import io.jfabric.MrIov;
 import io.jfabric.Msg;
 import io.jfabric.ShareableMemory;
 import io.jfabric.shm.domain.ShmDomain;
+import io.jfabric.shm.lane.LaneRecordDescriptor;
 import io.jfabric.shm.region.SlotDescriptor;
 
 import org.junit.jupiter.api.AfterEach;

@@ -20,7 +20,7 @@ import io.jfabric.Flags;
 import io.jfabric.MemoryRegion;
 import io.jfabric.Threading;
 import io.jfabric.shm.domain.ShmDomain;
-import io.jfabric.shm.ep.LaneRecordDescriptor;
+import io.jfabric.shm.lane.LaneRecordDescriptor;
 import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RegionGeometry;
 import io.jfabric.shm.region.SpscLaneDescriptor;

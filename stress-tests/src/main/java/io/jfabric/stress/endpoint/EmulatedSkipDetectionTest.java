@@ -15,7 +15,7 @@
  */
 package io.jfabric.stress.endpoint;
 
-import io.jfabric.shm.ep.SkipDetectionFixture;
+import io.jfabric.shm.rma.SkipDetectionFixture;
 import io.jfabric.stress.Catches;
 import io.jfabric.stress.Variants;
 import org.openjdk.jcstress.annotations.Actor;
@@ -38,7 +38,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * acquire-reads that position before it reads the ring's producer position. Then a noted position always covers the
  * answer, and an answered operation is never taken for skipped.
  * <p>
- * Over the provider's own classes ({@code io.jfabric.shm.ep.SkipDetectionFixture}): the target thread takes the
+ * Over the provider's own classes ({@code io.jfabric.shm.rma.SkipDetectionFixture}): the target thread takes the
  * request out of a real {@code SpscLane} and answers it with the real {@code EmulatedTarget.serve} into a real
  * Agrona many-to-one ring, as receive progress does; the initiator thread runs the real decision as transmit
  * progress does, looking until it notes the producer position, then deciding. The ring is not read in between, so a

@@ -15,7 +15,7 @@
  */
 package io.jfabric.stress.endpoint;
 
-import io.jfabric.shm.ep.OpHandoff;
+import io.jfabric.shm.core.OpHandoff;
 import io.jfabric.stress.Catches;
 import io.jfabric.stress.Variants;
 import org.openjdk.jcstress.annotations.Actor;

@@ -15,7 +15,7 @@
  */
 package io.jfabric.stress.lane;
 
-import io.jfabric.shm.ep.SpscLane;
+import io.jfabric.shm.lane.SpscLane;
 import io.jfabric.shm.region.SpscLaneDescriptor;
 import io.jfabric.stress.Catches;
 import io.jfabric.stress.Variants;

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 /**
- * JCStress tests of the single-producer, single-consumer lane ({@code io.jfabric.shm.ep.SpscLane}) on its own:
+ * JCStress tests of the single-producer, single-consumer lane ({@code io.jfabric.shm.lane.SpscLane}) on its own:
  * the producer in one mapping of a file, the consumer in a second mapping of it at another address, as two
  * processes have them; two actors each. Each test names the broken variant of the lane it catches.
  */

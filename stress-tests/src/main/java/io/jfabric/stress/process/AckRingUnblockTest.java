@@ -15,8 +15,8 @@
  */
 package io.jfabric.stress.process;
 
-import io.jfabric.shm.ep.Acknowledgements;
-import io.jfabric.shm.ep.TxRecordDescriptor;
+import io.jfabric.shm.rx.Acknowledgements;
+import io.jfabric.shm.lane.TxRecordDescriptor;
 import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RingReader;
 import io.jfabric.stress.Catches;

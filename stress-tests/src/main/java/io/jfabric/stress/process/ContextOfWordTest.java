@@ -17,8 +17,8 @@ package io.jfabric.stress.process;
 
 import io.jfabric.shm.core.ProcessIdentity;
 import io.jfabric.shm.ep.EndpointSlots;
-import io.jfabric.shm.ep.SenderAddresses;
-import io.jfabric.shm.ep.SpscLane;
+import io.jfabric.shm.rx.SenderAddresses;
+import io.jfabric.shm.lane.SpscLane;
 import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.SlotDescriptor;
 import io.jfabric.stress.Catches;

@@ -15,8 +15,8 @@
  */
 package io.jfabric.tools.bench;
 
-import io.jfabric.shm.ep.LaneRecordDescriptor;
-import io.jfabric.shm.ep.SpscLane;
+import io.jfabric.shm.lane.LaneRecordDescriptor;
+import io.jfabric.shm.lane.SpscLane;
 import io.jfabric.shm.region.SpscLaneDescriptor;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
