@@ -14,7 +14,7 @@ repo="${MAVEN_REPO:-/root/.m2-ofi/repository}"
 java="${JFABRIC_OFI_JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}"
 mvn -B -q -o -Dmaven.repo.local="${repo}" test-compile dependency:build-classpath -Dmdep.includeScope=test \
     -Dmdep.outputFile=target/test.classpath >/dev/null
-gcc -O2 -shared -fPIC -o target/libjfnop.so src/test/c/jf_nop.c
+gcc -O2 -Wall -shared -fPIC -o target/libjfnop.so src/test/c/jf_nop.c
 cp="target/test-classes:target/classes:$(cat target/test.classpath)"
 if [[ $# -gt 0 && "$1" != -* ]]; then
     exec "${java}" --enable-native-access=ALL-UNNAMED -cp "${cp}" org.openjdk.jmh.Main "$@"

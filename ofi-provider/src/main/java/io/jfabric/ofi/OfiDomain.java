@@ -75,7 +75,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * Not built (FI_ENOSYS): scalable endpoints and shared contexts (tcp;ofi_rxm offers neither: max_ep_tx_ctx 1,
  * max_ep_stx_ctx 0), fi_open_ops/fi_set_ops (provider-specific callbacks). Control path; thread safe.
  */
-public final class OfiDomain extends OfiFid implements Domain
+final class OfiDomain extends OfiFid implements Domain
 {
     private static final MethodHandle OPEN = Downcalls.blocking(CTypes.INT, CTypes.PTR, CTypes.PTR_ARG,
         CTypes.PTR_ARG, CTypes.PTR_ARG, CTypes.PTR_ARG);

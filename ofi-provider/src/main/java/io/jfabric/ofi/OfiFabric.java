@@ -44,7 +44,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 /**
  * A native fabric ({@code struct fid_fabric}, {@code fi_fabric}). Control path; thread safe.
  */
-public final class OfiFabric extends OfiFid implements Fabric
+final class OfiFabric extends OfiFid implements Fabric
 {
     private final FabricAttr attr;
 

@@ -31,7 +31,8 @@ import java.lang.invoke.VarHandle;
  * {@link #stride()} bytes. The block's address is the {@code void *context} given to libfabric: its first 64 bytes
  * are the {@code struct fi_context2} that FI_CONTEXT/FI_CONTEXT2 providers write into, the rest is scratch for the
  * call's native structs ({@code fi_msg}, iovec and desc arrays). The CQ reader finds the slot again from the
- * completion's {@code op_context} ({@link #slotOf}).
+ * completion's {@code op_context} ({@link #slotOf}: a shift and a multiplication, no 64-bit division, whatever the
+ * stride).
  * <p>
  * There is no free list: each slot's <em>state</em> word says whether it is FREE, HELD (claimed by a poster, being
  * filled: only where several threads post) or POSTED, and is the one word the two sides hand a slot over with.
@@ -79,6 +80,9 @@ public abstract class SlotPool
     private final int capacity;
     private final int mask;
     private final long stride;
+    /** The stride is {@code odd << strideShift}: slotOf divides exactly by {@code odd} with its inverse. */
+    private final int strideShift;
+    private final long oddInverse;
     private final MemorySegment blocks;
     private final long base;
     private final long end;
@@ -106,6 +110,8 @@ public abstract class SlotPool
         this.capacity = capacity;
         this.mask = capacity - 1;
         this.stride = stride;
+        this.strideShift = Long.numberOfTrailingZeros(stride);
+        this.oddInverse = inverse(stride >>> strideShift);
         this.blocks = arena.allocate(stride * capacity, CONTEXT_BYTES);
         this.base = blocks.address();
         this.end = base + stride * capacity;
@@ -337,8 +343,29 @@ public abstract class SlotPool
         {
             return -1;
         }
+        // delta / stride when stride divides it, without a division (14-46 cycles a completion): delta must be a
+        // multiple of 2^shift, and (delta >> shift) a multiple of the odd rest, which holds exactly when its product
+        // with the odd rest's inverse modulo 2^64 is the quotient, below capacity (Hacker's Delight, 10-16);
+        // otherwise the product is at least 2^64 / odd, far above any capacity.
         final long delta = opContext - base;
-        return delta % stride == 0 ? (int)(delta / stride) : -1;
+        final long quotient = (delta >>> strideShift) * oddInverse;
+        return (delta & ((1L << strideShift) - 1)) == 0 && Long.compareUnsigned(quotient, capacity) < 0 ?
+            (int)quotient : -1;
+    }
+
+    /**
+     * @param odd an odd number.
+     * @return its inverse modulo 2^64: {@code odd * inverse(odd) == 1} in long arithmetic (Newton's iteration, each
+     *         step doubling the correct low bits from the 3 that {@code odd * odd == 1 mod 8} gives).
+     */
+    static long inverse(final long odd)
+    {
+        long x = odd;
+        for (int i = 0; i < 5; i++)
+        {
+            x *= 2 - odd * x;
+        }
+        return x;
     }
 
     /**

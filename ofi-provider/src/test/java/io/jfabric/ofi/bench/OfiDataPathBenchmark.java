@@ -68,7 +68,9 @@ import java.util.concurrent.TimeUnit;
  * the jfabric send takes a slot, publishes it and gives it back on the error, as on any refused post. cq_read reads an
  * empty CQ bound to no endpoint. The {@code SendTaken} pair ({@code target=nop} only) measures the success path: the
  * send is taken (jf_ok answers 0), its slot stays posted and is freed as the CQ reader frees it, so the sends go
- * round the pool's slots as a stream does. The {@code threading} parameter is the model the domain is opened with
+ * round the pool's slots as a stream does. The {@code SendRead} pair ({@code target=nop} only) measures a send's
+ * whole life: the send taken, then a CQ read that returns its completion, which jfabric resolves to the slot
+ * (context, buffer, flags) and frees. The {@code threading} parameter is the model the domain is opened with
  * (tcp;ofi_rxm's getinfo answers FI_THREAD_SAFE whatever the hints ask), so DOMAIN measures the single-poster pool.
  * Run by ofi-provider/bench/jmh.sh (JDK 25); not part of the build.
  */
@@ -110,6 +112,9 @@ public class OfiDataPathBenchmark
     private MemorySegment sendFn;
     private MemorySegment readFn;
     private MemorySegment okFn;
+    private MemorySegment recordFn;
+    private MemorySegment oneFn;
+    private long txCq;
     private io.jfabric.ofi.ctx.SlotPool txPool;
     private int nextSlot;
     private long cq;
@@ -147,9 +152,10 @@ public class OfiDataPathBenchmark
             replace(sender.ep, "msg", "injectFn", nop);
             replace(sender.ep, "msg", "sendFn", nop);
             replace(emptyCq, null, "readFn", nop);
-            okFn = MemorySegment.ofAddress(java.lang.foreign.SymbolLookup.libraryLookup(
-                java.nio.file.Path.of("target/libjfnop.so").toAbsolutePath(), arena).find("jf_ok").orElseThrow()
-                .address());
+            okFn = nop("jf_ok");
+            recordFn = nop("jf_send_record");
+            oneFn = nop("jf_cq_one");
+            txCq = ((OfiFid)sender.cq).pointer();
         }
         entry = arena.allocate(64).address();
         context = arena.allocate(256).address();
@@ -157,6 +163,13 @@ public class OfiDataPathBenchmark
         {
             throw new IllegalStateException("a send was taken or the CQ had an entry: the benchmark measures nothing");
         }
+    }
+
+    /** A function of target/libjfnop.so, as a global-scope segment (as the provider's own function pointers). */
+    private MemorySegment nop(final String name)
+    {
+        return MemorySegment.ofAddress(java.lang.foreign.SymbolLookup.libraryLookup(
+            java.nio.file.Path.of("target/libjfnop.so").toAbsolutePath(), arena).find(name).orElseThrow().address());
     }
 
     @TearDown(Level.Trial)
@@ -219,20 +232,52 @@ public class OfiDataPathBenchmark
         return rc;
     }
 
-    /** Swap jf_ok in for the sends of the Taken benchmarks, jf_nop back for the others. */
+    /**
+     * A send's whole life ({@code target=nop} only): the send is taken (jf_send_record answers 0 and keeps its
+     * context) and the read of the endpoint's CQ then answers its completion (jf_cq_one: one entry, that context).
+     * The raw side makes the same two native calls; jfabric's side also finds the slot from the completion's context,
+     * reads what it holds and frees it, as a stream of sends does for each.
+     *
+     * @return the send's result plus the read's (1).
+     */
+    @Benchmark
+    public long rawSendRead() throws Throwable
+    {
+        final long rc = (long)L6.invokeExact(recordFn, ep, bufAddress, 8L, 0L, peer, context);
+        return rc + (long)L3.invokeExact(oneFn, txCq, entry, 1L);
+    }
+
+    /**
+     * As {@link #rawSendRead}, through jfabric: {@code ep.send}, then {@code cq.read} of the completion.
+     *
+     * @return the send's result plus the read's (1).
+     */
+    @Benchmark
+    public long jfabricSendRead()
+    {
+        final long rc = sender.ep.send(buf, 0, 8, 0, peer, 1);
+        return rc + sender.cq.read(entries, 1);
+    }
+
+    /** Swap jf_ok in for the sends of the Taken benchmarks, jf_send_record for SendRead, jf_nop for the others. */
     @Setup(Level.Iteration)
     public void sendTarget(final org.openjdk.jmh.infra.BenchmarkParams params)
     {
         final boolean taken = params.getBenchmark().endsWith("SendTaken");
+        final boolean read = params.getBenchmark().endsWith("SendRead");
         if (!target.equals("nop"))
         {
-            if (taken)
+            if (taken || read)
             {
-                throw new IllegalStateException("the SendTaken benchmarks need -p target=nop");
+                throw new IllegalStateException("the SendTaken and SendRead benchmarks need -p target=nop");
             }
             return;
         }
-        replace(sender.ep, "msg", "sendFn", taken ? okFn : sendFn);
+        replace(sender.ep, "msg", "sendFn", taken ? okFn : read ? recordFn : sendFn);
+        if (read)
+        {
+            replace(sender.cq, null, "readFn", oneFn);
+        }
         if (taken && txPool == null)
         {
             txPool = (io.jfabric.ofi.ctx.SlotPool)field(field(sender.ep, "core"), "tx");
