@@ -37,6 +37,27 @@ bench_ref_build() {
         { echo "$1: building $3 failed" >&2; exit 1; }
 }
 
+# bench_stage ROOT DIR: copy what bin/jfabric runs (bin/ and the tools' runnable jar) from ROOT into DIR, so that a
+# build runs from a path as long as another's (where a build runs from moves its round trip by up to 10 %).
+bench_stage() {
+    mkdir -p "$2/tools/target"
+    cp -r "$1/bin" "$2/"
+    cp "$1/tools/target/jfabric-tools.jar" "$2/tools/target/"
+}
+
+# bench_stage_classes ROOT DIR: copy the JMH class path of ROOT's build (the tools' classes, bench.classpath and the
+# module jars it names inside ROOT) into DIR, with bench.classpath naming the copies.
+bench_stage_classes() {
+    local module
+    mkdir -p "$2/tools/target"
+    cp -r "$1/tools/target/classes" "$2/tools/target/"
+    for module in api shm-provider; do
+        mkdir -p "$2/${module}/target"
+        cp "$1/${module}/target/"*.jar "$2/${module}/target/"
+    done
+    sed "s#$1/#$2/#g" "$1/tools/target/bench.classpath" > "$2/tools/target/bench.classpath"
+}
+
 # bench_ref_remove ROOT DIR: remove the worktree bench_ref_build made.
 bench_ref_remove() { git -C "$1" worktree remove --force "$2" >/dev/null 2>&1 || rm -rf "$2"; }
 

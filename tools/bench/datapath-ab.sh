@@ -36,8 +36,12 @@ bench_uint datapath-ab N "${cycles}"
     { echo "datapath-ab: build this checkout first: mvn -B -DskipTests package" >&2; exit 1; }
 
 old="$(mktemp -d /tmp/datapath-ab.XXXXXX)"
-trap 'bench_ref_remove "${root}" "${old}"' EXIT
+new="$(mktemp -d /tmp/datapath-ab.XXXXXX)"
+trap 'bench_ref_remove "${root}" "${old}"; rm -rf "${new}"' EXIT
 bench_ref_build datapath-ab "${root}" "${ref}" "${old}"
+# This checkout's classes and module jars run from a copy at a path as long as REF's (bench_stage_classes): where a
+# build runs from moved the two-JVM round trip by up to 10 % (docs/PERFORMANCE.md, "Where a build runs from").
+bench_stage_classes "${root}" "${new}"
 
 score() { # score DIR: the JMH score of the benchmark, ns/op
     java --add-exports java.base/jdk.internal.misc=ALL-UNNAMED \
@@ -47,7 +51,8 @@ score() { # score DIR: the JMH score of the benchmark, ns/op
 }
 ratios=()
 for ((c = 1; c <= cycles; c++)); do
-    a="$(score "${old}" "$@")" b="$(score "${root}" "$@")"
+    if (( c % 2 )); then a="$(score "${old}" "$@")" b="$(score "${new}" "$@")"
+    else b="$(score "${new}" "$@")" a="$(score "${old}" "$@")"; fi
     [[ -n "${a}" && -n "${b}" ]] || { echo "datapath-ab: a JMH run failed" >&2; exit 1; }
     ratios+=("$(ratio "${b}" "${a}")")
     echo "cycle ${c}: ${ref} ${a} ns/op, this checkout ${b} ns/op (x${ratios[c - 1]})"
