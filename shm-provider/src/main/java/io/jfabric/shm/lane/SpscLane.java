@@ -53,7 +53,11 @@ import static io.jfabric.shm.region.SpscLaneDescriptor.stampOf;
  * <b>What another process may have written.</b> Each side keeps its own position (and the producer its cache of the
  * consumer's) in this object and only publishes it to the trailer, so a position someone else overwrote in the file
  * never moves either side: the consumer notices its published position changed when it reads
- * ({@link #takeHeadOverwritten}) and publishes its own again, the producer's next claim publishes its own. A frame is
+ * ({@link #takeHeadOverwritten}) and publishes its own again, the producer's next claim publishes its own. The
+ * consumer publishes a copy of its position just before the position, and the producer trusts the position it reads
+ * only when the copy agrees: a position overwritten with a value that looks possible (ahead of the consumer's real
+ * one) would otherwise let the producer overwrite records the consumer has not read yet, or is copying out; a
+ * disagreeing pair reads as a full lane until the consumer's next read puts both right. A frame is
  * trusted only when its stamp names the position the consumer reads at and its record ends within the data area:
  * otherwise (a stale record of an earlier lap, bytes of a payload read as a frame, a length changed) the handler is
  * handed {@link SpscLaneDescriptor#DAMAGED_TYPE} and the read stops there. A producer that finds the lane full while
@@ -115,6 +119,7 @@ public final class SpscLane
     private final int producerPositionIndex;
     private final int repairRequestIndex;
     private final int consumerPositionIndex;
+    private final int consumerPositionCopyIndex;
 
     // ---- the producer's own (one producer thread at a time)
     /** Bytes ever claimed: the producer position, which the trailer only publishes. */
@@ -147,6 +152,7 @@ public final class SpscLane
         this.producerPositionIndex = SpscLaneDescriptor.producerPositionOffset(capacity);
         this.repairRequestIndex = SpscLaneDescriptor.repairRequestOffset(capacity);
         this.consumerPositionIndex = SpscLaneDescriptor.consumerPositionOffset(capacity);
+        this.consumerPositionCopyIndex = SpscLaneDescriptor.consumerPositionCopyOffset(capacity);
         tail = buffer.getLongVolatile(producerPositionIndex);
         head = buffer.getLongVolatile(consumerPositionIndex);
         headCache = head;
@@ -298,6 +304,10 @@ public final class SpscLane
                 return INSUFFICIENT_CAPACITY;
             }
             final long head = b.getLongVolatile(consumerPositionIndex);
+            if (head != b.getLongVolatile(consumerPositionCopyIndex))
+            {
+                return INSUFFICIENT_CAPACITY; // being published, or overwritten: full for now, never trusted
+            }
             final long used = tail - head;
             if (used < 0 || used > capacity || required > capacity - (int)used)
             {
@@ -434,7 +444,7 @@ public final class SpscLane
     {
         final AtomicBuffer b = buffer;
         final long start = head;
-        if (b.getLong(consumerPositionIndex) != start)
+        if (b.getLong(consumerPositionIndex) != start || b.getLong(consumerPositionCopyIndex) != start)
         {
             headOverwritten(start);
         }
@@ -465,7 +475,7 @@ public final class SpscLane
                 }
                 if (BROKEN_EARLY_HEAD)
                 {
-                    b.putLongRelease(consumerPositionIndex, next);
+                    publishPosition(b, next);
                 }
                 final Action action = handler.onMessage(type, b, index + HEADER_LENGTH, recordLength - HEADER_LENGTH);
                 if (action == Action.ABORT)
@@ -498,14 +508,21 @@ public final class SpscLane
     private void publish(final long position)
     {
         head = position;
-        buffer.putLongRelease(consumerPositionIndex, position);
+        publishPosition(buffer, position);
+    }
+
+    /** Consumer: the copy of the consumer position, then the position (both ordered). */
+    private void publishPosition(final AtomicBuffer b, final long position)
+    {
+        b.putLongRelease(consumerPositionCopyIndex, position);
+        b.putLongRelease(consumerPositionIndex, position);
     }
 
     /** A read found the published consumer position changed: note it and publish this consumer's own again. */
     private void headOverwritten(final long own)
     {
         headOverwritten = true;
-        buffer.putLongRelease(consumerPositionIndex, own);
+        publishPosition(buffer, own);
     }
 
     /**
@@ -578,6 +595,6 @@ public final class SpscLane
             }
         }
         head = tail;
-        b.putLongRelease(consumerPositionIndex, tail);
+        publishPosition(b, tail);
     }
 }

@@ -198,9 +198,11 @@ public final class RegionDescriptor
      * process of layout 9 would read the frames and positions wrong. 11: a lane frame's high half is a type byte and
      * a stamp of the record's position, and the lane trailer holds the producer's repair request where layout 10 kept
      * its cache of the consumer position ({@link SpscLaneDescriptor}): a process of layout 10 would take every
-     * record's type for an unknown one.
+     * record's type for an unknown one. 12: the lane trailer holds a copy of the consumer position, which the
+     * producer compares before it trusts the position ({@link SpscLaneDescriptor}): a process of layout 11 would
+     * never write it, and its producers would find every full lane full for good.
      */
-    public static final int LAYOUT_VERSION = 11;
+    public static final int LAYOUT_VERSION = 12;
 
     /** Alignment of every part of the file. */
     public static final int PAGE_LENGTH = 4096;

@@ -37,6 +37,7 @@ import org.agrona.BitUtil;
  *   |  producer's cache of the consumer position here)              |
  *   +---------------------------------------------------------------+  capacity + 384
  *   |  Consumer Position (long): bytes ever consumed                |  capacity + CONSUMER_POSITION_OFFSET
+ *   |  Consumer Position Copy (long): the same, written just before |  capacity + CONSUMER_POSITION_COPY_OFFSET
  *   |  ... two cache lines, written by the consumer only            |
  *   +---------------------------------------------------------------+  capacity + TRAILER_LENGTH (512)
  *
@@ -74,8 +75,12 @@ import org.agrona.BitUtil;
  * <p>
  * The producer position is written by the producer (ordered) at every claim, read on the hot path by nobody: the
  * consumer polls the frame word at its position; recovery and statistics read both positions. The consumer position
- * is written by the consumer (ordered) once per read that consumed something; the producer reads it only when its
- * own cache of it (kept in its process, not in the lane) says the ring may be full. Each side keeps its own position
+ * is written by the consumer (ordered) once per read that consumed something, its copy just before it; the producer
+ * reads it only when its own cache of it (kept in its process, not in the lane) says the ring may be full, and trusts
+ * it only when the copy agrees: a position another process overwrote with a value that looks possible (between the
+ * consumer's real position and the producer's) would otherwise let the producer overwrite records the consumer has
+ * not read, or is reading. A producer that finds the two different treats the lane as full for now; the consumer puts
+ * both right at its next read. Each side keeps its own position
  * in its process too and only publishes it here, so a position another process overwrote moves neither side. The
  * producer writes the repair request rarely (a full lane it finds waiting at a record nobody will commit); the
  * consumer reads it when it checks the lane's health, not on the data path. Each word has a 128-byte block of its own (a pair of lines, which the
@@ -116,6 +121,8 @@ public final class SpscLaneDescriptor
     public static final int REPAIR_REQUEST_OFFSET = PRODUCER_POSITION_OFFSET + BitUtil.SIZE_OF_LONG;
     /** Offset in the trailer of the consumer position (long), written by the consumer only. */
     public static final int CONSUMER_POSITION_OFFSET = 6 * BitUtil.CACHE_LINE_LENGTH;
+    /** Offset in the trailer of the copy of the consumer position (long), consumer only, written just before it. */
+    public static final int CONSUMER_POSITION_COPY_OFFSET = CONSUMER_POSITION_OFFSET + BitUtil.SIZE_OF_LONG;
     /** Length of the trailer that follows the data area. */
     public static final int TRAILER_LENGTH = 8 * BitUtil.CACHE_LINE_LENGTH;
 
@@ -281,5 +288,14 @@ public final class SpscLaneDescriptor
     public static int consumerPositionOffset(final int capacity)
     {
         return capacity + CONSUMER_POSITION_OFFSET;
+    }
+
+    /**
+     * @param capacity a lane's capacity.
+     * @return the offset of the copy of its consumer position.
+     */
+    public static int consumerPositionCopyOffset(final int capacity)
+    {
+        return capacity + CONSUMER_POSITION_COPY_OFFSET;
     }
 }

@@ -380,6 +380,38 @@ class SpscLaneTest
         assertEquals(List.of(1, 2), recorder.types);
     }
 
+    /**
+     * The CI failure of 2026-11-29 (DamagedLiveLaneTest, garbage positions): a consumer position overwritten with a
+     * value that looks possible, ahead of the consumer's real one, let the producer claim over records the consumer
+     * had not read, and a message changed under the consumer's copy was delivered as a success.
+     */
+    @Test
+    void shouldNotClaimOverUnreadRecordsWhenThePublishedConsumerPositionIsOverwrittenAhead()
+    {
+        final byte[] first = body(1, 100);
+        int written = 0;
+        while (write(TYPE, body(written + 1, 100)))
+        {
+            written++;
+        }
+        assertTrue(written >= 3, "the lane filled: " + written);
+        final int headIndex = SpscLaneDescriptor.consumerPositionOffset(CAPACITY);
+        final long tail = consumer.producerPosition();
+        memory.putLongVolatile(headIndex, tail - SpscLaneDescriptor.alignedLength(100)); // all but one "consumed"
+
+        assertFalse(write(TYPE, body(99, 100)), "the producer does not trust a position its copy does not confirm");
+        assertEquals(written, consumer.controlledRead(recorder, written + 1), "every record still arrives");
+        assertTrue(consumer.takeHeadOverwritten());
+        assertArrayEquals(first, recorder.bodies.get(0), "the oldest one unchanged");
+        for (int i = 0; i < written; i++)
+        {
+            assertArrayEquals(body(i + 1, 100), recorder.bodies.get(i), "record " + i);
+        }
+        assertTrue(write(TYPE, body(100, 100)), "the consumer put the position right: the producer goes on");
+        assertEquals(1, consumer.controlledRead(recorder, 10));
+        assertArrayEquals(body(100, 100), recorder.bodies.get(written));
+    }
+
     @Test
     void shouldPublishItsOwnProducerPositionAgainAtItsNextClaim()
     {

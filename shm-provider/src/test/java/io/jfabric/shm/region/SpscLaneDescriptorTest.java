@@ -49,6 +49,7 @@ class SpscLaneDescriptorTest
         assertEquals(128, PRODUCER_POSITION_OFFSET);
         assertEquals(136, REPAIR_REQUEST_OFFSET);
         assertEquals(384, CONSUMER_POSITION_OFFSET);
+        assertEquals(392, CONSUMER_POSITION_COPY_OFFSET);
         assertEquals(512, TRAILER_LENGTH);
     }
 
@@ -60,6 +61,8 @@ class SpscLaneDescriptorTest
         assertEquals(PRODUCER_POSITION_OFFSET + BitUtil.SIZE_OF_LONG, REPAIR_REQUEST_OFFSET,
             "the repair request shares the producer's block: only the producer writes it");
         assertEquals(3 * block, CONSUMER_POSITION_OFFSET, "a reserved block between the producer's and consumer's");
+        assertEquals(CONSUMER_POSITION_OFFSET + BitUtil.SIZE_OF_LONG, CONSUMER_POSITION_COPY_OFFSET,
+            "the copy shares the consumer's line: only the consumer writes it");
         assertEquals(CONSUMER_POSITION_OFFSET + block, TRAILER_LENGTH);
         assertTrue(TRAILER_LENGTH <= RingBufferDescriptor.TRAILER_LENGTH,
             "a lane fits where the region lays out an Agrona ring of the same capacity");
@@ -131,5 +134,6 @@ class SpscLaneDescriptorTest
         assertEquals(4096 + 128, producerPositionOffset(4096));
         assertEquals(4096 + 136, repairRequestOffset(4096));
         assertEquals(4096 + 384, consumerPositionOffset(4096));
+        assertEquals(4096 + 392, consumerPositionCopyOffset(4096));
     }
 }
