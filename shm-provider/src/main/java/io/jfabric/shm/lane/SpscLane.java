@@ -41,7 +41,8 @@ import static io.jfabric.shm.region.SpscLaneDescriptor.stampOf;
  * <ul>
  *   <li>the consumer polls the record's frame word and nothing else; a zero frame means "not yet", because the
  *   producer zeroes the next frame word when it claims (see the descriptor);</li>
- *   <li>the consumer writes no byte of the data area, only its position, once per read, in its own cache lines;</li>
+ *   <li>the consumer writes no byte of the data area, only its position and the copy beside it, once per read, in
+ *   its own cache lines;</li>
  *   <li>the producer reads the consumer position only when its cached copy says the ring may be full, and writes
  *   its own position in cache lines the consumer does not read on the data path.</li>
  * </ul>

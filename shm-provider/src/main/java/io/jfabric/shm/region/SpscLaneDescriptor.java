@@ -69,7 +69,7 @@ import org.agrona.BitUtil;
  * record before it (or from a position the lane starts with, which is zero), so the zero is visible to it and
  * whatever an earlier lap left there (a committed frame, payload bytes) can never be read as a new record. The
  * producer therefore claims {@link #HEADER_LENGTH} bytes more than the record: the next frame word must be free. The
- * consumer writes only its position, never the data area, so a record's cache lines are not pulled back to the
+ * consumer writes only its position words, never the data area, so a record's cache lines are not pulled back to the
  * consumer's cache in modified state after reading, and no zeroing store waits in the consumer's store buffer ahead
  * of what it sends next (Agrona 2.6's ring works the same way: its read zeroes nothing).
  * <p>
