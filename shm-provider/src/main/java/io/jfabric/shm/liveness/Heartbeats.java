@@ -30,7 +30,8 @@ import java.util.Arrays;
  * keepalive, the heartbeat says the process runs, not that the application polls: a live process that does not
  * progress is slow, and its peers see back-pressure (FI_EAGAIN), not an error.
  * <p>
- * The same thread runs the other once-a-tick {@link Task}s of the provider (each open domain's region watch). An
+ * The same thread runs the other once-a-tick {@link Task}s of the provider (each open domain's region watch), and
+ * looks in {@code /proc} at the peer processes {@link ProcessWatch} is asked about, so the data path never does. An
  * {@link InternalError} a task raises (a mapping that faulted: its file was truncated) is dropped, so the thread
  * keeps beating for the other regions; the region's watch reports the fault.
  * <p>
@@ -51,6 +52,8 @@ public final class Heartbeats
     private static volatile long now = System.currentTimeMillis();
     private static Registration[] registrations = new Registration[0];
     private static Thread thread;
+    /** Whether {@link #thread} runs (written under {@link #LOCK}, read by any thread). */
+    private static volatile boolean running;
 
     /** Work done once a tick on the heartbeat thread: short, never blocking, never taking a lock of a domain. */
     @FunctionalInterface
@@ -64,6 +67,15 @@ public final class Heartbeats
 
     private Heartbeats()
     {
+    }
+
+    /**
+     * @return whether the heartbeat thread runs (some endpoint is enabled or task registered), and so
+     * {@link ProcessWatch} is kept up to date. Any thread.
+     */
+    static boolean running()
+    {
+        return running;
     }
 
     /** @return the time, epoch milliseconds, at most one tick old: one volatile load. Any thread. */
@@ -105,6 +117,7 @@ public final class Heartbeats
                 thread = new Thread(Heartbeats::run, "jfabric-heartbeat");
                 thread.setDaemon(true);
                 thread.start();
+                running = true;
             }
         }
         return r;
@@ -132,6 +145,7 @@ public final class Heartbeats
             registrations = Arrays.copyOf(kept, n);
             if (n == 0 && thread != null)
             {
+                running = false;
                 thread.interrupt();
                 thread = null;
             }
@@ -145,19 +159,21 @@ public final class Heartbeats
         {
             try
             {
+                final long t;
                 synchronized (LOCK)
                 {
                     if (thread != self)
                     {
                         return;
                     }
-                    final long t = System.currentTimeMillis();
+                    t = System.currentTimeMillis();
                     now = t;
                     for (final Registration r : registrations)
                     {
                         r.beat(t);
                     }
                 }
+                ProcessWatch.onTick(t); // outside the lock: it reads /proc, and writes no region
                 Thread.sleep(TICK_MS);
             }
             catch (final InterruptedException ex)

@@ -15,7 +15,6 @@
  */
 package io.jfabric.shm.liveness;
 
-import io.jfabric.shm.core.ProcessIdentity;
 import io.jfabric.shm.region.RegionGeometry;
 import io.jfabric.shm.region.SlotDescriptor;
 
@@ -25,8 +24,8 @@ import org.agrona.concurrent.AtomicBuffer;
  * Whether the endpoint in another slot, at the incarnation a caller resolved, is still there and still running,
  * asked on the data path without paying for the answer each time: the answer per slot is kept for
  * {@link #RECHECK_MS} of {@link Heartbeats#nowMs()} (one volatile load to see it is still fresh), and then worked out
- * again from the slot's header ({@link SlotDescriptor}) and, for the owner's process, from {@code /proc}
- * ({@link ProcessIdentity#isGone}, microseconds and an allocation, so at most once per slot per recheck).
+ * again from the slot's header ({@link SlotDescriptor}) and, for the owner's process, from what the heartbeat thread
+ * last found in {@code /proc} ({@link ProcessWatch}: no file read and no allocation on the caller's thread).
  * <ul>
  *   <li>{@link #GONE}: the slot is free, or holds another incarnation (the endpoint closed, or its process died and
  *   the slot was taken again), or its owner's process is gone. Nothing more reaches that endpoint, ever.</li>
@@ -35,8 +34,9 @@ import org.agrona.concurrent.AtomicBuffer;
  *   read if it resumes; nothing new is sent to it meanwhile.</li>
  *   <li>{@link #ALIVE}: otherwise.</li>
  * </ul>
- * A dead or stopped peer is therefore noticed within the timeout (stopped) or {@link #RECHECK_MS} (gone) of a
- * caller asking.
+ * A dead or stopped peer is therefore noticed within the timeout (stopped), or within {@link #RECHECK_MS} plus
+ * {@link ProcessWatch#CHECK_MS} and a tick (gone) of a caller asking; an owner the watch has not looked at yet counts
+ * as alive, and is asked about again a tick later.
  * <p>
  * Not thread safe: one per role that asks (a transmit context's sending side, its transmit progress, a receive
  * context), each used by one thread at a time.
@@ -125,8 +125,10 @@ public final class PeerLiveness
         final int state = region.getIntVolatile(SlotDescriptor.stateOffset(geometry, slot));
         final int inc = region.getIntVolatile(SlotDescriptor.incarnationOffset(geometry, slot));
         final long heartbeat = region.getLongVolatile(SlotDescriptor.heartbeatOffset(geometry, slot));
+        final boolean left = left(owner, state, inc, incarnation);
+        final int process = left ? ProcessWatch.GONE : ProcessWatch.verdict(owner);
         final int s;
-        if (left(owner, state, inc, incarnation) || ProcessIdentity.isGone(owner))
+        if (process == ProcessWatch.GONE)
         {
             s = GONE;
         }
@@ -138,7 +140,7 @@ public final class PeerLiveness
         {
             s = ALIVE;
         }
-        checkedAt[slot] = now;
+        checkedAt[slot] = process == ProcessWatch.UNKNOWN ? now - RECHECK_MS + Heartbeats.TICK_MS : now;
         checkedIncarnation[slot] = incarnation;
         status[slot] = (byte)s;
         return s;

@@ -16,13 +16,16 @@
 /**
  * Liveness and damage of endpoint slots: this process's heartbeat thread and the clock the data path reads
  * ({@link io.jfabric.shm.liveness.Heartbeats}), the judgement whether a peer's endpoint is still there and running
- * ({@link io.jfabric.shm.liveness.PeerLiveness}), the watch over the words of an enabled endpoint's slot header that
+ * ({@link io.jfabric.shm.liveness.PeerLiveness}) and whether the processes that own peer slots still exist, kept from
+ * {@code /proc} by the heartbeat thread so that the data path never reads it
+ * ({@link io.jfabric.shm.liveness.ProcessWatch}), the watch over the words of an enabled endpoint's slot header that
  * only it writes ({@link io.jfabric.shm.liveness.SlotHeaderWatch}), and where transmit progress reports damage to an
  * endpoint's rings ({@link io.jfabric.shm.liveness.EndpointDamage}). It knows slots and their headers, not endpoints
  * or operations.
  * <p>
  * Threads: {@code Heartbeats} is thread safe and runs its own daemon thread, which also runs each
- * {@code SlotHeaderWatch}; a {@code PeerLiveness} belongs to one role (a transmit context's sending side, its
+ * {@code SlotHeaderWatch} and looks at the processes {@code ProcessWatch} (thread safe) is asked about; a
+ * {@code PeerLiveness} belongs to one role (a transmit context's sending side, its
  * transmit progress, a receive context); {@code EndpointDamage} is called by transmit progress.
  */
 package io.jfabric.shm.liveness;

@@ -1,0 +1,137 @@
+/*
+ * Copyright 2026 the jfabric authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ * https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.jfabric.shm.ep;
+
+import io.jfabric.Addresses;
+import io.jfabric.CqEntries;
+import io.jfabric.CqFormat;
+import io.jfabric.Errno;
+
+import org.junit.jupiter.api.Test;
+
+import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The data path allocates nothing however long it runs against a peer in another process: the checks that ask
+ * whether the peer's process still exists (each send's, and the receive side's lane rescans) come back every
+ * {@code PeerLiveness.RECHECK_MS}, and must not read {@code /proc} (which allocates) on the caller's thread. A JMH
+ * figure of 0 B/op cannot show this: a few allocations a second vanish in millions of operations.
+ * <p>
+ * The measure is the thread's allocated bytes over windows longer than a recheck period. A periodic allocation shows
+ * in every window (reading {@code /proc} there cost 30-60 KB per 150 ms window). HotSpot itself may allocate once, a
+ * few hundred bytes, when it deoptimizes compiled code and materializes the objects it had kept in registers, so one
+ * window of {@link #WINDOWS} may show that much.
+ */
+class DataPathAllocationTwoJvmTest extends TwoJvmEndpointTestBase
+{
+    /** Longer than a liveness recheck period (100 ms), so each window holds rechecks of every kind. */
+    private static final long WINDOW_MS = 150;
+    private static final int WINDOWS = 6;
+    /** More than a deoptimization's materialized objects, less than one read of {@code /proc}. */
+    private static final long ONE_OFF_BYTES = 1024;
+
+    @Override
+    String domainName()
+    {
+        return "alloc2jvm";
+    }
+
+    @Override
+    CqFormat format()
+    {
+        return CqFormat.DATA;
+    }
+
+    @Test
+    void shouldAllocateNothingWhileSendingToAndPollingALivePeerInAnotherProcess()
+    {
+        // the child sends first, so this endpoint's receive side has its lane to poll and to rescan
+        final ByteBuffer in = ByteBuffer.allocateDirect(64);
+        local.recv(in, Addresses.FI_ADDR_UNSPEC, 7);
+        child("send id=1 dest=" + localAtChild + " op=inject size=8 seed=3");
+        local.await(7);
+
+        final com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+        final ByteBuffer payload = ByteBuffer.allocateDirect(8);
+        final CqEntries entries = new CqEntries(16);
+        final long[] outcome = new long[3];
+        run(payload, entries, 600, outcome); // compiles the loop and loads what it touches
+        outcome[0] = outcome[1] = outcome[2] = 0;
+
+        final long[] allocated = new long[WINDOWS];
+        for (int w = 0; w < WINDOWS; w++)
+        {
+            final long before = threads.getCurrentThreadAllocatedBytes();
+            run(payload, entries, WINDOW_MS, outcome);
+            allocated[w] = threads.getCurrentThreadAllocatedBytes() - before;
+        }
+
+        assertEquals(0, outcome[2], "an inject or CQ read returned something other than success or FI_EAGAIN: " +
+            outcome[2]);
+        assertTrue(outcome[0] > 1000, "the loop ran: " + outcome[0] + " calls");
+        int allocating = 0;
+        for (final long bytes : allocated)
+        {
+            allocating += bytes == 0 ? 0 : 1;
+            assertTrue(bytes < ONE_OFF_BYTES, "bytes allocated per " + WINDOW_MS + " ms window of injects and CQ " +
+                "reads against a live peer in another process: " + Arrays.toString(allocated));
+        }
+        assertTrue(allocating <= 1, "bytes allocated per " + WINDOW_MS + " ms window of injects and CQ reads " +
+            "against a live peer in another process (" + outcome[0] + " calls): " + Arrays.toString(allocated));
+    }
+
+    /**
+     * Inject to the child (which does not read, so its lane fills and most calls answer FI_EAGAIN) and read this
+     * endpoint's CQ, for {@code ms}: {@code outcome} gets the calls, the injects taken, and the last unexpected code.
+     */
+    private void run(final ByteBuffer payload, final CqEntries entries, final long ms, final long[] outcome)
+    {
+        final long end = System.nanoTime() + ms * 1_000_000L;
+        long calls = 0;
+        long taken = 0;
+        long unexpected = 0;
+        while (System.nanoTime() < end)
+        {
+            final long rc = local.ep.inject(payload, 0, 8, child);
+            if (rc == 0)
+            {
+                taken++;
+            }
+            else if (rc != -Errno.FI_EAGAIN)
+            {
+                unexpected = rc;
+            }
+            final int n = local.cq.read(entries, entries.capacity());
+            if (n < 0 && n != -Errno.FI_EAGAIN)
+            {
+                unexpected = n;
+            }
+            calls++;
+        }
+        outcome[0] += calls;
+        outcome[1] += taken;
+        if (unexpected != 0)
+        {
+            outcome[2] = unexpected;
+        }
+    }
+}

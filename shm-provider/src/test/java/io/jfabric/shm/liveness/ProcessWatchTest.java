@@ -1,0 +1,88 @@
+/*
+ * Copyright 2026 the jfabric authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ * https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.jfabric.shm.liveness;
+
+import io.jfabric.shm.core.ProcessIdentity;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+
+class ProcessWatchTest
+{
+    /** Far more than a check period and a tick: what a loaded CI host may take to run the heartbeat thread. */
+    private static final long VERDICT_WAIT_MS = 10_000;
+
+    @Test
+    void shouldAnswerForAnotherProcessFromTheHeartbeatThreadAndSeeItGoneAfterSigkill() throws Exception
+    {
+        final Process child = new ProcessBuilder("sleep", "600").start();
+        final Heartbeats.Registration beat = Heartbeats.register(t -> { });
+        try
+        {
+            final long identity = ProcessIdentity.ofLiveProcess(child.pid());
+            assertNotEquals(0, identity, "the child's identity");
+            final int first = ProcessWatch.verdict(identity);
+            assertTrue(first == ProcessWatch.UNKNOWN || first == ProcessWatch.ALIVE, "first answer: " + first);
+            assertEquals(ProcessWatch.ALIVE, awaitVerdict(identity, ProcessWatch.ALIVE), "a running child");
+
+            child.destroyForcibly(); // SIGKILL
+            assertTrue(child.waitFor(VERDICT_WAIT_MS, TimeUnit.MILLISECONDS), "the child exits");
+            assertEquals(ProcessWatch.GONE, awaitVerdict(identity, ProcessWatch.GONE), "a SIGKILLed child");
+            assertEquals(ProcessWatch.GONE, ProcessWatch.verdict(identity), "gone stays gone");
+        }
+        finally
+        {
+            child.destroyForcibly();
+            Heartbeats.unregister(beat);
+        }
+    }
+
+    @Test
+    void shouldAnswerForThisProcessAndForNoOwnerAtOnce()
+    {
+        assertEquals(ProcessWatch.ALIVE, ProcessWatch.verdict(ProcessIdentity.self()));
+        assertEquals(ProcessWatch.GONE, ProcessWatch.verdict(0));
+    }
+
+    @Test
+    void shouldReadProcItselfWhileNoHeartbeatThreadRuns() throws Exception
+    {
+        final Process exited = new ProcessBuilder("sleep", "600").start();
+        final long identity = ProcessIdentity.ofLiveProcess(exited.pid());
+        exited.destroyForcibly();
+        assertTrue(exited.waitFor(VERDICT_WAIT_MS, TimeUnit.MILLISECONDS), "the child exits");
+        assumeFalse(Heartbeats.running(), "another test of this JVM keeps a domain open: the first test covers it");
+        assertEquals(ProcessWatch.GONE, ProcessWatch.verdict(identity), "asked without a heartbeat thread");
+    }
+
+    private static int awaitVerdict(final long identity, final int wanted) throws InterruptedException
+    {
+        final long deadline = System.currentTimeMillis() + VERDICT_WAIT_MS;
+        int v = ProcessWatch.verdict(identity);
+        while (v != wanted && System.currentTimeMillis() < deadline)
+        {
+            Thread.sleep(Heartbeats.TICK_MS);
+            v = ProcessWatch.verdict(identity);
+        }
+        return v;
+    }
+}
