@@ -205,8 +205,9 @@ public final class ChildJvm implements AutoCloseable
             process.destroyForcibly();
             throw new AssertionError("child JVM did not exit within " + timeoutSeconds + " s: " + transcript);
         }
-        pump.join(TimeUnit.SECONDS.toMillis(timeoutSeconds));
-        errorPump.join(TimeUnit.SECONDS.toMillis(timeoutSeconds));
+        final long joinMs = Math.max(1_000, TimeUnit.SECONDS.toMillis(timeoutSeconds)); // join(0) would wait for ever
+        pump.join(joinMs);
+        errorPump.join(joinMs);
         return process.exitValue();
     }
 
