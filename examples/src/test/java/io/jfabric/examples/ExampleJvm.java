@@ -15,15 +15,12 @@
  */
 package io.jfabric.examples;
 
+import io.jfabric.testsupport.ChildJvm;
 import io.jfabric.testsupport.JvmCommand;
 
-import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -31,26 +28,25 @@ import java.util.function.Predicate;
 /**
  * One example main class running in its own JVM, as a user would start it: this JVM's java binary and class path
  * (for a native provider, {@link #startOnOfi}: a JDK 22+ with the ofi provider's classes too), the
- * {@code --add-exports} Agrona needs, and {@code -Djfabric.shm.dir} pointing at the test's private root. A daemon
- * thread collects its output (stdout and stderr together) line by line, so a test can wait for a line while it runs.
- * {@link #close()} kills it if it is still running, so no process outlives its test.
+ * {@code --add-exports} Agrona needs, and {@code -Djfabric.shm.dir} pointing at the test's private root. A
+ * {@link ChildJvm} reads its standard output and standard error apart, each line whole, so a test can wait for a line
+ * while it runs: its lines are what a user sees in a terminal, both streams in the order the lines arrived, but a
+ * line on one never lands in the middle of a line on the other. {@link #close()} kills it if it is still running, so
+ * no process outlives its test.
  * <p>
- * Used by the test thread; the output thread only appends.
+ * Used by the test thread.
  */
 final class ExampleJvm implements AutoCloseable
 {
-    private final String name;
-    private final Process process;
-    private final List<String> lines = new ArrayList<>();
-    private final Thread pump;
+    private static final long POLL_MS = 10;
 
-    private ExampleJvm(final String name, final Process process)
+    private final String name;
+    private final ChildJvm child;
+
+    private ExampleJvm(final String name, final ChildJvm child)
     {
         this.name = name;
-        this.process = process;
-        pump = new Thread(this::pump, "example-jvm-" + name);
-        pump.setDaemon(true);
-        pump.start();
+        this.child = child;
     }
 
     /**
@@ -116,35 +112,11 @@ final class ExampleJvm implements AutoCloseable
             System.getProperty("java.class.path"));
         command.add(mainClass);
         command.addAll(List.of(args));
-        return new ExampleJvm(name, new ProcessBuilder(command).redirectErrorStream(true).start());
-    }
-
-    private void pump()
-    {
-        try (BufferedReader in =
-            new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)))
-        {
-            String line;
-            while ((line = in.readLine()) != null)
-            {
-                synchronized (lines)
-                {
-                    lines.add(line);
-                    lines.notifyAll();
-                }
-            }
-        }
-        catch (final IOException ex)
-        {
-            synchronized (lines)
-            {
-                lines.add("(output unreadable: " + ex + ")");
-            }
-        }
+        return new ExampleJvm(name, ChildJvm.start(command));
     }
 
     /**
-     * Wait until the process has printed a line that {@code wanted} accepts.
+     * Wait until the process has printed a line that {@code wanted} accepts, on either stream, since it started.
      *
      * @param wanted         the line.
      * @param timeoutSeconds how long to wait.
@@ -154,26 +126,24 @@ final class ExampleJvm implements AutoCloseable
     String awaitLine(final Predicate<String> wanted, final long timeoutSeconds) throws InterruptedException
     {
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
-        synchronized (lines)
+        while (true)
         {
-            int seen = 0;
-            while (true)
+            final boolean ended = !child.alive();
+            if (ended)
             {
-                for (; seen < lines.size(); seen++)
-                {
-                    if (wanted.test(lines.get(seen)))
-                    {
-                        return lines.get(seen);
-                    }
-                }
-                final long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-                if (left <= 0 || !process.isAlive() && !pump.isAlive())
-                {
-                    throw new AssertionError(name + " printed no such line" +
-                        (left <= 0 ? " within " + timeoutSeconds + " s" : " before it ended") + ":\n" + output());
-                }
-                lines.wait(Math.min(left, 100));
+                awaitExit(timeoutSeconds); // gone: the pumps copy its last lines
             }
+            final String line = lines().stream().filter(wanted).findFirst().orElse(null);
+            if (line != null)
+            {
+                return line;
+            }
+            if (ended || deadline - System.nanoTime() <= 0)
+            {
+                throw new AssertionError(name + " printed no such line" +
+                    (ended ? " before it ended" : " within " + timeoutSeconds + " s") + ":\n" + output());
+            }
+            Thread.sleep(POLL_MS);
         }
     }
 
@@ -186,13 +156,14 @@ final class ExampleJvm implements AutoCloseable
      */
     int awaitExit(final long timeoutSeconds) throws InterruptedException
     {
-        if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS))
+        try
         {
-            process.destroyForcibly().waitFor();
-            throw new AssertionError(name + " did not exit within " + timeoutSeconds + " s:\n" + output());
+            return child.awaitExit(timeoutSeconds);
         }
-        pump.join(TimeUnit.SECONDS.toMillis(timeoutSeconds));
-        return process.exitValue();
+        catch (final AssertionError ex)
+        {
+            throw new AssertionError(name + ": " + ex.getMessage(), ex);
+        }
     }
 
     /**
@@ -219,41 +190,32 @@ final class ExampleJvm implements AutoCloseable
      */
     void kill() throws InterruptedException
     {
-        process.destroyForcibly().waitFor();
-        pump.join(TimeUnit.SECONDS.toMillis(10));
+        child.kill();
     }
 
     /**
-     * SIGTERM it, as Ctrl-C or an operator would stop it (shutdown hooks run), and wait until it is gone.
+     * SIGTERM it, as Ctrl-C or an operator would stop it (shutdown hooks run), and wait until it is gone; the lines
+     * it printed while it shut down are kept.
      *
      * @return its exit status (143 for a JVM ended by SIGTERM).
      * @throws Exception when kill(1) fails.
      */
     int terminate() throws Exception
     {
-        // kill(1) rather than Process.destroy(), which also closes our end of its output: its last lines, the
-        // ones printed while it shuts down, would be lost.
-        final Process kill = new ProcessBuilder("kill", "-TERM", Long.toString(process.pid())).inheritIO().start();
-        if (!kill.waitFor(30, TimeUnit.SECONDS) || kill.exitValue() != 0)
-        {
-            throw new AssertionError("kill -TERM " + process.pid() + " failed");
-        }
+        child.terminate();
         return awaitExit(30);
     }
 
     /** @return the process's id (the examples print it as the publisher's or client's id). */
     long pid()
     {
-        return process.pid();
+        return child.pid();
     }
 
-    /** @return every line printed so far. */
+    /** @return every line printed so far, on either stream. */
     List<String> lines()
     {
-        synchronized (lines)
-        {
-            return new ArrayList<>(lines);
-        }
+        return child.output().lines().toList();
     }
 
     /** @return everything printed so far, for failure messages. */
@@ -265,12 +227,11 @@ final class ExampleJvm implements AutoCloseable
     @Override
     public void close()
     {
-        if (process.isAlive())
+        if (child.alive())
         {
-            process.destroyForcibly();
             try
             {
-                process.waitFor(30, TimeUnit.SECONDS);
+                child.kill();
             }
             catch (final InterruptedException ex)
             {

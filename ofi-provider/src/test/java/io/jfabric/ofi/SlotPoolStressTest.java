@@ -113,7 +113,10 @@ class SlotPoolStressTest
             StressMain.class.getName(), "-t", filter, "-r", dir.resolve("report").toString(),
             "-sc", "false", "-f", "1", "-fsm", "1", "-iters", "1", "-time", "1000", "-pth", "false", "-hs", "64",
             "-jvmArgs", variant == null ? "-Xss1m" : "-Djfabric.stress.variant=" + variant));
-        final Process process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
+        // verdicts are read from standard output only: what a JVM prints on standard error (a warning, an uncaught
+        // exception) goes to this test's own, and cannot land in the middle of a verdict line
+        final Process process = new ProcessBuilder(command).directory(dir.toFile())
+            .redirectError(ProcessBuilder.Redirect.INHERIT).start();
         final String output = new String(process.getInputStream().readAllBytes());
         final int exit = process.waitFor();
         System.out.println(output);

@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 /**
  * Runs a main class of the test class path in a second, real JVM (same java binary, same class path, the Agrona
@@ -33,6 +34,9 @@ import java.util.concurrent.TimeUnit;
  * test may keep it with what it opened ({@code OpenedObjects}). Result lines are taken from the child's standard
  * output only; its standard error goes to the transcript through a second thread, so that what the JVM prints there
  * (an uncaught exception's "Exception in thread ...", a VM warning) cannot land in the middle of a result line.
+ * The transcript ({@link #output()}) holds both streams, each line whole, in the order the lines arrived.
+ * <p>
+ * Used by one test thread; the two pump threads only append.
  */
 public final class ChildJvm implements AutoCloseable
 {
@@ -177,19 +181,34 @@ public final class ChildJvm implements AutoCloseable
      */
     public String awaitSuccess(final long timeoutSeconds) throws Exception
     {
+        final int status = awaitExit(timeoutSeconds);
+        final String text = transcript.toString();
+        if (status != 0)
+        {
+            throw new AssertionError("child JVM exited " + status + ":\n" + text);
+        }
+        return text;
+    }
+
+    /**
+     * Wait for the child to exit, whatever its status, and for the pumps to copy the last of its output.
+     *
+     * @param timeoutSeconds how long to wait before killing it.
+     * @return its exit status.
+     * @throws InterruptedException when interrupted.
+     * @throws AssertionError       when it does not exit in time (the message holds its output).
+     */
+    public int awaitExit(final long timeoutSeconds) throws InterruptedException
+    {
         if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS))
         {
             process.destroyForcibly();
             throw new AssertionError("child JVM did not exit within " + timeoutSeconds + " s: " + transcript);
         }
-        pump.join(TimeUnit.SECONDS.toMillis(timeoutSeconds));
-        errorPump.join(TimeUnit.SECONDS.toMillis(timeoutSeconds));
-        final String text = transcript.toString();
-        if (process.exitValue() != 0)
-        {
-            throw new AssertionError("child JVM exited " + process.exitValue() + ":\n" + text);
-        }
-        return text;
+        final long joinMs = Math.max(1_000, TimeUnit.SECONDS.toMillis(timeoutSeconds)); // join(0) would wait for ever
+        pump.join(joinMs);
+        errorPump.join(joinMs);
+        return process.exitValue();
     }
 
     /**
@@ -202,20 +221,57 @@ public final class ChildJvm implements AutoCloseable
      */
     public Map<String, String> awaitResult(final long timeoutSeconds) throws InterruptedException
     {
+        return parseResult(awaitLine(line -> line.startsWith("result "), timeoutSeconds));
+    }
+
+    /**
+     * Wait, while the child runs on, for its next line of standard output that {@code wanted} accepts (the lines
+     * before it are skipped: a later call sees only what comes after).
+     *
+     * @param wanted         the line.
+     * @param timeoutSeconds how long to wait.
+     * @return the line.
+     * @throws InterruptedException when interrupted.
+     * @throws AssertionError when the child ends or prints none in time (the message holds its output).
+     */
+    public String awaitLine(final Predicate<String> wanted, final long timeoutSeconds) throws InterruptedException
+    {
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
         while (true)
         {
-            final String line = lines.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-            if (line == null || END.equals(line))
+            final String line = pollLine(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            if (line == null)
             {
-                throw new AssertionError("child JVM printed no result line " + (line == null ?
-                    "within " + timeoutSeconds + " s" : "before its output ended") + ":\n" + transcript);
+                throw new AssertionError("child JVM printed no such line within " + timeoutSeconds + " s:\n" +
+                    transcript);
             }
-            if (line.startsWith("result "))
+            if (wanted.test(line))
             {
-                return parseResult(line);
+                return line;
             }
         }
+    }
+
+    /**
+     * The child's next line of standard output, waiting at most {@code timeout} for it (0: only what has come), for
+     * a test that does other work while it waits.
+     *
+     * @param timeout how long to wait.
+     * @param unit    its unit.
+     * @return the line, or null when none came in time.
+     * @throws InterruptedException when interrupted.
+     * @throws AssertionError when the child's standard output has ended (it exited; the message holds its output).
+     */
+    public String pollLine(final long timeout, final TimeUnit unit) throws InterruptedException
+    {
+        final String line = lines.poll(timeout, unit);
+        if (END.equals(line))
+        {
+            lines.add(END); // ended for every later call too
+            throw new AssertionError("child JVM's output ended (exit " +
+                (process.isAlive() ? "pending" : Integer.toString(process.exitValue())) + "):\n" + transcript);
+        }
+        return line;
     }
 
     /**
@@ -227,7 +283,7 @@ public final class ChildJvm implements AutoCloseable
     public void kill() throws InterruptedException
     {
         process.destroyForcibly();
-        awaitExit();
+        awaitGone();
     }
 
     /**
@@ -243,14 +299,15 @@ public final class ChildJvm implements AutoCloseable
 
     /**
      * SIGTERM the child, as an operator stopping it would: its JVM shuts down (shutdown hooks run). Waits until it
-     * is gone.
+     * is gone; what it printed while it shut down is in the transcript ({@link Process#destroy} would have closed
+     * this end of its output first). {@link #awaitExit} then gives its status.
      *
-     * @throws InterruptedException when interrupted.
+     * @throws Exception when kill(1) fails.
      */
-    public void terminate() throws InterruptedException
+    public void terminate() throws Exception
     {
-        process.destroy();
-        awaitExit();
+        signal("-TERM");
+        awaitGone();
     }
 
     /**
@@ -260,11 +317,7 @@ public final class ChildJvm implements AutoCloseable
      */
     public void stop() throws Exception
     {
-        final Process kill = new ProcessBuilder("kill", "-STOP", Long.toString(process.pid())).inheritIO().start();
-        if (!kill.waitFor(30, TimeUnit.SECONDS) || kill.exitValue() != 0)
-        {
-            throw new AssertionError("kill -STOP " + process.pid() + " failed");
-        }
+        signal("-STOP");
     }
 
     /**
@@ -274,10 +327,22 @@ public final class ChildJvm implements AutoCloseable
      */
     public void resume() throws Exception
     {
-        final Process kill = new ProcessBuilder("kill", "-CONT", Long.toString(process.pid())).inheritIO().start();
+        signal("-CONT");
+    }
+
+    /**
+     * Send the child a signal with kill(1), as a user would (SIGINT for Ctrl-C); {@link #awaitExit} waits for what
+     * follows.
+     *
+     * @param signal kill(1)'s option, such as {@code "-INT"}.
+     * @throws Exception when kill(1) fails.
+     */
+    public void signal(final String signal) throws Exception
+    {
+        final Process kill = new ProcessBuilder("kill", signal, Long.toString(process.pid())).inheritIO().start();
         if (!kill.waitFor(30, TimeUnit.SECONDS) || kill.exitValue() != 0)
         {
-            throw new AssertionError("kill -CONT " + process.pid() + " failed");
+            throw new AssertionError("kill " + signal + " " + process.pid() + " failed");
         }
     }
 
@@ -294,7 +359,7 @@ public final class ChildJvm implements AutoCloseable
         in.flush();
     }
 
-    private void awaitExit() throws InterruptedException
+    private void awaitGone() throws InterruptedException
     {
         if (!process.waitFor(30, TimeUnit.SECONDS))
         {
@@ -309,6 +374,14 @@ public final class ChildJvm implements AutoCloseable
     public String output()
     {
         return transcript.toString();
+    }
+
+    /**
+     * @return whether the child is still running.
+     */
+    public boolean alive()
+    {
+        return process.isAlive();
     }
 
     /**

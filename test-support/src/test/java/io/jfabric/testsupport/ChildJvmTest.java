@@ -19,8 +19,10 @@ import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -40,6 +42,51 @@ class ChildJvmTest
             System.out.flush();
             Thread.sleep(200);
             System.err.println("java.lang.InternalError: late");
+        }
+    }
+
+    /** A child that says goodbye from a shutdown hook, and exits 3 when told to. */
+    public static final class Goodbye
+    {
+        public static void main(final String[] args) throws Exception
+        {
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> System.out.println("result goodbye=yes")));
+            System.err.println("ready on stderr");
+            System.out.println("ready");
+            System.out.flush();
+            final String command = new java.io.BufferedReader(new java.io.InputStreamReader(System.in)).readLine();
+            if ("exit3".equals(command))
+            {
+                System.exit(3);
+            }
+            Thread.sleep(60_000);
+        }
+    }
+
+    @Test
+    void shouldKeepWhatTheChildPrintsWhileItShutsDownOnSigterm() throws Exception
+    {
+        try (ChildJvm child = ChildJvm.start(Goodbye.class, List.of()))
+        {
+            assertEquals("ready", child.awaitLine(line -> line.startsWith("ready"), 30));
+            child.terminate();
+            assertEquals(143, child.awaitExit(30), child.output());
+            assertEquals(Map.of("goodbye", "yes"), child.awaitResult(30), child.output());
+        }
+    }
+
+    @Test
+    void shouldGiveTheExitStatusAndEndTheLinesWhenTheChildExits() throws Exception
+    {
+        try (ChildJvm child = ChildJvm.start(Goodbye.class, List.of()))
+        {
+            assertEquals("ready", child.pollLine(30, TimeUnit.SECONDS));
+            child.tell("exit3");
+            assertEquals(3, child.awaitExit(30), child.output());
+            assertEquals("result goodbye=yes", child.pollLine(30, TimeUnit.SECONDS));
+            final AssertionError ended = assertThrows(AssertionError.class, () -> child.pollLine(0, TimeUnit.SECONDS));
+            assertTrue(ended.getMessage().contains("output ended (exit 3)"), ended.getMessage());
+            assertTrue(child.output().contains("ready on stderr\n"), child.output());
         }
     }
 

@@ -16,15 +16,13 @@
 package io.jfabric.tools;
 
 import io.jfabric.Errno;
+import io.jfabric.testsupport.ChildJvm;
 import io.jfabric.testsupport.JvmCommand;
 import io.jfabric.testsupport.PrivateRoot;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -54,11 +52,11 @@ class CleanCommandTest
     @Test
     void shouldListThenRemoveWhatAKilledProcessLeftAndKeepWhatALiveOneUses() throws Exception
     {
-        final Process dead = startPeer("dead");
-        final Process live = startPeer("live");
+        final ChildJvm dead = startPeer("dead");
+        final ChildJvm live = startPeer("live");
         try
         {
-            dead.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+            dead.kill();
             final List<String> before = names();
             assertEquals(6, before.size(), before.toString());
 
@@ -85,7 +83,7 @@ class CleanCommandTest
         }
         finally
         {
-            live.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+            live.kill();
         }
     }
 
@@ -121,22 +119,20 @@ class CleanCommandTest
         assertTrue(run.out.contains("--dry-run") && run.out.contains("--dir"), run.out);
     }
 
-    private Process startPeer(final String domain) throws IOException
+    private ChildJvm startPeer(final String domain) throws IOException, InterruptedException
     {
         final List<String> command = JvmCommand.quickStart();
         command.addAll(JvmCommand.classPath());
         command.addAll(List.of("-Djfabric.shm.dir=" + root, "-Djfabric.shm.ep.count=2",
             "-Djfabric.shm.rx.ring.bytes=4096", CleanPeerMain.class.getName(), domain));
-        final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        final BufferedReader out = new BufferedReader(
-            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-        final String line = out.readLine();
+        final ChildJvm peer = ChildJvm.start(command);
+        final String line = peer.pollLine(60, TimeUnit.SECONDS); // its first line of standard output
         if (!"ready".equals(line))
         {
-            process.destroyForcibly();
-            throw new AssertionError("peer of " + domain + " printed " + line);
+            peer.kill();
+            throw new AssertionError("peer of " + domain + " printed " + line + ":\n" + peer.output());
         }
-        return process;
+        return peer;
     }
 
     private List<String> names() throws IOException

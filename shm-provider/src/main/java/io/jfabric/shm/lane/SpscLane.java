@@ -112,6 +112,13 @@ public final class SpscLane
      * will still commit. Fails anywhere a claim is held while the lane fills.
      */
     private static final boolean BROKEN_REPAIR_HELD = BrokenVariant.active("lane.spsc-repair-held-claim");
+    /**
+     * Broken variant: the producer trusts the consumer position it reads without comparing the copy beside it, so a
+     * position another process overwrote ahead of the consumer's lets it claim space the consumer has not read.
+     * Fails anywhere the position is overwritten while the ring is full: an order in the program, not the hardware's.
+     */
+    private static final boolean BROKEN_POSITION_WITHOUT_COPY =
+        BrokenVariant.active("lane.spsc-position-without-copy");
 
     private final AtomicBuffer buffer;
     private final int capacity;
@@ -305,7 +312,7 @@ public final class SpscLane
                 return INSUFFICIENT_CAPACITY;
             }
             final long head = b.getLongVolatile(consumerPositionIndex);
-            if (head != b.getLongVolatile(consumerPositionCopyIndex))
+            if (!BROKEN_POSITION_WITHOUT_COPY && head != b.getLongVolatile(consumerPositionCopyIndex))
             {
                 return INSUFFICIENT_CAPACITY; // being published, or overwritten: full for now, never trusted
             }

@@ -17,44 +17,31 @@ package io.jfabric.shm.ep;
 
 import io.jfabric.testsupport.ChildJvm;
 
-
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The parent's handle on an {@link EpPeerMain} child JVM: starts it on a domain, sends it commands and waits for
  * its answers while progressing the parent's own endpoints (manual progress: a parent that only waited would stall
  * every transfer that needs its side to move). Commands carry a sequence number that the answer repeats, so the
- * late answer of a command a failed test gave up on is skipped, not taken for the next one's. One per test class,
- * used from the test thread only.
+ * late answer of a command a failed test gave up on is skipped, not taken for the next one's. Answers are read from
+ * the child's standard output only ({@link ChildJvm}), so nothing its JVM prints on standard error can break one.
+ * One per test class, used from the test thread only.
  */
 final class EpPeer implements AutoCloseable
 {
     private static final long START_TIMEOUT_MS = 60_000;
 
-    private final Process process;
-    private final Writer in;
-    private final LinkedBlockingQueue<String> answers = new LinkedBlockingQueue<>();
-    private final StringBuffer output = new StringBuffer();
+    private final ChildJvm child;
     private String pending;
     private long sequence;
 
-    private EpPeer(final Process process)
+    private EpPeer(final ChildJvm child)
     {
-        this.process = process;
-        this.in = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
-        final Thread reader = new Thread(this::readAnswers, "ep-peer-" + process.pid());
-        reader.setDaemon(true);
-        reader.start();
+        this.child = child;
     }
 
     /**
@@ -67,33 +54,9 @@ final class EpPeer implements AutoCloseable
      */
     static EpPeer start(final Path root, final String domain) throws IOException
     {
-        final EpPeer peer = new EpPeer(new ProcessBuilder(
-            ChildJvm.command(EpPeerMain.class, List.of("jfabric.shm.dir=" + root), domain))
-            .redirectErrorStream(true).start());
+        final EpPeer peer = new EpPeer(ChildJvm.start(EpPeerMain.class, List.of("jfabric.shm.dir=" + root), domain));
         peer.awaitAnswer("ready", START_TIMEOUT_MS);
         return peer;
-    }
-
-    private void readAnswers()
-    {
-        try (BufferedReader out = new BufferedReader(
-            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)))
-        {
-            String line;
-            while ((line = out.readLine()) != null)
-            {
-                output.append(line).append('\n');
-                if (line.startsWith("ok ") || line.startsWith("err "))
-                {
-                    answers.add(line);
-                }
-            }
-        }
-        catch (final IOException ignored)
-        {
-            // the child is gone; the waiting side reports it.
-        }
-        answers.add("err child exited");
     }
 
     /**
@@ -123,12 +86,11 @@ final class EpPeer implements AutoCloseable
         pending = command;
         try
         {
-            in.write(command + " seq=" + ++sequence + "\n");
-            in.flush();
+            child.tell(command + " seq=" + ++sequence);
         }
         catch (final IOException ex)
         {
-            throw new AssertionError("cannot write to the child: " + ex + "; its output:\n" + output, ex);
+            throw new AssertionError("cannot write to the child: " + ex + "; its output:\n" + child.output(), ex);
         }
     }
 
@@ -143,11 +105,7 @@ final class EpPeer implements AutoCloseable
         final long deadline = System.currentTimeMillis() + 2 * EpSide.TIMEOUT_MS;
         while (true)
         {
-            final String answer = answers.poll();
-            if (answer != null && answer.startsWith("err child exited"))
-            {
-                throw new AssertionError("child exited during '" + command + "'; its output:\n" + output);
-            }
+            final String answer = nextAnswer(command);
             if (answer != null && answer.startsWith("err seq=" + sequence + " "))
             {
                 throw new AssertionError("child failed '" + command + "': " + answer.substring(4) + parentLog(sides));
@@ -159,7 +117,7 @@ final class EpPeer implements AutoCloseable
             if (System.currentTimeMillis() > deadline)
             {
                 throw new AssertionError("child did not answer '" + command + "' within " + 2 * EpSide.TIMEOUT_MS +
-                    " ms; its output:\n" + output + parentLog(sides));
+                    " ms; its output:\n" + child.output() + parentLog(sides));
             }
             boolean moved = false;
             for (final EpSide side : sides)
@@ -183,14 +141,41 @@ final class EpPeer implements AutoCloseable
         return b.toString();
     }
 
+    /** @return the child's next answer ("ok ..." or "err ..."), or null when none has come yet. */
+    private String nextAnswer(final String command)
+    {
+        try
+        {
+            String line;
+            while ((line = child.pollLine(0, TimeUnit.MILLISECONDS)) != null)
+            {
+                if (line.startsWith("ok ") || line.startsWith("err "))
+                {
+                    return line;
+                }
+            }
+            return null;
+        }
+        catch (final AssertionError ended)
+        {
+            throw new AssertionError("child exited during '" + command + "'", ended);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(ex);
+        }
+    }
+
     private void awaitAnswer(final String expected, final long timeoutMs)
     {
         try
         {
-            final String answer = answers.poll(timeoutMs, TimeUnit.MILLISECONDS);
-            if (answer == null || !answer.equals("ok " + expected))
+            final String answer = child.awaitLine(line -> line.startsWith("ok ") || line.startsWith("err "),
+                TimeUnit.MILLISECONDS.toSeconds(timeoutMs));
+            if (!answer.equals("ok " + expected))
             {
-                throw new AssertionError("child did not start (" + answer + "); its output:\n" + output);
+                throw new AssertionError("child did not start (" + answer + "); its output:\n" + child.output());
             }
         }
         catch (final InterruptedException ex)
@@ -205,22 +190,12 @@ final class EpPeer implements AutoCloseable
     {
         try
         {
-            in.write("exit\n");
-            in.flush();
-            in.close();
+            child.tell("exit");
         }
         catch (final IOException ignored)
         {
             // already gone
         }
-        if (!process.waitFor(30, TimeUnit.SECONDS))
-        {
-            process.destroyForcibly();
-            throw new AssertionError("child did not exit; its output:\n" + output);
-        }
-        if (process.exitValue() != 0)
-        {
-            throw new AssertionError("child exited " + process.exitValue() + "; its output:\n" + output);
-        }
+        child.awaitSuccess(30);
     }
 }

@@ -20,11 +20,7 @@ import io.jfabric.testsupport.ChildJvm;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,7 +35,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Regions shared between real JVMs: child processes run {@link RegionChildMain}.
@@ -174,18 +169,15 @@ class RegionFileMultiProcessTest
     }
 
     /**
-     * A child JVM running {@link RegionChildMain}, its output read line by line.
+     * A child JVM running {@link RegionChildMain} ({@link ChildJvm}: its lines read from its standard output only).
      */
     private static final class Child
     {
-        private final Process process;
-        private final BufferedReader reader;
-        private final StringBuilder output = new StringBuilder();
+        private final ChildJvm jvm;
 
-        private Child(final Process process)
+        private Child(final ChildJvm jvm)
         {
-            this.process = process;
-            this.reader = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+            this.jvm = jvm;
         }
 
         static Child start(final Path rootDir, final int rounds) throws IOException
@@ -205,68 +197,53 @@ class RegionFileMultiProcessTest
             {
                 command.add(String.valueOf(rounds));
             }
-            return new Child(new ProcessBuilder(command).redirectErrorStream(true).start());
+            return new Child(ChildJvm.start(command));
         }
 
-        void awaitReady() throws IOException
+        void awaitReady() throws InterruptedException
         {
-            awaitLine("ready");
+            jvm.awaitLine(line -> line.startsWith("ready"), CHILD_TIMEOUT_S);
         }
 
         void go()
         {
             try
             {
-                final OutputStream stdin = process.getOutputStream();
-                stdin.write("go\n".getBytes(StandardCharsets.UTF_8));
-                stdin.flush();
+                jvm.tell("go");
             }
             catch (final IOException ex)
             {
-                throw new IllegalStateException("child " + process.pid() + " is gone: " + output, ex);
+                throw new IllegalStateException("child " + jvm.pid() + " is gone: " + jvm.output(), ex);
             }
         }
 
-        Map<String, String> awaitResult() throws IOException
+        Map<String, String> awaitResult() throws InterruptedException
         {
-            final String line = awaitLine("result ");
-            final Map<String, String> result = ChildJvm.parseResult(line);
+            final Map<String, String> result = jvm.awaitResult(CHILD_TIMEOUT_S);
             assertFalse(result.containsKey("error"), "child failed: " + result);
             return result;
         }
 
-        void awaitExit() throws InterruptedException
+        void awaitExit() throws Exception
         {
-            if (!process.waitFor(CHILD_TIMEOUT_S, TimeUnit.SECONDS))
-            {
-                fail("child " + process.pid() + " did not exit: " + output);
-            }
-            assertEquals(0, process.exitValue(), output.toString());
+            jvm.awaitSuccess(CHILD_TIMEOUT_S);
         }
 
         String output()
         {
-            return output.toString();
+            return jvm.output();
         }
 
         void destroy()
         {
-            process.destroyForcibly();
-        }
-
-        private String awaitLine(final String prefix) throws IOException
-        {
-            String line;
-            while ((line = reader.readLine()) != null)
+            try
             {
-                output.append(line).append('\n');
-                if (line.startsWith(prefix))
-                {
-                    return line;
-                }
+                jvm.kill();
             }
-            fail("child " + process.pid() + " ended without a \"" + prefix + "\" line: " + output);
-            return null;
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }

@@ -118,19 +118,13 @@ class RegionFileSpaceTest
         final List<String> command = new ArrayList<>(prefix);
         command.addAll(ChildJvm.command(RegionSpaceChildMain.class, List.of(), args));
 
-        final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!process.waitFor(CHILD_TIMEOUT_S, TimeUnit.SECONDS))
+        try (ChildJvm child = ChildJvm.start(command))
         {
-            process.destroyForcibly();
-            throw new AssertionError("child did not exit: " + output);
+            final int status = child.awaitExit(CHILD_TIMEOUT_S);
+            assumeTrue(SKIP_EXIT != status, "cannot mount a private tmpfs here (needs root): " + child.output());
+            assertEquals(0, status, child.output());
+            return child.awaitResult(0); // from its standard output, which has ended
         }
-        assumeTrue(SKIP_EXIT != process.exitValue(), "cannot mount a private tmpfs here (needs root): " + output);
-        assertEquals(0, process.exitValue(), output);
-
-        final String line = output.lines().filter(l -> l.startsWith("result ")).findFirst()
-            .orElseThrow(() -> new AssertionError("no result line: " + output));
-        return ChildJvm.parseResult(line);
     }
 
     /** @return bytes the file system has allocated to the file: st_blocks times 512, from stat(1). */

@@ -35,6 +35,10 @@ import org.openjdk.jcstress.infra.results.II_Result;
  * of it, as a consumer that works on a record does), which keeps the ring full and the producer waiting on the
  * consumer position; or fast, which keeps it near empty, polling the frame word the producer writes next.
  * <p>
+ * The producer's thread may also play a process that damages the lane ({@code overwrites}): the first times a claim
+ * finds the ring full, it overwrites the published consumer position (the word alone, not the copy beside it) with
+ * a value that looks possible, one record alignment behind its own position, so ahead of the consumer's real one.
+ * <p>
  * Loops are bounded: what the actors did not finish the arbiter finishes alone, so a lane that stops flowing shows
  * as records lost, never as a hung test. Actors: {@link #produce} and {@link #consume}; {@link #check} as the
  * arbiter.
@@ -53,8 +57,10 @@ final class LaneStream
     private final SpscLane producer;
     private final SpscLane consumer;
     private final int consumerPause;
+    private final int overwrites;
     private final Checker checker = new Checker();
     private int sent;
+    private int overwritten;
 
     /**
      * @param files         where the state's slice comes from.
@@ -62,11 +68,23 @@ final class LaneStream
      */
     LaneStream(final TwoMappings files, final int consumerPause)
     {
+        this(files, consumerPause, 0);
+    }
+
+    /**
+     * @param files         where the state's slice comes from.
+     * @param consumerPause pauses (spin-wait hints) the consumer takes in the middle of each record.
+     * @param overwrites    times, at most, the producer overwrites the published consumer position ahead when a
+     *                      claim finds the ring full.
+     */
+    LaneStream(final TwoMappings files, final int consumerPause, final int overwrites)
+    {
         slice = files.take();
         final int length = SpscLaneDescriptor.laneLength(CAPACITY);
         producer = new SpscLane(new UnsafeBuffer(slice.first, 0, length));
         consumer = new SpscLane(new UnsafeBuffer(slice.second, 0, length));
         this.consumerPause = consumerPause;
+        this.overwrites = overwrites;
     }
 
     /** @return a mapping slice length for {@link TwoMappings}. */
@@ -114,6 +132,13 @@ final class LaneStream
                 producer.commit(index);
                 return true;
             }
+            if (i == 0 && overwritten < overwrites)
+            {
+                overwritten++;
+                // another process's write, in the producer's mapping of the file: the position word only
+                producer.buffer().putLongRelease(SpscLaneDescriptor.consumerPositionOffset(CAPACITY),
+                    producer.claimedPosition() - SpscLaneDescriptor.RECORD_ALIGNMENT);
+            }
             Thread.onSpinWait();
         }
         return false;
@@ -138,6 +163,7 @@ final class LaneStream
     void check(final II_Result r)
     {
         checker.pause = 0;
+        overwritten = overwrites; // the arbiter only finishes the stream
         for (int i = 0; i < 10 * RECORDS && sent < RECORDS; i++)
         {
             if (send(1))

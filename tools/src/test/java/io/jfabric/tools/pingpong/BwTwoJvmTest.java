@@ -16,6 +16,7 @@
 package io.jfabric.tools.pingpong;
 
 import io.jfabric.Errno;
+import io.jfabric.testsupport.ChildJvm;
 import io.jfabric.tools.CommandRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -120,18 +121,19 @@ class BwTwoJvmTest
             .domain("bw-mismatch")
             .timeoutSeconds(20)
             .build();
-        final Process server = new ProcessBuilder(PeerLauncher.command(serverOptions))
-            .redirectErrorStream(true).start();
-        final CommandRun run = CommandRun.run("bw", "--timeout=20", "--role", "client", "--domain", "bw-mismatch",
-            "-S", "64", "-I", "100", "-W", "10", "-w", "16");
-        assertTrue(server.waitFor(30, java.util.concurrent.TimeUnit.SECONDS));
-        final String serverOutput = new String(server.getInputStream().readAllBytes());
-        assertEquals(Errno.FI_EINVAL, run.status, run::toString);
-        assertTrue(run.err.contains("the server runs jfabric-bw/1 1 sizes 64..64 crc "), run::toString);
-        assertTrue(run.err.contains(" w=8"), run::toString);
-        assertTrue(serverOutput.contains("give both sides the same -S, -I, -W, -c, -w and transfer mode"),
-            serverOutput);
-        assertEquals(Errno.FI_EINVAL, server.exitValue(), serverOutput);
+        try (ChildJvm server = ChildJvm.start(PeerLauncher.command(serverOptions)))
+        {
+            final CommandRun run = CommandRun.run("bw", "--timeout=20", "--role", "client", "--domain",
+                "bw-mismatch", "-S", "64", "-I", "100", "-W", "10", "-w", "16");
+            final int serverStatus = server.awaitExit(30);
+            final String serverOutput = server.output();
+            assertEquals(Errno.FI_EINVAL, run.status, run::toString);
+            assertTrue(run.err.contains("the server runs jfabric-bw/1 1 sizes 64..64 crc "), run::toString);
+            assertTrue(run.err.contains(" w=8"), run::toString);
+            assertTrue(serverOutput.contains("give both sides the same -S, -I, -W, -c, -w and transfer mode"),
+                serverOutput);
+            assertEquals(Errno.FI_EINVAL, serverStatus, serverOutput);
+        }
         ROOT.assertEmpty();
     }
 

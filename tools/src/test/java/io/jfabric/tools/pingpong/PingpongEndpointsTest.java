@@ -21,6 +21,7 @@ import io.jfabric.shm.region.RegionFile;
 import io.jfabric.shm.stat.DomainStat;
 import io.jfabric.shm.stat.RingStat;
 import io.jfabric.shm.stat.SlotStat;
+import io.jfabric.testsupport.ChildJvm;
 import io.jfabric.tools.CommandRun;
 import io.jfabric.tools.JfabricMain;
 import org.junit.jupiter.api.Test;
@@ -118,20 +119,14 @@ class PingpongEndpointsTest
             .timeoutSeconds(20)
             .endpoints(4)
             .build();
-        final Process server = new ProcessBuilder(PeerLauncher.command(serverOptions))
-            .redirectErrorStream(true).start();
-        try
+        try (ChildJvm server = ChildJvm.start(PeerLauncher.command(serverOptions)))
         {
             final CommandRun run = CommandRun.run("pingpong", "--role", "client", "--domain", "crowd-mismatch",
                 "-S", "64", "-I", "10", "-W", "1", "--timeout", "20");
-            assertTrue(server.waitFor(30, TimeUnit.SECONDS));
+            final int serverStatus = server.awaitExit(30);
             assertEquals(Errno.FI_EINVAL, run.status, run::toString);
             assertTrue(run.err.contains(" endpoints=4"), run::toString);
-            assertEquals(Errno.FI_EINVAL, server.exitValue());
-        }
-        finally
-        {
-            server.destroyForcibly();
+            assertEquals(Errno.FI_EINVAL, serverStatus, server.output());
         }
     }
 

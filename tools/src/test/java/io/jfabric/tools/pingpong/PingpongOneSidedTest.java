@@ -15,6 +15,7 @@
  */
 package io.jfabric.tools.pingpong;
 
+import io.jfabric.testsupport.ChildJvm;
 import io.jfabric.tools.CommandRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -126,15 +127,17 @@ class PingpongOneSidedTest
             .build();
         final List<String> command = new java.util.ArrayList<>(PeerLauncher.command(serverOptions));
         command.remove("--quiet");
-        final Process server = new ProcessBuilder(command).redirectErrorStream(true).start();
-        final CommandRun run = CommandRun.run("pingpong", "--timeout=20", "--role", "client", "--domain",
-            "rma-roles", "-o", "write", "-S", "64,4k", "-I", "100", "-W", "10", "-c");
-        assertTrue(server.waitFor(30, java.util.concurrent.TimeUnit.SECONDS));
-        final String serverOutput = new String(server.getInputStream().readAllBytes());
-        assertEquals(0, run.status, run::toString);
-        assertEquals(0, server.exitValue(), serverOutput);
-        assertEquals(2, serverOutput.lines().filter(line -> line.contains("=100 ")).count(),
-            "the server of a write ping-pong times its echoes too: " + serverOutput);
+        try (ChildJvm server = ChildJvm.start(command))
+        {
+            final CommandRun run = CommandRun.run("pingpong", "--timeout=20", "--role", "client", "--domain",
+                "rma-roles", "-o", "write", "-S", "64,4k", "-I", "100", "-W", "10", "-c");
+            final int serverStatus = server.awaitExit(30);
+            final String serverOutput = server.output();
+            assertEquals(0, run.status, run::toString);
+            assertEquals(0, serverStatus, serverOutput);
+            assertEquals(2, serverOutput.lines().filter(line -> line.contains("=100 ")).count(),
+                "the server of a write ping-pong times its echoes too: " + serverOutput);
+        }
         ROOT.assertEmpty();
     }
 

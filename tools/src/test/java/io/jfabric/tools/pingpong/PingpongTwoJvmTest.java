@@ -16,6 +16,7 @@
 package io.jfabric.tools.pingpong;
 
 import io.jfabric.Errno;
+import io.jfabric.testsupport.ChildJvm;
 import io.jfabric.tools.JfabricMain;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -281,18 +282,19 @@ class PingpongTwoJvmTest
             .domain("mismatch")
             .timeoutSeconds(20)
             .build();
-        final Process server = new ProcessBuilder(PeerLauncher.command(serverOptions))
-            .redirectErrorStream(true).start();
-        final Run run = run("pingpong", "--role", "client", "--domain", "mismatch", "-S", "64", "-I", "200",
-            "-W", "10", "--timeout", "20");
-        assertTrue(server.waitFor(30, TimeUnit.SECONDS), () -> "the server still runs; its threads:\n" +
-            threadDump(server));
-        final String serverOutput = new String(server.getInputStream().readAllBytes());
-        assertEquals(Errno.FI_EINVAL, run.status, () -> run + "\n--- the server (exit " + server.exitValue() +
-            ")\n" + serverOutput);
-        assertTrue(run.err.contains("the server runs jfabric-pingpong/1 1 sizes 64..64 crc "), run::toString);
-        assertEquals(Errno.FI_EINVAL, server.exitValue(), serverOutput);
-        assertTrue(serverOutput.contains("but this server runs"), serverOutput);
+        try (ChildJvm server = ChildJvm.start(PeerLauncher.command(serverOptions)))
+        {
+            final Run run = run("pingpong", "--role", "client", "--domain", "mismatch", "-S", "64", "-I", "200",
+                "-W", "10", "--timeout", "20");
+            assertTrue(exited(server, 30), () -> "the server still runs; its threads:\n" + threadDump(server));
+            final int serverStatus = server.awaitExit(30);
+            final String serverOutput = server.output();
+            assertEquals(Errno.FI_EINVAL, run.status, () -> run + "\n--- the server (exit " + serverStatus +
+                ")\n" + serverOutput);
+            assertTrue(run.err.contains("the server runs jfabric-pingpong/1 1 sizes 64..64 crc "), run::toString);
+            assertEquals(Errno.FI_EINVAL, serverStatus, serverOutput);
+            assertTrue(serverOutput.contains("but this server runs"), serverOutput);
+        }
     }
 
     @Test
@@ -332,29 +334,24 @@ class PingpongTwoJvmTest
             .warmup(Warmup.of(10))
             .domain("interrupted")
             .build();
-        final Process server = new ProcessBuilder(PeerLauncher.command(options)).redirectErrorStream(true).start();
-        try
+        try (ChildJvm server = ChildJvm.start(PeerLauncher.command(options)))
         {
             final Path published = root.resolve("interrupted.pingpong-server");
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
             while (!Files.exists(published))
             {
                 assertTrue(System.nanoTime() - deadline < 0, "the server did not publish its address in 20 s");
-                assertTrue(server.isAlive(), () -> "the server exited: " + output(server));
+                assertTrue(server.alive(), () -> "the server exited: " + server.output());
                 Thread.sleep(10);
             }
             assertTrue(Files.exists(root.resolve("interrupted.domain")), "the server created the domain");
-            assertEquals(0, new ProcessBuilder("kill", "-INT", Long.toString(server.pid())).start().waitFor());
-            if (!server.waitFor(20, TimeUnit.SECONDS))
+            server.signal("-INT");
+            if (!exited(server, 20))
             {
                 fail("the server did not stop on SIGINT in 20 s; its threads:\n" + threadDump(server));
             }
-            assertEquals(130, server.exitValue(), () -> output(server));
+            assertEquals(130, server.awaitExit(30), server::output);
             assertNoFilesLeft();
-        }
-        finally
-        {
-            server.destroyForcibly();
         }
     }
 
@@ -365,13 +362,31 @@ class PingpongTwoJvmTest
         assertNoFilesLeft();
     }
 
-    /** @return the threads of a running JVM ({@code jcmd PID Thread.print}), or why they could not be had. */
-    private static String threadDump(final Process process)
+    /**
+     * Wait, while it runs, for a child to exit; one that does not is left running, for {@link #threadDump}.
+     *
+     * @return whether it exited within {@code seconds}.
+     */
+    private static boolean exited(final ChildJvm child, final long seconds) throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (child.alive() && System.nanoTime() - deadline < 0)
+        {
+            Thread.sleep(10);
+        }
+        return !child.alive();
+    }
+
+    /**
+     * @return the threads of a running JVM ({@code jcmd PID Thread.print}), or why they could not be had: jcmd's
+     * output and errors in one text, shown as they are in a failure message.
+     */
+    private static String threadDump(final ChildJvm child)
     {
         try
         {
             final Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
-                Long.toString(process.pid()), "Thread.print").redirectErrorStream(true).start();
+                Long.toString(child.pid()), "Thread.print").redirectErrorStream(true).start();
             final String dump = new String(jcmd.getInputStream().readAllBytes());
             jcmd.waitFor(20, TimeUnit.SECONDS);
             return dump;
@@ -379,18 +394,6 @@ class PingpongTwoJvmTest
         catch (final IOException | InterruptedException ex)
         {
             return "no thread dump: " + ex;
-        }
-    }
-
-    private static String output(final Process process)
-    {
-        try
-        {
-            return new String(process.getInputStream().readAllBytes());
-        }
-        catch (final IOException ex)
-        {
-            return ex.toString();
         }
     }
 
