@@ -55,6 +55,7 @@ import io.jfabric.shm.core.BrokenVariant;
 import io.jfabric.shm.core.DomainResources;
 import io.jfabric.shm.core.FidLifecycle;
 import io.jfabric.shm.core.MappedFileWatch;
+import io.jfabric.shm.core.ShmCapabilities;
 import io.jfabric.shm.cq.ShmCompletionQueue;
 import io.jfabric.shm.ep.EndpointHooks;
 import io.jfabric.shm.liveness.Heartbeats;
@@ -238,7 +239,7 @@ public final class ShmDomain extends FidLifecycle implements Domain, DomainConte
             .mrCnt(askedOr(asked.mrCnt(), out.mrCnt()))
             .mrIovLimit(askedOr(asked.mrIovLimit(), out.mrIovLimit()));
         // The mr_mode passed to fi_domain is the mode the application works in (fi_mr(3)), within what shm implements.
-        out.mrMode(ShmInfoMatcher.domainMrMode(asked.mrMode()));
+        out.mrMode(ShmCapabilities.domainMrMode(asked.mrMode()));
         return resolved;
     }
 
