@@ -67,6 +67,7 @@ import io.jfabric.shm.eq.ShmEventQueue;
 import io.jfabric.shm.mr.MemoryRegistrar;
 import io.jfabric.shm.mr.RemoteMemory;
 import io.jfabric.shm.progress.ProgressRunners;
+import io.jfabric.shm.progress.Progressable;
 import io.jfabric.shm.progress.ThreadingGuards;
 import io.jfabric.shm.region.RegionFile;
 import io.jfabric.shm.region.RegionGeometry;
@@ -578,13 +579,13 @@ public final class ShmDomain extends FidLifecycle implements Domain, DomainConte
         return new EndpointHooks()
         {
             @Override
-            public void enabled(final ShmEndpoint endpoint)
+            public void enabled(final Progressable endpoint)
             {
                 runners.add(endpoint);
             }
 
             @Override
-            public void closing(final ShmEndpoint endpoint)
+            public void closing(final Progressable endpoint)
             {
                 runners.remove(endpoint);
             }
