@@ -29,6 +29,13 @@ import io.jfabric.Flags;
  */
 final class AvAttrValidator
 {
+    /** Longest AV name. */
+    static final int MAX_NAME_LENGTH = 48;
+    /** The flags fi_av_open takes. */
+    static final long OPEN_FLAGS = Flags.FI_EVENT | Flags.FI_READ | Flags.FI_SYMMETRIC | Flags.FI_AV_USER_ID;
+    /** The most receive context bits (fi_rx_addr) an AV takes. */
+    static final int MAX_RX_CTX_BITS = 16;
+
     private AvAttrValidator()
     {
     }
@@ -46,10 +53,10 @@ final class AvAttrValidator
             throw new FabricException(Errno.FI_EINVAL, "fi_av_open: attr must not be null");
         }
         final AvAttr attr = asked.copy();
-        if ((attr.flags() & ~ShmAddressVector.OPEN_FLAGS) != 0)
+        if ((attr.flags() & ~OPEN_FLAGS) != 0)
         {
             throw new FabricException(Errno.FI_EBADFLAGS, "fi_av_open: flags 0x" +
-                Long.toHexString(attr.flags() & ~ShmAddressVector.OPEN_FLAGS) + " are not AV open flags (FI_EVENT, FI_READ, " +
+                Long.toHexString(attr.flags() & ~OPEN_FLAGS) + " are not AV open flags (FI_EVENT, FI_READ, " +
                 "FI_SYMMETRIC, FI_AV_USER_ID)");
         }
         if (attr.type() == null)
@@ -60,10 +67,10 @@ final class AvAttrValidator
         {
             attr.type(AvType.TABLE);
         }
-        if (attr.rxCtxBits() < 0 || attr.rxCtxBits() > ShmAddressVector.MAX_RX_CTX_BITS)
+        if (attr.rxCtxBits() < 0 || attr.rxCtxBits() > MAX_RX_CTX_BITS)
         {
             throw new FabricException(Errno.FI_EINVAL, "fi_av_open: rx_ctx_bits " + attr.rxCtxBits() +
-                " not in [0, " + ShmAddressVector.MAX_RX_CTX_BITS + "]");
+                " not in [0, " + MAX_RX_CTX_BITS + "]");
         }
         if (attr.count() < 0 || attr.epPerNode() < 0)
         {
@@ -121,7 +128,7 @@ final class AvAttrValidator
 
     private static void validateName(final String name)
     {
-        boolean ok = !name.isEmpty() && name.length() <= ShmAddressVector.MAX_NAME_LENGTH;
+        boolean ok = !name.isEmpty() && name.length() <= MAX_NAME_LENGTH;
         for (int i = 0; ok && i < name.length(); i++)
         {
             final char c = name.charAt(i);
@@ -131,7 +138,7 @@ final class AvAttrValidator
         if (!ok)
         {
             throw new FabricException(Errno.FI_EINVAL, "fi_av_open: AV name \"" + name + "\" is not 1 to " +
-                ShmAddressVector.MAX_NAME_LENGTH + " letters, digits, '.', '_' or '-' (not starting with '.' or '-')");
+                MAX_NAME_LENGTH + " letters, digits, '.', '_' or '-' (not starting with '.' or '-')");
         }
     }
 }

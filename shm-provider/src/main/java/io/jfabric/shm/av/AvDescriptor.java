@@ -157,6 +157,9 @@ import org.agrona.BitUtil;
  */
 public final class AvDescriptor
 {
+    /** File name suffix of a named AV. */
+    public static final String FILE_SUFFIX = ".av";
+
     /** Magic number at offset 0: the bytes {@code "JFABRAV"} followed by a 1 byte, read as a little-endian long. */
     public static final long MAGIC = 0x01_56_41_52_42_41_46_4AL;
 
@@ -284,7 +287,7 @@ public final class AvDescriptor
     {
         final String nonce = Long.toHexString(regionNonce);
         return domainName + '.' + avName + '.' + "0".repeat(NONCE_DIGITS - nonce.length()) + nonce +
-            ShmAddressVector.FILE_SUFFIX;
+            FILE_SUFFIX;
     }
 
     /**
@@ -293,9 +296,9 @@ public final class AvDescriptor
      */
     public static long regionNonceOf(final String fileName)
     {
-        final int end = fileName.length() - ShmAddressVector.FILE_SUFFIX.length();
+        final int end = fileName.length() - FILE_SUFFIX.length();
         final int start = end - NONCE_DIGITS;
-        if (!fileName.endsWith(ShmAddressVector.FILE_SUFFIX) || start < 4 || fileName.charAt(start - 1) != '.')
+        if (!fileName.endsWith(FILE_SUFFIX) || start < 4 || fileName.charAt(start - 1) != '.')
         {
             return 0;
         }

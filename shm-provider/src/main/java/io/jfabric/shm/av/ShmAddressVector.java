@@ -96,15 +96,7 @@ import java.nio.file.Path;
  */
 public final class ShmAddressVector extends FidLifecycle implements AddressVector
 {
-    /** File name suffix of a named AV. */
-    public static final String FILE_SUFFIX = ".av";
-
-    /** Longest AV name. */
-    public static final int MAX_NAME_LENGTH = 48;
-
-    static final long OPEN_FLAGS = Flags.FI_EVENT | Flags.FI_READ | Flags.FI_SYMMETRIC | Flags.FI_AV_USER_ID;
     private static final long INSERT_FLAGS = Flags.FI_MORE | Flags.FI_SYNC_ERR | Flags.FI_AV_USER_ID | Flags.FI_AUTH_KEY;
-    static final int MAX_RX_CTX_BITS = 16;
 
     private final DomainContext domain;
     private final AvAttr attr;

@@ -15,6 +15,8 @@
  */
 package io.jfabric.shm.core;
 
+import io.jfabric.MrMode;
+
 import static io.jfabric.Flags.*;
 
 /**
@@ -105,9 +107,9 @@ public final class ShmCapabilities
      * mr_mode bits a domain honours when the application passes them to fi_domain (see the README's "Memory
      * registration and counters"): everything but FI_MR_HMEM and FI_MR_COLLECTIVE.
      */
-    public static final int MR_MODE_SUPPORTED = io.jfabric.MrMode.FI_MR_LOCAL | io.jfabric.MrMode.FI_MR_RAW |
-        io.jfabric.MrMode.FI_MR_VIRT_ADDR | io.jfabric.MrMode.FI_MR_ALLOCATED | io.jfabric.MrMode.FI_MR_PROV_KEY |
-        io.jfabric.MrMode.FI_MR_MMU_NOTIFY | io.jfabric.MrMode.FI_MR_RMA_EVENT | io.jfabric.MrMode.FI_MR_ENDPOINT;
+    public static final int MR_MODE_SUPPORTED = MrMode.FI_MR_LOCAL | MrMode.FI_MR_RAW |
+        MrMode.FI_MR_VIRT_ADDR | MrMode.FI_MR_ALLOCATED | MrMode.FI_MR_PROV_KEY |
+        MrMode.FI_MR_MMU_NOTIFY | MrMode.FI_MR_RMA_EVENT | MrMode.FI_MR_ENDPOINT;
 
     /**
      * mr_mode bits getinfo keeps on output when the application offers them: the bits shm needs. Every other bit
@@ -119,7 +121,7 @@ public final class ShmCapabilities
      * (FI_MR_ALLOCATED is always true), local buffers need no descriptor (FI_MR_LOCAL), keys fit 8 bytes
      * (FI_MR_RAW), and regions are usable at once (FI_MR_RMA_EVENT, FI_MR_ENDPOINT, FI_MR_MMU_NOTIFY).
      */
-    public static final int MR_MODE_KEPT = io.jfabric.MrMode.FI_MR_PROV_KEY | io.jfabric.MrMode.FI_MR_VIRT_ADDR;
+    public static final int MR_MODE_KEPT = MrMode.FI_MR_PROV_KEY | MrMode.FI_MR_VIRT_ADDR;
 
     /** Bytes of a memory registration key. */
     public static final int MR_KEY_SIZE = 8;
@@ -183,5 +185,23 @@ public final class ShmCapabilities
     public static boolean keysIgnored(final int apiVersion)
     {
         return apiVersion != 0 && apiVersion < AUTH_KEY_MIN_API_VERSION;
+    }
+
+    /**
+     * The mr_mode a domain works in, from the mr_mode the application passes to fi_domain: the legacy values as
+     * given, otherwise the bits shm implements ({@link #MR_MODE_SUPPORTED}); so an application that declares
+     * FI_MR_RAW, FI_MR_RMA_EVENT, FI_MR_ENDPOINT, FI_MR_LOCAL or FI_MR_MMU_NOTIFY gets that mode's rules.
+     *
+     * @param requested the mr_mode passed to fi_domain.
+     * @return the mode in force.
+     */
+    public static int domainMrMode(final int requested)
+    {
+        if (requested == MrMode.FI_MR_BASIC || requested == MrMode.FI_MR_SCALABLE)
+        {
+            return requested == MrMode.FI_MR_BASIC ?
+                MrMode.FI_MR_VIRT_ADDR | MrMode.FI_MR_ALLOCATED | MrMode.FI_MR_PROV_KEY : 0;
+        }
+        return requested & MR_MODE_SUPPORTED;
     }
 }

@@ -55,6 +55,7 @@ import io.jfabric.shm.core.BrokenVariant;
 import io.jfabric.shm.core.DomainResources;
 import io.jfabric.shm.core.FidLifecycle;
 import io.jfabric.shm.core.MappedFileWatch;
+import io.jfabric.shm.core.ShmCapabilities;
 import io.jfabric.shm.cq.ShmCompletionQueue;
 import io.jfabric.shm.ep.EndpointHooks;
 import io.jfabric.shm.liveness.Heartbeats;
@@ -66,6 +67,7 @@ import io.jfabric.shm.eq.ShmEventQueue;
 import io.jfabric.shm.mr.MemoryRegistrar;
 import io.jfabric.shm.mr.RemoteMemory;
 import io.jfabric.shm.progress.ProgressRunners;
+import io.jfabric.shm.progress.Progressable;
 import io.jfabric.shm.progress.ThreadingGuards;
 import io.jfabric.shm.region.RegionFile;
 import io.jfabric.shm.region.RegionGeometry;
@@ -238,7 +240,7 @@ public final class ShmDomain extends FidLifecycle implements Domain, DomainConte
             .mrCnt(askedOr(asked.mrCnt(), out.mrCnt()))
             .mrIovLimit(askedOr(asked.mrIovLimit(), out.mrIovLimit()));
         // The mr_mode passed to fi_domain is the mode the application works in (fi_mr(3)), within what shm implements.
-        out.mrMode(ShmInfoMatcher.domainMrMode(asked.mrMode()));
+        out.mrMode(ShmCapabilities.domainMrMode(asked.mrMode()));
         return resolved;
     }
 
@@ -577,13 +579,13 @@ public final class ShmDomain extends FidLifecycle implements Domain, DomainConte
         return new EndpointHooks()
         {
             @Override
-            public void enabled(final ShmEndpoint endpoint)
+            public void enabled(final Progressable endpoint)
             {
                 runners.add(endpoint);
             }
 
             @Override
-            public void closing(final ShmEndpoint endpoint)
+            public void closing(final Progressable endpoint)
             {
                 runners.remove(endpoint);
             }

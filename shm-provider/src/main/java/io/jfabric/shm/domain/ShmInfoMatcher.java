@@ -233,10 +233,10 @@ final class ShmInfoMatcher
             noMatch("domain_attr.caps ask for " + ToStr.caps(hd.caps() & ~d.caps()) + ", which the caps" + of +
                 " (" + ToStr.caps(d.caps()) + ") lack");
         }
-        if (hd.mrMode() != 0 && (d.mrMode() & ~domainMrMode(hd.mrMode())) != 0)
+        if (hd.mrMode() != 0 && (d.mrMode() & ~ShmCapabilities.domainMrMode(hd.mrMode())) != 0)
         {
             noMatch("domain_attr.mr_mode 0x" + Integer.toHexString(hd.mrMode()) + " lacks bits 0x" +
-                Integer.toHexString(d.mrMode() & ~domainMrMode(hd.mrMode())) + " of the mr_mode" + of);
+                Integer.toHexString(d.mrMode() & ~ShmCapabilities.domainMrMode(hd.mrMode())) + " of the mr_mode" + of);
         }
         aboveDomain("cq_cnt", hd.cqCnt(), d.cqCnt(), of);
         aboveDomain("ep_cnt", hd.epCnt(), d.epCnt(), of);
@@ -397,24 +397,6 @@ final class ShmInfoMatcher
             .provVersion(providerVersion())
             .apiVersion(Math.min(version, Versions.FI_CURRENT_VERSION));
         return info;
-    }
-
-    /**
-     * The mr_mode a domain works in, from the mr_mode the application passes to fi_domain: the legacy values as
-     * given, otherwise the bits shm implements ({@link ShmCapabilities#MR_MODE_SUPPORTED}); so an application that
-     * declares FI_MR_RAW, FI_MR_RMA_EVENT, FI_MR_ENDPOINT, FI_MR_LOCAL or FI_MR_MMU_NOTIFY gets that mode's rules.
-     *
-     * @param requested the mr_mode passed to fi_domain.
-     * @return the mode in force.
-     */
-    static int domainMrMode(final int requested)
-    {
-        if (requested == MrMode.FI_MR_BASIC || requested == MrMode.FI_MR_SCALABLE)
-        {
-            return requested == MrMode.FI_MR_BASIC ?
-                MrMode.FI_MR_VIRT_ADDR | MrMode.FI_MR_ALLOCATED | MrMode.FI_MR_PROV_KEY : 0;
-        }
-        return requested & ShmCapabilities.MR_MODE_SUPPORTED;
     }
 
     static int outputMrMode(final int requested)

@@ -24,6 +24,8 @@ import io.jfabric.shm.cntr.ShmCounter;
 import io.jfabric.shm.core.FidLifecycle;
 import io.jfabric.shm.cq.ShmCompletionQueue;
 import io.jfabric.shm.eq.ShmEventQueue;
+import io.jfabric.shm.progress.Progressable;
+import io.jfabric.shm.rx.RxContext;
 
 /**
  * What an endpoint has bound (fi_ep_bind): its AV, transmit and receive CQs (with FI_SELECTIVE_COMPLETION),
@@ -35,6 +37,27 @@ import io.jfabric.shm.eq.ShmEventQueue;
  */
 final class EndpointBindings
 {
+    /**
+     * A shared receive context (fi_srx_context: an endpoint of class SRX_CTX) as the endpoints bound to it see it.
+     */
+    interface SharedReceiveContext extends Fid
+    {
+        /** @return the domain the context was opened from (bindings are of the endpoint's own domain only). */
+        FidLifecycle domainFid();
+
+        /** Drop the reference the binding took ({@code FidLifecycle#release}). */
+        void release();
+
+        /**
+         * The receive side of the shared context, for an endpoint bound to it that is being enabled; the first such
+         * endpoint enables it with its AV.
+         *
+         * @param av the enabling endpoint's AV.
+         * @return the receive context whose matcher and guard the endpoint uses.
+         */
+        RxContext sharedReceive(ShmAddressVector av);
+    }
+
     private final FidLifecycle domain;
     private final boolean txShared;
     private final boolean rxShared;
@@ -52,7 +75,7 @@ final class EndpointBindings
     ShmCounter remoteWriteCntr;
     ShmEventQueue eq;
     ShmSharedTxContext stx;
-    ShmEndpoint srx;
+    SharedReceiveContext srx;
     private EndpointKeys keys;
 
     /**
@@ -150,10 +173,10 @@ final class EndpointBindings
             bindShared("shared transmit", flags, txShared, stx, fid);
             stx = (ShmSharedTxContext)fid;
         }
-        else if (fid instanceof ShmEndpoint && fid.fidClass() == io.jfabric.FidClass.SRX_CTX)
+        else if (fid instanceof SharedReceiveContext && fid.fidClass() == io.jfabric.FidClass.SRX_CTX)
         {
             bindShared("shared receive", flags, rxShared, srx, fid);
-            srx = (ShmEndpoint)fid;
+            srx = (SharedReceiveContext)fid;
         }
         else
         {
@@ -194,7 +217,7 @@ final class EndpointBindings
             fid instanceof ShmCompletionQueue ? ((ShmCompletionQueue)fid).domain() :
             fid instanceof ShmCounter ? ((ShmCounter)fid).domain() :
             fid instanceof ShmSharedTxContext ? ((ShmSharedTxContext)fid).domain() :
-            fid instanceof ShmEndpoint ? ((ShmEndpoint)fid).domainFid() : domain;
+            fid instanceof SharedReceiveContext ? ((SharedReceiveContext)fid).domainFid() : domain;
         if (other != domain)
         {
             throw new FabricException(Errno.FI_EINVAL, "fi_ep_bind: the " + fid.fidClass() + " belongs to " +
@@ -305,9 +328,9 @@ final class EndpointBindings
      * Give back every binding of a closing endpoint: CQs and counters stop serving it, every bound object loses
      * the reference the binding took.
      *
-     * @param endpoint the endpoint.
+     * @param endpoint the endpoint, as the CQs and counters progress it.
      */
-    void releaseAll(final ShmEndpoint endpoint)
+    void releaseAll(final Progressable endpoint)
     {
         if (keys != null)
         {
@@ -331,12 +354,16 @@ final class EndpointBindings
                 c.release();
             }
         }
-        for (final FidLifecycle f : new FidLifecycle[] {av, eq, stx, srx})
+        for (final FidLifecycle f : new FidLifecycle[] {av, eq, stx})
         {
             if (f != null)
             {
                 f.release();
             }
+        }
+        if (srx != null)
+        {
+            srx.release();
         }
     }
 }

@@ -110,22 +110,10 @@ abstract class EndpointDataPath extends EndpointCallForms implements Progressabl
     {
         try
         {
-            final int unusable = unusable(sendRefusal);
-            if (unusable != 0)
-            {
-                return unusable;
-            }
-            if (invalidBuffer(buf, offset, len))
-            {
-                return -Errno.FI_EINVAL;
-            }
             final boolean copyNow = inject || (opFlags & Flags.FI_INJECT) != 0;
-            if (copyNow && len > injectSize || len > maxMsgSize)
-            {
-                return -Errno.FI_EMSGSIZE;
-            }
-            return tx.send(null, buf, offset, desc, len, destAddr, tag, data, recordFlags, opFlags, context, copyNow,
-                inject);
+            final int refused = oneRefused(sendRefusal, buf, offset, len, false, copyNow);
+            return refused != 0 ? refused : tx.send(null, buf, offset, desc, len, destAddr, tag, data, recordFlags,
+                opFlags, context, copyNow, inject);
         }
         catch (final InternalError | IndexOutOfBoundsException ex)
         {
@@ -140,22 +128,11 @@ abstract class EndpointDataPath extends EndpointCallForms implements Progressabl
     {
         try
         {
-            final int unusable = unusable(sendRefusal);
-            if (unusable != 0)
-            {
-                return unusable;
-            }
-            final long total = msgTotal(msg);
-            if (total < 0)
-            {
-                return total;
-            }
+            final long total = manyTotal(sendRefusal, msg);
             final boolean inject = (opFlags & Flags.FI_INJECT) != 0;
-            if (inject && total > injectSize || total > maxMsgSize)
-            {
-                return -Errno.FI_EMSGSIZE;
-            }
-            return tx.send(msg, null, 0, 0, total, destAddr, tag, data, recordFlags, opFlags, context, inject, false);
+            final long refused = total < 0 ? total : sizeRefused(inject, total);
+            return refused != 0 ? refused :
+                tx.send(msg, null, 0, 0, total, destAddr, tag, data, recordFlags, opFlags, context, inject, false);
         }
         catch (final InternalError | IndexOutOfBoundsException ex)
         {
@@ -176,6 +153,57 @@ abstract class EndpointDataPath extends EndpointCallForms implements Progressabl
             return regionFile.fault() == null ? refusal : -Errno.FI_EIO;
         }
         return s == CLOSED ? -Errno.FI_EBADF : -Errno.FI_EOPBADSTATE;
+    }
+
+    /**
+     * The checks of a call on one buffer, in the order every such call makes them: the endpoint's state and the
+     * call's direction ({@link #unusable}), the buffer's range (and, for an RMA read, that it is writable), the size.
+     *
+     * @param refusal  the direction's refusal, as for {@link #unusable}.
+     * @param writable whether the buffer receives bytes (an RMA read): a read-only one is -FI_EINVAL.
+     * @param copyNow  whether the bytes are copied out before the call returns: at most inject_size.
+     * @return 0 when the call may go on, else its negated errno.
+     */
+    private int oneRefused(
+        final int refusal, final ByteBuffer buf, final int offset, final int len, final boolean writable,
+        final boolean copyNow)
+    {
+        final int refused = bufferRefused(refusal, buf, offset, len, writable);
+        return refused != 0 ? refused : (int)sizeRefused(copyNow, len);
+    }
+
+    /**
+     * {@link #oneRefused} without the size: a receive's buffer may be any size.
+     *
+     * @return 0 when the call may go on, else its negated errno.
+     */
+    private int bufferRefused(
+        final int refusal, final ByteBuffer buf, final int offset, final int len, final boolean writable)
+    {
+        final int unusable = unusable(refusal);
+        return unusable != 0 ? unusable :
+            invalidBuffer(buf, offset, len) || writable && DestinationBuffers.readOnly(buf) ? -Errno.FI_EINVAL : 0;
+    }
+
+    /**
+     * @param copyNow whether the bytes are copied out before the call returns (inject).
+     * @param total   the message's bytes.
+     * @return 0, or -FI_EMSGSIZE when it is above max_msg_size, or above inject_size and copied now.
+     */
+    private long sizeRefused(final boolean copyNow, final long total)
+    {
+        return copyNow && total > injectSize || total > maxMsgSize ? -Errno.FI_EMSGSIZE : 0;
+    }
+
+    /**
+     * @param refusal the direction's refusal, as for {@link #unusable}.
+     * @return the bytes of {@code msg}'s buffers (see {@link #msgTotal}), or the negated errno of
+     * {@link #unusable}.
+     */
+    private long manyTotal(final int refusal, final Msg msg)
+    {
+        final int unusable = unusable(refusal);
+        return unusable != 0 ? unusable : msgTotal(msg);
     }
 
     /**
@@ -236,16 +264,8 @@ abstract class EndpointDataPath extends EndpointCallForms implements Progressabl
     {
         try
         {
-            final int unusable = unusable(recvRefusal);
-            if (unusable != 0)
-            {
-                return unusable;
-            }
-            if (invalidBuffer(buf, offset, len))
-            {
-                return -Errno.FI_EINVAL;
-            }
-            return rx.post(tagged, buf, offset, len, srcAddr, tag, ignore, context, flags);
+            final int refused = bufferRefused(recvRefusal, buf, offset, len, false);
+            return refused != 0 ? refused : rx.post(tagged, buf, offset, len, srcAddr, tag, ignore, context, flags);
         }
         catch (final InternalError | IndexOutOfBoundsException ex)
         {
@@ -299,21 +319,9 @@ abstract class EndpointDataPath extends EndpointCallForms implements Progressabl
     {
         try
         {
-            final int unusable = unusable(rmaRefusal);
-            if (unusable != 0)
-            {
-                return unusable;
-            }
-            if (invalidBuffer(buf, offset, len) || !write && DestinationBuffers.readOnly(buf))
-            {
-                return -Errno.FI_EINVAL;
-            }
-            if (injectCall && len > injectSize || len > maxMsgSize)
-            {
-                return -Errno.FI_EMSGSIZE;
-            }
-            return tx.rma(write, null, buf, offset, len, null, peer, addr, key, withData, data, txOpFlags, context,
-                injectCall);
+            final int refused = oneRefused(rmaRefusal, buf, offset, len, !write, injectCall);
+            return refused != 0 ? refused : tx.rma(write, null, buf, offset, len, null, peer, addr, key, withData,
+                data, txOpFlags, context, injectCall);
         }
         catch (final InternalError | IndexOutOfBoundsException ex)
         {
@@ -435,21 +443,21 @@ abstract class EndpointDataPath extends EndpointCallForms implements Progressabl
     {
         try
         {
-            final int unusable = unusable(rmaRefusal);
-            if (unusable != 0)
+            final long total = manyTotal(rmaRefusal, msg);
+            if (total < 0)
             {
-                return unusable;
+                return total;
             }
-            final long total = msgTotal(msg);
-            if (total < 0 || !write && DestinationBuffers.anyReadOnly(msg) ||
+            if (!write && DestinationBuffers.anyReadOnly(msg) ||
                 rma != null && (rma.count < 1 || rma.count > rma.addr.length ||
                 rma.count > ShmCapabilities.RMA_IOV_LIMIT || rma.totalLength() != total))
             {
                 return -Errno.FI_EINVAL;
             }
-            if ((flags & Flags.FI_INJECT) != 0 && total > injectSize || total > maxMsgSize)
+            final long tooLarge = sizeRefused((flags & Flags.FI_INJECT) != 0, total);
+            if (tooLarge != 0)
             {
-                return -Errno.FI_EMSGSIZE;
+                return tooLarge;
             }
             return tx.rma(write, msg, null, 0, 0, rma, peer, addr, key,
                 write && (flags & Flags.FI_REMOTE_CQ_DATA) != 0, msg.data, flags, context, false);

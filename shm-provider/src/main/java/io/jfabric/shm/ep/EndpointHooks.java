@@ -15,10 +15,14 @@
  */
 package io.jfabric.shm.ep;
 
+import io.jfabric.shm.progress.Progressable;
+
 /**
  * What the domain does when one of its endpoints is enabled or starts closing: with automatic data progress it
  * hands the endpoint to a progress agent and takes it back (and waits until the agent has left it) before the
- * endpoint releases anything.
+ * endpoint releases anything. The hooks see the endpoint as what the agent drives, its {@link Progressable} side.
+ * <p>
+ * Threads: the endpoint's synchronized control path.
  */
 public interface EndpointHooks
 {
@@ -26,12 +30,12 @@ public interface EndpointHooks
     EndpointHooks NONE = new EndpointHooks()
     {
         @Override
-        public void enabled(final ShmEndpoint endpoint)
+        public void enabled(final Progressable endpoint)
         {
         }
 
         @Override
-        public void closing(final ShmEndpoint endpoint)
+        public void closing(final Progressable endpoint)
         {
         }
 
@@ -48,10 +52,10 @@ public interface EndpointHooks
     /**
      * @param endpoint an endpoint that has just been enabled.
      */
-    void enabled(ShmEndpoint endpoint);
+    void enabled(Progressable endpoint);
 
     /**
      * @param endpoint an endpoint about to close; on return nothing else progresses it.
      */
-    void closing(ShmEndpoint endpoint);
+    void closing(Progressable endpoint);
 }

@@ -42,7 +42,6 @@ import io.jfabric.shm.liveness.SlotHeaderWatch;
 import io.jfabric.shm.match.ReceiveMatcher;
 import io.jfabric.shm.mr.MemoryRegistrar;
 import io.jfabric.shm.mr.MrEndpoint;
-import io.jfabric.shm.mr.ShmMemoryRegion;
 import io.jfabric.shm.progress.ThreadingGuards;
 import io.jfabric.shm.region.RegionFile;
 import io.jfabric.shm.region.RegionGeometry;
@@ -84,8 +83,26 @@ import static io.jfabric.shm.lane.LaneRecordDescriptor.FLAG_TAGGED;
  * ({@link RegionFile#faulted}) and answers {@code -FI_EIO}, as every call does from then on. The region's watch
  * usually sees the truncation first (see {@code RegionWatch}).
  */
-public final class ShmEndpoint extends EndpointDataPath implements MrEndpoint
+public final class ShmEndpoint extends EndpointDataPath
+    implements MrEndpoint, EndpointBindings.SharedReceiveContext
 {
+    /**
+     * The scalable endpoint a context endpoint serves ({@link #serve}): told when the context is enabled (a receive
+     * context becomes reachable through the address slot) and when it starts closing.
+     */
+    interface ScalableParent
+    {
+        /**
+         * @param context the context, just enabled.
+         */
+        void contextEnabled(ShmEndpoint context);
+
+        /**
+         * @param context the context, about to release its slot.
+         */
+        void contextClosing(ShmEndpoint context);
+    }
+
     private static final boolean BROKEN_PUBLISHED_BEFORE_BUILT =
         BrokenVariant.active("sep.rx-published-before-built");
     private static final boolean BROKEN_TX_FROM_ADDRESS_SLOT = BrokenVariant.active("sep.tx-from-address-slot");
@@ -104,13 +121,15 @@ public final class ShmEndpoint extends EndpointDataPath implements MrEndpoint
     private final ThreadingGuards guards;
     private final EndpointHooks hooks;
     /** The scalable endpoint this endpoint is a context of, or null. */
-    private ShmScalableEndpoint parent;
+    private ScalableParent parent;
+    /** {@link SlotDescriptor#slotWord} of the parent's address slot, when there is a parent. */
+    private long parentWord;
 
     private int slot;
     private int incarnation;
     private long minMultiRecv = ReceiveMatcher.DEFAULT_MIN_MULTI_RECV;
     private final EndpointBindings bindings;
-    private final java.util.List<ShmMemoryRegion> boundRegions = new java.util.ArrayList<>();
+    private final java.util.List<FidLifecycle> boundRegions = new java.util.ArrayList<>();
 
     private final LaneClaim claim;
     private final EndpointSlots slots;
@@ -326,8 +345,8 @@ public final class ShmEndpoint extends EndpointDataPath implements MrEndpoint
         final TxParams t = new TxParams();
         t.region = region;
         t.geometry = geometry;
-        t.slot = fromAddressSlot ? parent.slot() : slot;
-        t.incarnation = fromAddressSlot ? parent.incarnation() : incarnation;
+        t.slot = fromAddressSlot ? SlotDescriptor.wordSlot(parentWord) : slot;
+        t.incarnation = fromAddressSlot ? SlotDescriptor.wordIncarnation(parentWord) : incarnation;
         t.av = av;
         t.registrar = registrar;
         t.cq = b.txCq;
@@ -414,7 +433,8 @@ public final class ShmEndpoint extends EndpointDataPath implements MrEndpoint
      * @param av the enabling endpoint's AV.
      * @return the receive context whose matcher and guard the endpoint uses.
      */
-    synchronized RxContext sharedReceive(final ShmAddressVector av)
+    @Override
+    public synchronized RxContext sharedReceive(final ShmAddressVector av)
     {
         ensureOpen("fi_enable");
         if (state == OPEN)
@@ -437,9 +457,10 @@ public final class ShmEndpoint extends EndpointDataPath implements MrEndpoint
      * @param sep  the scalable endpoint.
      * @param word {@link SlotDescriptor#slotWord} of the scalable endpoint's address slot.
      */
-    synchronized void serve(final ShmScalableEndpoint sep, final long word)
+    synchronized void serve(final ScalableParent sep, final long word)
     {
         parent = sep;
+        parentWord = word;
         slots.serveContext(slot, word);
     }
 
@@ -472,11 +493,10 @@ public final class ShmEndpoint extends EndpointDataPath implements MrEndpoint
 
     private byte[] name()
     {
-        if (parent != null)
-        {
-            return parent.getname();
-        }
-        return ShmAddress.format(LocalHost.name(), slot, domainName, incarnation).getBytes(StandardCharsets.US_ASCII);
+        final int addressSlot = parent == null ? slot : SlotDescriptor.wordSlot(parentWord);
+        final int addressIncarnation = parent == null ? incarnation : SlotDescriptor.wordIncarnation(parentWord);
+        return ShmAddress.format(LocalHost.name(), addressSlot, domainName, addressIncarnation)
+            .getBytes(StandardCharsets.US_ASCII);
     }
 
     @Override
@@ -570,13 +590,14 @@ public final class ShmEndpoint extends EndpointDataPath implements MrEndpoint
     }
 
     /** @return the endpoint's domain as a fid (for the same-domain checks of bindings). */
-    FidLifecycle domainFid()
+    @Override
+    public FidLifecycle domainFid()
     {
         return domain.fid();
     }
 
     @Override
-    public synchronized void bindMemoryRegion(final ShmMemoryRegion mr)
+    public synchronized void bindMemoryRegion(final FidLifecycle mr)
     {
         ensureOpen("fi_mr_bind");
         final long mrCnt = domain.attr().mrCnt();
@@ -622,7 +643,7 @@ public final class ShmEndpoint extends EndpointDataPath implements MrEndpoint
         }
         slots.release(slot);
         bindings.releaseAll(this);
-        for (final ShmMemoryRegion mr : boundRegions)
+        for (final FidLifecycle mr : boundRegions)
         {
             mr.release();
         }

@@ -55,7 +55,7 @@ import java.nio.charset.StandardCharsets;
  * <p>
  * Threads: control path, synchronized; any thread.
  */
-public final class ShmScalableEndpoint extends FidLifecycle implements ScalableEndpoint
+public final class ShmScalableEndpoint extends FidLifecycle implements ScalableEndpoint, ShmEndpoint.ScalableParent
 {
     private static final boolean BROKEN_ACTIVE_BEFORE_COUNT = BrokenVariant.active("sep.active-before-count");
 
@@ -398,7 +398,8 @@ public final class ShmScalableEndpoint extends FidLifecycle implements ScalableE
     /**
      * A receive context was enabled: senders may now reach it through the address slot. Called by the context.
      */
-    synchronized void contextEnabled(final ShmEndpoint ep)
+    @Override
+    public synchronized void contextEnabled(final ShmEndpoint ep)
     {
         if (enabled && ep.fidClass() == FidClass.RX_CTX)
         {
@@ -409,7 +410,8 @@ public final class ShmScalableEndpoint extends FidLifecycle implements ScalableE
     /**
      * A context is closing: its entry is withdrawn before its slot is given back. Called by the context.
      */
-    synchronized void contextClosing(final ShmEndpoint ep)
+    @Override
+    public synchronized void contextClosing(final ShmEndpoint ep)
     {
         for (int i = 0; i < rxContexts.length; i++)
         {
@@ -451,12 +453,6 @@ public final class ShmScalableEndpoint extends FidLifecycle implements ScalableE
     public int slot()
     {
         return slot;
-    }
-
-    /** @return the incarnation of {@link #slot} this endpoint holds. */
-    int incarnation()
-    {
-        return incarnation;
     }
 
     @Override

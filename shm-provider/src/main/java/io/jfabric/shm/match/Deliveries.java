@@ -15,6 +15,8 @@
  */
 package io.jfabric.shm.match;
 
+import io.jfabric.shm.core.IndexLists;
+
 /**
  * The deliveries in progress of one {@link ReceiveMatcher}: messages arriving as {@code begin}, {@code write}
  * pieces and {@code end}, each going into a posted receive or into the unexpected store, kept in parallel arrays

@@ -23,7 +23,7 @@ import io.jfabric.Flags;
  * FI_PEEK, FI_CLAIM and FI_DISCARD (fi_tagged(3)) over the tagged messages in one {@link ReceiveMatcher}'s
  * unexpected store. FI_PEEK searches the store only (messages still arriving included) for the first unclaimed
  * match: found, it completes with the message's length, tag, data and source and FI_PEEK in the completion flags, no
- * data copied ({@code bufOffset} {@link ReceiveMatcher#NO_BUFFER}); not found, an FI_ENOMSG error. FI_PEEK|FI_CLAIM
+ * data copied ({@code bufOffset} {@link RecvCompletionSink#NO_BUFFER}); not found, an FI_ENOMSG error. FI_PEEK|FI_CLAIM
  * also marks the message claimed for the peek's context (completion flags FI_PEEK|FI_CLAIM): no other receive sees
  * it, and a later receive with FI_CLAIM and the same context takes it (completion flag FI_CLAIM; the matcher finds it
  * with {@link #claimedBy}). FI_PEEK|FI_DISCARD drops the found message after reporting it; FI_CLAIM|FI_DISCARD drops
@@ -104,7 +104,7 @@ final class PeekClaimDiscard
             }
         }
         sink.error(RecvCompletionSink.NO_SENDER, context, Flags.FI_RECV | Flags.FI_TAGGED | Flags.FI_PEEK, 0,
-            ReceiveMatcher.NO_BUFFER, 0, tag, 0, Errno.FI_ENOMSG, Addresses.FI_ADDR_NOTAVAIL);
+            RecvCompletionSink.NO_BUFFER, 0, tag, 0, Errno.FI_ENOMSG, Addresses.FI_ADDR_NOTAVAIL);
         return 0;
     }
 
@@ -127,7 +127,7 @@ final class PeekClaimDiscard
             unexpected.claimed[m] = true;
             unexpected.claimContext[m] = context;
         }
-        sink.complete(sender, context, flags, cqFlags, length, ReceiveMatcher.NO_BUFFER, data, msgTag, from);
+        sink.complete(sender, context, flags, cqFlags, length, RecvCompletionSink.NO_BUFFER, data, msgTag, from);
     }
 
     /** FI_CLAIM|FI_DISCARD: drop the message claimed for {@code context}. */
@@ -145,7 +145,7 @@ final class PeekClaimDiscard
         final long sender = unexpected.senderId[m];
         final long from = resolver.fiAddrOf(sender);
         discard(m);
-        sink.complete(sender, context, flags, cqFlags, 0, ReceiveMatcher.NO_BUFFER, data, msgTag, from);
+        sink.complete(sender, context, flags, cqFlags, 0, RecvCompletionSink.NO_BUFFER, data, msgTag, from);
         return 0;
     }
 

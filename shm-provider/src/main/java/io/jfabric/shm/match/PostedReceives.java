@@ -16,6 +16,7 @@
 package io.jfabric.shm.match;
 
 import io.jfabric.Flags;
+import io.jfabric.shm.core.IndexLists;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import org.agrona.DirectBuffer;

@@ -62,7 +62,7 @@ import java.nio.ByteBuffer;
  * it, in which case the last of them carries FI_MULTI_RECV.
  * <p>
  * <b>Peek, claim, discard</b> (tagged only, fi_tagged(3)), over the unexpected store only: FI_PEEK reports the first
- * unclaimed match without taking it (no data copied, {@code bufOffset} {@link #NO_BUFFER}; FI_ENOMSG when there is
+ * unclaimed match without taking it (no data copied, {@code bufOffset} {@link RecvCompletionSink#NO_BUFFER}; FI_ENOMSG when there is
  * none), FI_PEEK|FI_CLAIM keeps it for a later receive with FI_CLAIM and the same context, FI_DISCARD drops it
  * ({@code PeekClaimDiscard} has the details). A receive with FI_CLAIM for a context that claimed nothing returns
  * -FI_EINVAL.
@@ -97,9 +97,6 @@ public final class ReceiveMatcher
 {
     /** {@link #begin}: the message can be neither matched nor stored now; leave it in its ring and retry later. */
     public static final long DELIVERY_NONE = -1;
-
-    /** {@code bufOffset} of completions that placed no data (peek, discard): C's {@code buf == NULL}. */
-    public static final long NO_BUFFER = -1;
 
     /**
      * Default FI_OPT_MIN_MULTI_RECV: 16 KiB, the largest message shm sends inline in one ring record, so a

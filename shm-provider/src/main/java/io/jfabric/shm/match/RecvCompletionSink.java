@@ -32,6 +32,9 @@ public interface RecvCompletionSink
     /** {@code senderId} of a completion that is about no message: a cancel, a peek that found nothing. */
     long NO_SENDER = -1L;
 
+    /** {@code bufOffset} of completions that placed no data (peek, discard): C's {@code buf == NULL}. */
+    long NO_BUFFER = -1;
+
     /**
      * A successful completion.
      *

@@ -15,6 +15,8 @@
  */
 package io.jfabric.shm.match;
 
+import io.jfabric.shm.core.IndexLists;
+
 import org.agrona.DirectBuffer;
 
 /**

@@ -23,6 +23,8 @@ import io.jfabric.shm.core.ProcessIdentity;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
 /**
  * The target's half of the emulated path: performs on this process's own memory the reads, writes and atomics that
  * peers send to one of its endpoints for regions no peer can map (heap and direct buffers and {@code byte[]}
@@ -53,9 +55,10 @@ import org.agrona.MutableDirectBuffer;
  */
 public final class LocalRegions
 {
-    private final MemoryRegistrar registrar;
     private final MrTable table;
     private final CounterTable counters;
+    private final SegmentOpener segments;
+    private final AtomicReferenceArray<ShmMemoryRegion> byIndex;
     private final long self = ProcessIdentity.self();
 
     // ---- what the last resolve found
@@ -65,17 +68,27 @@ public final class LocalRegions
     private int counterPlusOne;
     private long offset;
 
-    LocalRegions(final MemoryRegistrar registrar)
+    /**
+     * @param table    the domain's key table.
+     * @param counters its counter table (a write raises the counter bound to the region).
+     * @param segments how a peer's bounce segment is mapped.
+     * @param byIndex  the regions of this domain object by key table entry, as registration tracks them.
+     */
+    LocalRegions(
+        final MrTable table,
+        final CounterTable counters,
+        final SegmentOpener segments,
+        final AtomicReferenceArray<ShmMemoryRegion> byIndex)
     {
-        this.registrar = registrar;
-        this.table = registrar.table();
-        this.counters = registrar.domain().counterTable();
+        this.table = table;
+        this.counters = counters;
+        this.segments = segments;
+        this.byIndex = byIndex;
     }
 
     /**
-     * Map another process's segment named by an emulated request's bounce reference ({@link
-     * MemoryRegistrar#openSegment}); the caller keeps and closes the mapping. Receive progress; allocates and maps
-     * on a miss of the caller's cache only.
+     * Map another process's segment named by an emulated request's bounce reference ({@link SegmentOpener}); the
+     * caller keeps and closes the mapping. Receive progress; allocates and maps on a miss of the caller's cache only.
      *
      * @return the mapping, or null when the segment does not exist (or is damaged or foreign).
      */
@@ -83,7 +96,7 @@ public final class LocalRegions
     {
         try
         {
-            return registrar.openSegment(owner, segmentId, nonce);
+            return segments.open(owner, segmentId, nonce);
         }
         catch (final RuntimeException ex)
         {
@@ -214,7 +227,7 @@ public final class LocalRegions
         {
             return -Errno.FI_EKEYREJECTED;
         }
-        final ShmMemoryRegion mr = registrar.regionAt(index);
+        final ShmMemoryRegion mr = index < byIndex.length() ? byIndex.get(index) : null;
         if (mr == null || mr.localPieces() == 0)
         {
             return -Errno.FI_EKEYREJECTED;

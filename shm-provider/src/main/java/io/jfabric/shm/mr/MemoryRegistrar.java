@@ -64,7 +64,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * </ul>
  * Threads: any (control path); the asynchronous registrations run on one daemon thread per domain.
  */
-public final class MemoryRegistrar
+public final class MemoryRegistrar implements ShmMemoryRegion.Registry
 {
     private static final long ACCESS_BITS = Flags.FI_SEND | Flags.FI_RECV | Flags.FI_READ | Flags.FI_WRITE |
         Flags.FI_REMOTE_READ | Flags.FI_REMOTE_WRITE;
@@ -105,18 +105,19 @@ public final class MemoryRegistrar
     }
 
     /** @return the domain. */
+    @Override
     public DomainContext domain()
     {
         return domain;
     }
 
-    /** @return the mr_mode the domain works in. */
     /**
      * fi_domain(3): mr_cnt counts the domain's regions, or each endpoint's under FI_MR_ENDPOINT (the endpoint
      * counts the regions bound to it).
      *
      * @return whether registrations count against the domain's mr_cnt.
      */
+    @Override
     public boolean countsPerDomain()
     {
         return (attr.mrMode() & io.jfabric.MrMode.FI_MR_ENDPOINT) == 0;
@@ -125,37 +126,29 @@ public final class MemoryRegistrar
     /**
      * @return the domain's mr_mode bits.
      */
+    @Override
     public int mrMode()
     {
         return attr.mrMode();
     }
 
     /** @return the key table. */
+    @Override
     public MrTable table()
     {
         return table;
     }
 
-    void track(final int index, final ShmMemoryRegion mr)
+    @Override
+    public void track(final int index, final ShmMemoryRegion mr)
     {
         byIndex.set(index, mr);
     }
 
-    void untrack(final int index, final ShmMemoryRegion mr)
+    @Override
+    public void untrack(final int index, final ShmMemoryRegion mr)
     {
         byIndex.compareAndSet(index, mr, null);
-    }
-
-    /**
-     * Data path (a target's receive progress serving an emulated request): the region of this domain object that
-     * holds key table entry {@code index}, as registration tracked it.
-     *
-     * @param index a key table entry.
-     * @return the region, or null when none of this domain object's open regions holds it.
-     */
-    ShmMemoryRegion regionAt(final int index)
-    {
-        return index >= 0 && index < byIndex.length() ? byIndex.get(index) : null;
     }
 
     /**
@@ -164,7 +157,7 @@ public final class MemoryRegistrar
      */
     public LocalRegions localRegions()
     {
-        return new LocalRegions(this);
+        return new LocalRegions(table, domain.counterTable(), this::openSegment, byIndex);
     }
 
     /**
@@ -182,11 +175,6 @@ public final class MemoryRegistrar
         }
         final ShmMemoryRegion mr = byIndex.get((int)index);
         return mr != null && mr.desc() == desc ? mr : null;
-    }
-
-    DomainResources domainResources()
-    {
-        return domain.resources();
     }
 
     /**
@@ -684,7 +672,7 @@ public final class MemoryRegistrar
      */
     public RemoteMemory remoteMemory()
     {
-        return new RemoteMemory(this, true);
+        return new RemoteMemory(domain, table, domainAuthDigest(), this::openSegment, true);
     }
 
     /**
@@ -694,7 +682,7 @@ public final class MemoryRegistrar
      */
     public RemoteMemory endpointRemoteMemory()
     {
-        return new RemoteMemory(this, false);
+        return new RemoteMemory(domain, table, domainAuthDigest(), this::openSegment, false);
     }
 
     /** Stop the asynchronous registration thread; the domain calls it when it closes. */

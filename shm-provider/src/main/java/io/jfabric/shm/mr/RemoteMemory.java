@@ -20,6 +20,7 @@ import io.jfabric.FabricException;
 import io.jfabric.FidClass;
 import io.jfabric.Flags;
 import io.jfabric.shm.cntr.CounterTable;
+import io.jfabric.shm.context.DomainContext;
 import io.jfabric.shm.core.MappedFileWatch;
 import io.jfabric.shm.core.FidLifecycle;
 
@@ -95,7 +96,7 @@ public final class RemoteMemory extends FidLifecycle
     /** The right {@link #readTo} asks for: none (the owner offered the bytes), and no authorization key checked. */
     private static final long OFFERED = 0;
 
-    private final MemoryRegistrar registrar;
+    private final DomainContext domain;
     private final MrTable table;
     private final CounterTable counters;
     private final SegmentCache segments;
@@ -112,19 +113,31 @@ public final class RemoteMemory extends FidLifecycle
     private final int[] writtenCounters = new int[4];
     private int written = -1;
 
-    RemoteMemory(final MemoryRegistrar registrar, final boolean holdsDomain)
+    /**
+     * @param domain      the domain, whose counter table a write raises.
+     * @param table       its key table.
+     * @param authDigest  the digest of the domain's authorization key, presented until {@link #presentKey}.
+     * @param segments    how a peer's segment is mapped.
+     * @param holdsDomain whether the view counts as an object opened from the domain (retains it until close).
+     */
+    RemoteMemory(
+        final DomainContext domain,
+        final MrTable table,
+        final long authDigest,
+        final SegmentOpener segments,
+        final boolean holdsDomain)
     {
         super(FidClass.UNSPEC, 0);
-        this.registrar = registrar;
+        this.domain = domain;
         this.holdsDomain = holdsDomain;
         this.localOnly = holdsDomain ? -Errno.FI_EACCES : LOCAL_ONLY;
-        this.table = registrar.table();
-        this.authDigest = registrar.domainAuthDigest();
-        this.counters = registrar.domain().counterTable();
-        this.segments = new SegmentCache(registrar, registrar.domain().attr().name(), table);
+        this.table = table;
+        this.authDigest = authDigest;
+        this.counters = domain.counterTable();
+        this.segments = new SegmentCache(segments, table);
         if (holdsDomain)
         {
-            registrar.domain().retain("remoteMemory");
+            domain.retain("remoteMemory");
         }
     }
 
@@ -557,7 +570,7 @@ public final class RemoteMemory extends FidLifecycle
     {
         if (holdsDomain)
         {
-            registrar.domain().release();
+            domain.release();
         }
     }
 }

@@ -36,8 +36,7 @@ final class SegmentCache
     /** Mappings kept at most per view. */
     static final int CAPACITY = 16;
 
-    private final MemoryRegistrar registrar;
-    private final String domainName;
+    private final SegmentOpener opener;
     private final MrTable table;
     private final SegmentFile[] files = new SegmentFile[CAPACITY];
     private final long[] owners = new long[CAPACITY];
@@ -46,10 +45,13 @@ final class SegmentCache
     private long clock;
     private int size;
 
-    SegmentCache(final MemoryRegistrar registrar, final String domainName, final MrTable table)
+    /**
+     * @param opener how a segment is mapped.
+     * @param table  the domain's key table (a miss checks the key still names the mapping it would replace).
+     */
+    SegmentCache(final SegmentOpener opener, final MrTable table)
     {
-        this.registrar = registrar;
-        this.domainName = domainName;
+        this.opener = opener;
         this.table = table;
     }
 
@@ -82,8 +84,7 @@ final class SegmentCache
             }
         }
         dropStale();
-        final SegmentFile opened = registrar.reporting(
-            SegmentFile.open(registrar.directory(), domainName, ProcessIdentity.pid(owner), segmentId, nonce));
+        final SegmentFile opened = opener.open(owner, segmentId, nonce);
         if (opened != null)
         {
             final int slot = freeSlot();

@@ -126,7 +126,7 @@ public final class SegmentFile implements AutoCloseable, MappedFileWatch.Watched
         {
             if (attempt > 0)
             {
-                SharedFile.deleteQuietly(path); // Left by an earlier process with this pid, which is gone.
+                OwnedFiles.deleteQuietly(path); // Left by an earlier process with this pid, which is gone.
             }
             created = SharedFile.tryCreate(directory, path, "shareable memory segment", format, groupAccess,
                 "allocate less shareable memory");

@@ -25,6 +25,7 @@ import io.jfabric.MrIov;
 import io.jfabric.MrMode;
 import io.jfabric.MrRawAttr;
 import io.jfabric.shm.cntr.ShmCounter;
+import io.jfabric.shm.context.DomainContext;
 import io.jfabric.shm.core.DomainResources;
 import io.jfabric.shm.core.FidLifecycle;
 
@@ -45,10 +46,44 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 public final class ShmMemoryRegion extends FidLifecycle implements MemoryRegion
 {
+    /**
+     * Where a region is registered: the domain's {@link MemoryRegistrar}. A region reads the domain, its key table
+     * and mr_mode from it, and tells it which key table entry the region holds, from registration to close, so that
+     * an emulated request or a local descriptor finds the region by its entry.
+     * <p>
+     * Threads: any (the region's synchronized control path).
+     */
+    interface Registry
+    {
+        /** @return the domain the region is registered in. */
+        DomainContext domain();
+
+        /** @return the domain's key table. */
+        MrTable table();
+
+        /** @return the domain's mr_mode bits. */
+        int mrMode();
+
+        /** @return whether registrations count against the domain's mr_cnt (else each endpoint's). */
+        boolean countsPerDomain();
+
+        /**
+         * @param index the key table entry the region just claimed.
+         * @param mr    the region.
+         */
+        void track(int index, ShmMemoryRegion mr);
+
+        /**
+         * @param index the key table entry the region is giving back.
+         * @param mr    the region.
+         */
+        void untrack(int index, ShmMemoryRegion mr);
+    }
+
     /** Size in bytes of a raw key: the 64-bit key, little-endian. */
     public static final int RAW_KEY_SIZE = 8;
 
-    private final MemoryRegistrar registrar;
+    private final Registry registrar;
     private final MrIov[] iov;
     private final long access;
     private final long length;
@@ -80,7 +115,7 @@ public final class ShmMemoryRegion extends FidLifecycle implements MemoryRegion
     private final int[] pieceLength;
 
     ShmMemoryRegion(
-        final MemoryRegistrar registrar,
+        final Registry registrar,
         final MrIov[] iov,
         final long access,
         final long flags,
@@ -523,7 +558,7 @@ public final class ShmMemoryRegion extends FidLifecycle implements MemoryRegion
         }
         if (registrar.countsPerDomain())
         {
-            registrar.domainResources().release(DomainResources.Kind.MR);
+            registrar.domain().resources().release(DomainResources.Kind.MR);
         }
         registrar.domain().release();
     }

@@ -15,6 +15,8 @@
  */
 package io.jfabric.shm.region;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -61,7 +63,7 @@ public final class OwnedFiles
     {
         if (null != file)
         {
-            SharedFile.deleteQuietly(file);
+            deleteQuietly(file);
             FILES.remove(file);
         }
     }
@@ -75,11 +77,32 @@ public final class OwnedFiles
         return FILES.contains(file);
     }
 
+    /**
+     * Delete a file, ignoring failures.
+     *
+     * @param file the file, or null.
+     */
+    public static void deleteQuietly(final Path file)
+    {
+        if (null != file)
+        {
+            try
+            {
+                Files.deleteIfExists(file);
+            }
+            catch (final IOException ignore)
+            {
+                // A leftover temporary file is harmless (never opened as a shared file), and named for its owner,
+                // so the next opener of the domain or jfabric clean removes it once the owner is gone.
+            }
+        }
+    }
+
     private static void deleteAll()
     {
         for (final Path file : FILES)
         {
-            SharedFile.deleteQuietly(file);
+            deleteQuietly(file);
         }
         FILES.clear();
     }

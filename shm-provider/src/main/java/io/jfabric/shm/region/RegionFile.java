@@ -358,7 +358,7 @@ public final class RegionFile implements AutoCloseable
                 c == '_' || ((c == '.' || c == '-') && i > 0);
             if (!allowed)
             {
-                throw new FabricException(Errno.FI_EINVAL, "domain name \"" + printable(domainName) +
+                throw new FabricException(Errno.FI_EINVAL, "domain name \"" + RegionFormat.printable(domainName) +
                     "\" has " + describeChar(c) + " at index " + i + "; a domain name is a file name of letters, " +
                     "digits, '.', '_' and '-', not starting with '.' or '-'");
             }
@@ -572,23 +572,5 @@ public final class RegionFile implements AutoCloseable
     private static String describeChar(final char c)
     {
         return c >= 0x20 && c < 0x7f ? "'" + c + "'" : String.format("character U+%04X", (int)c);
-    }
-
-    static String printable(final String s)
-    {
-        final StringBuilder sb = new StringBuilder(s.length());
-        for (int i = 0; i < s.length(); i++)
-        {
-            final char c = s.charAt(i);
-            if (c >= 0x20 && c < 0x7f)
-            {
-                sb.append(c);
-            }
-            else
-            {
-                sb.append(String.format("\\u%04x", (int)c));
-            }
-        }
-        return sb.toString();
     }
 }

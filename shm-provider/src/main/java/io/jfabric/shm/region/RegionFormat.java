@@ -76,7 +76,7 @@ final class RegionFormat implements SharedFile.Format
         if (!foundName.equals(domainName))
         {
             throw new FabricException(Errno.FI_EINVAL,
-                source + " belongs to domain \"" + RegionFile.printable(foundName) + "\", not \"" + domainName + "\"");
+                source + " belongs to domain \"" + printable(foundName) + "\", not \"" + domainName + "\"");
         }
         final long faultedBy = copy.faultedBy();
         if (null != geometry && faultedBy != 0)
@@ -120,5 +120,27 @@ final class RegionFormat implements SharedFile.Format
             System.currentTimeMillis());
         header.publishReady();
         validated = header;
+    }
+
+    /**
+     * @param s a name, perhaps read from a foreign file.
+     * @return it with every character outside printable ASCII written as a Java unicode escape, for messages.
+     */
+    static String printable(final String s)
+    {
+        final StringBuilder sb = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++)
+        {
+            final char c = s.charAt(i);
+            if (c >= 0x20 && c < 0x7f)
+            {
+                sb.append(c);
+            }
+            else
+            {
+                sb.append(String.format("\\u%04x", (int)c));
+            }
+        }
+        return sb.toString();
     }
 }

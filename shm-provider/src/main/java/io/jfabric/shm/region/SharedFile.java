@@ -561,25 +561,4 @@ public final class SharedFile
     {
         static final ByteBuffer BUFFER = ByteBuffer.allocateDirect(PREALLOCATE_CHUNK).asReadOnlyBuffer();
     }
-
-    /**
-     * Delete a file, ignoring failures.
-     *
-     * @param temp the file, or null.
-     */
-    public static void deleteQuietly(final Path temp)
-    {
-        if (null != temp)
-        {
-            try
-            {
-                Files.deleteIfExists(temp);
-            }
-            catch (final IOException ignore)
-            {
-                // A leftover temporary file is harmless (never opened as a shared file), and named for its owner,
-                // so the next opener of the domain or jfabric clean removes it once the owner is gone.
-            }
-        }
-    }
 }

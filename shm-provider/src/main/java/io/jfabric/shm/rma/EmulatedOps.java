@@ -15,6 +15,7 @@
  */
 package io.jfabric.shm.rma;
 
+import io.jfabric.shm.core.IndexLists;
 import io.jfabric.shm.core.OpHandoff;
 
 import java.lang.invoke.MethodHandles;
@@ -46,7 +47,8 @@ import java.nio.ByteBuffer;
  */
 public final class EmulatedOps
 {
-    static final int NONE = -1;
+    static final int NONE = IndexLists.NONE;
+    private static final int IN_FLIGHT = 0;
 
     final int capacity;
     final int maxDest;
@@ -90,10 +92,8 @@ public final class EmulatedOps
      */
     final long[] answerBelow;
     private final boolean[] flying;
-    private final int[] prev;
-    private final int[] next;
-    private int head = NONE;
-    private int tail = NONE;
+    /** The operations in flight, oldest first: list {@link #IN_FLIGHT} of indices handed out by {@link #ops}. */
+    private final IndexLists flight;
     private int inFlight;
 
     // ---- the sending side's own
@@ -137,8 +137,7 @@ public final class EmulatedOps
         bounce = new EmulatedBounce[capacity];
         answerBelow = new long[capacity];
         flying = new boolean[capacity];
-        prev = new int[capacity];
-        next = new int[capacity];
+        flight = new IndexLists(capacity, 1);
         serial = new int[capacity];
         ops = new OpHandoff(capacity);
         issuedTo = new long[slotCount];
@@ -269,17 +268,7 @@ public final class EmulatedOps
             final int op = ops.nextAccepted();
             flying[op] = true;
             answerBelow[op] = -1;
-            next[op] = NONE;
-            prev[op] = tail;
-            if (tail == NONE)
-            {
-                head = op;
-            }
-            else
-            {
-                next[tail] = op;
-            }
-            tail = op;
+            flight.append(IN_FLIGHT, op);
             inFlight++;
         }
     }
@@ -293,13 +282,13 @@ public final class EmulatedOps
     /** Progress: @return the oldest operation in flight, or NONE. */
     int first()
     {
-        return head;
+        return flight.head(IN_FLIGHT);
     }
 
     /** Progress: @return the operation after {@code op} in flight, or NONE. */
     int next(final int op)
     {
-        return next[op];
+        return flight.next(op);
     }
 
     /**
@@ -322,24 +311,8 @@ public final class EmulatedOps
      */
     int release(final int op)
     {
-        final int before = prev[op];
-        final int after = next[op];
-        if (before == NONE)
-        {
-            head = after;
-        }
-        else
-        {
-            next[before] = after;
-        }
-        if (after == NONE)
-        {
-            tail = before;
-        }
-        else
-        {
-            prev[after] = before;
-        }
+        final int after = flight.next(op);
+        flight.unlink(op);
         flying[op] = false;
         for (int i = op * maxDest, end = i + maxDest; i < end; i++)
         {

@@ -21,7 +21,6 @@ import io.jfabric.shm.core.ProcessIdentity;
 import io.jfabric.shm.region.SpscLaneDescriptor;
 import io.jfabric.shm.region.RegionDescriptor;
 import io.jfabric.shm.region.RegionGeometry;
-import io.jfabric.shm.region.RegionHeader;
 import io.jfabric.shm.region.RegionUsers;
 import io.jfabric.shm.region.SlotDescriptor;
 
@@ -34,8 +33,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Takes one {@link DomainStat} from a {@link RegionImage}: every field read with a volatile load through the
- * descriptors, nothing written. A process's liveness is asked once per sample ({@link ProcessIdentity#isGone} reads
+ * Reads the users and slots of one sample of a {@link RegionImage}: every field read with a volatile load through
+ * the descriptors, nothing written. A process's liveness is asked once per sample ({@link ProcessIdentity#isGone} reads
  * {@code /proc}).
  * <p>
  * One per sample; the sampling thread only.
@@ -54,9 +53,11 @@ final class DomainSampler
         this.geometry = image.geometry();
     }
 
-    DomainStat sample()
+    /**
+     * @return the region's users, each with whether its process is alive.
+     */
+    List<RegionUser> users()
     {
-        final RegionHeader header = image.header();
         final RegionUsers users = new RegionUsers(region);
         final List<RegionUser> userList = new ArrayList<>();
         for (int i = 0; i < RegionDescriptor.USER_TABLE_ENTRIES; i++)
@@ -67,21 +68,33 @@ final class DomainSampler
                 userList.add(new RegionUser(i, user, isAlive(user)));
             }
         }
+        return userList;
+    }
+
+    /**
+     * @return the identity of the process removing the region, or 0.
+     */
+    long remover()
+    {
+        return new RegionUsers(region).remover();
+    }
+
+    /**
+     * @param domainName the region's domain (the slots' addresses name it).
+     * @return the slots that have an endpoint or a completion ring owner.
+     */
+    List<SlotStat> slots(final String domainName)
+    {
         final List<SlotStat> slots = new ArrayList<>();
         for (int slot = 0; slot < geometry.slotCount(); slot++)
         {
-            final SlotStat stat = slot(slot, header.domainName());
+            final SlotStat stat = slot(slot, domainName);
             if (null != stat)
             {
                 slots.add(stat);
             }
         }
-        // Read after every heartbeat word: a heartbeat stored while the slots were read is not in the future.
-        final long now = System.currentTimeMillis();
-        return new DomainStat(image.file().path(), image.file().inode(), image.file().length(),
-            image.file().isStillLinked(), now, header.layoutVersion(), header.domainName(), RegionSizes.of(geometry),
-            header.creatorPid(), header.creatorStartTime(), header.creationTime(), header.regionNonce(),
-            image.liveHeader().attachCount(), users.remover(), userList, slots);
+        return slots;
     }
 
     /** @return the slot's snapshot, or null when it has no endpoint and its completion ring no owner. */

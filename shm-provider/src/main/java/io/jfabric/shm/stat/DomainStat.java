@@ -17,6 +17,7 @@ package io.jfabric.shm.stat;
 
 import io.jfabric.FabricException;
 import io.jfabric.shm.core.ProcessIdentity;
+import io.jfabric.shm.region.RegionHeader;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -118,7 +119,16 @@ public final class DomainStat
      */
     public static DomainStat sample(final RegionImage image)
     {
-        return new DomainSampler(image).sample();
+        final DomainSampler sampler = new DomainSampler(image);
+        final RegionHeader header = image.header();
+        final List<RegionUser> users = sampler.users();
+        final List<SlotStat> slots = sampler.slots(header.domainName());
+        // Read after every heartbeat word: a heartbeat stored while the slots were read is not in the future.
+        final long now = System.currentTimeMillis();
+        return new DomainStat(image.file().path(), image.file().inode(), image.file().length(),
+            image.file().isStillLinked(), now, header.layoutVersion(), header.domainName(),
+            RegionSizes.of(image.geometry()), header.creatorPid(), header.creatorStartTime(), header.creationTime(),
+            header.regionNonce(), image.liveHeader().attachCount(), sampler.remover(), users, slots);
     }
 
     /** @return the region file's real path. */

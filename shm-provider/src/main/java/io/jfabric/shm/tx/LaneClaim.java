@@ -48,10 +48,23 @@ import java.nio.ByteBuffer;
  */
 public final class LaneClaim implements MessageClaim
 {
+    /**
+     * What finishes the claim: its transmit context's commit or abort, under the context's send guard.
+     */
+    @FunctionalInterface
+    interface Finisher
+    {
+        /**
+         * @param commit true to commit the claimed record, false to abort it.
+         * @return 0, or a negated errno.
+         */
+        long finish(boolean commit);
+    }
+
     private static final ByteBuffer NONE = ByteBuffer.allocateDirect(0);
 
     private final RegionFile regionFile;
-    private TxContext context;
+    private Finisher context;
     private boolean regionKept;
     private boolean discarded;
     ByteBuffer view = NONE;
@@ -68,8 +81,8 @@ public final class LaneClaim implements MessageClaim
         this.regionFile = regionFile;
     }
 
-    /** Control path: the context that serves this claim from now on. */
-    void serve(final TxContext context)
+    /** Control path: the context that serves this claim from now on (its commit or abort). */
+    void serve(final Finisher context)
     {
         this.context = context;
     }
@@ -149,14 +162,14 @@ public final class LaneClaim implements MessageClaim
 
     private long finish(final boolean commit)
     {
-        final TxContext c = context;
+        final Finisher c = context;
         if (c == null)
         {
             return -Errno.FI_EINVAL;
         }
         try
         {
-            return c.finishClaim(commit);
+            return c.finish(commit);
         }
         catch (final InternalError ex)
         {

@@ -92,7 +92,7 @@ public final class TxContext extends TxOneSided
         this.claim = p.claim;
         statInline = SlotDescriptor.statOffset(geometry, p.slot, SlotDescriptor.STAT_INLINE_OFFSET);
         statClaimed = SlotDescriptor.statOffset(geometry, p.slot, SlotDescriptor.STAT_CLAIMED_OFFSET);
-        claim.serve(this);
+        claim.serve(this::finishClaim);
     }
 
     // ------------------------------------------------------------------ sending side

@@ -70,7 +70,7 @@ class PeekClaimDiscardTest extends MatcherFixture
         assertEquals(0x1234, sink.tag[0]);
         assertEquals(0xD0D0L, sink.data[0]);
         assertEquals(33, sink.srcAddr[0]);
-        assertEquals(ReceiveMatcher.NO_BUFFER, sink.bufOffset[0]);
+        assertEquals(RecvCompletionSink.NO_BUFFER, sink.bufOffset[0]);
         assertEquals(0, b.get(0), "no data copied");
         assertEquals(1, m.unexpectedCount());
         m.post(true, b, 0, 64, UNSPEC, 0x1234, 0, 10, 0);

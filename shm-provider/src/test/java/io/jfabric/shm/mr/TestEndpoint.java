@@ -28,7 +28,7 @@ import java.util.List;
 final class TestEndpoint extends FidLifecycle implements MrEndpoint
 {
     private final Object domain;
-    private final List<ShmMemoryRegion> bound = new ArrayList<>();
+    private final List<FidLifecycle> bound = new ArrayList<>();
 
     TestEndpoint(final Object domain)
     {
@@ -43,7 +43,7 @@ final class TestEndpoint extends FidLifecycle implements MrEndpoint
     }
 
     @Override
-    public void bindMemoryRegion(final ShmMemoryRegion mr)
+    public void bindMemoryRegion(final FidLifecycle mr)
     {
         mr.retain("fi_mr_bind");
         bound.add(mr);

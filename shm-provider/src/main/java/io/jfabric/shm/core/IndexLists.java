@@ -13,18 +13,21 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.jfabric.shm.match;
+package io.jfabric.shm.core;
 
 /**
  * A fixed pool of indices {@code 0..capacity-1} with a free list, and a few FIFO lists the allocated indices can be
  * threaded on (doubly linked through parallel arrays, so unlinking from the middle is O(1)). The matcher's pools of
- * receives, unexpected messages and deliveries keep their fields in arrays indexed the same way.
+ * receives, unexpected messages and deliveries keep their fields in arrays indexed the same way. A pool whose indices
+ * another structure hands out (the emulated operations' {@link OpHandoff}) uses the lists alone and never calls
+ * {@link #allocate} or {@link #free}.
  * <p>
- * Allocates nothing after construction; single-threaded (the matcher's caller).
+ * Allocates nothing after construction; single-threaded (its owner's one thread at a time).
  */
-final class IndexLists
+public final class IndexLists
 {
-    static final int NONE = -1;
+    /** No index: the end of a list, or an exhausted pool. */
+    public static final int NONE = -1;
 
     private final int[] next;
     private final int[] prev;
@@ -34,7 +37,11 @@ final class IndexLists
     private int freeHead;
     private int allocated;
 
-    IndexLists(final int capacity, final int lists)
+    /**
+     * @param capacity indices.
+     * @param lists    lists they may be threaded on.
+     */
+    public IndexLists(final int capacity, final int lists)
     {
         next = new int[capacity];
         prev = new int[capacity];
@@ -55,7 +62,7 @@ final class IndexLists
     }
 
     /** @return a free index, on no list, or {@link #NONE} when all are allocated. */
-    int allocate()
+    public int allocate()
     {
         final int i = freeHead;
         if (i != NONE)
@@ -69,7 +76,7 @@ final class IndexLists
     }
 
     /** Give an index back; it is unlinked first if it is on a list. */
-    void free(final int i)
+    public void free(final int i)
     {
         if (listOf[i] != NONE)
         {
@@ -80,17 +87,17 @@ final class IndexLists
         allocated--;
     }
 
-    int allocated()
+    public int allocated()
     {
         return allocated;
     }
 
-    int capacity()
+    public int capacity()
     {
         return next.length;
     }
 
-    void append(final int list, final int i)
+    public void append(final int list, final int i)
     {
         final int t = tail[list];
         prev[i] = t;
@@ -108,7 +115,7 @@ final class IndexLists
     }
 
     /** Take an index off the list it is on. */
-    void unlink(final int i)
+    public void unlink(final int i)
     {
         final int list = listOf[i];
         final int p = prev[i];
@@ -134,18 +141,18 @@ final class IndexLists
         listOf[i] = NONE;
     }
 
-    boolean isListed(final int i)
+    public boolean isListed(final int i)
     {
         return listOf[i] != NONE;
     }
 
-    int head(final int list)
+    public int head(final int list)
     {
         return head[list];
     }
 
     /** @return the index after {@code i} on its list, or {@link #NONE}. */
-    int next(final int i)
+    public int next(final int i)
     {
         return next[i];
     }
