@@ -460,7 +460,7 @@ final class TxProgress
         {
             if (completion)
             {
-                cq.writeReserved(pending.context[op], TxContext.sendFlags(pending.recordFlags[op]), 0, 0, 0, 0,
+                cq.writeReserved(pending.context[op], TxDestinations.sendFlags(pending.recordFlags[op]), 0, 0, 0, 0,
                     Addresses.FI_ADDR_NOTAVAIL);
             }
             if (counter != null)
@@ -471,7 +471,7 @@ final class TxProgress
         }
         if (completion)
         {
-            cq.writeErrorReserved(pending.context[op], TxContext.sendFlags(pending.recordFlags[op]), 0, 0, 0,
+            cq.writeErrorReserved(pending.context[op], TxDestinations.sendFlags(pending.recordFlags[op]), 0, 0, 0,
                 pending.tag[op], 0, status, Addresses.FI_ADDR_NOTAVAIL);
         }
         if (counter != null)
