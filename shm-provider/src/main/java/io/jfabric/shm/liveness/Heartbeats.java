@@ -52,8 +52,6 @@ public final class Heartbeats
     private static volatile long now = System.currentTimeMillis();
     private static Registration[] registrations = new Registration[0];
     private static Thread thread;
-    /** Whether {@link #thread} runs (written under {@link #LOCK}, read by any thread). */
-    private static volatile boolean running;
 
     /** Work done once a tick on the heartbeat thread: short, never blocking, never taking a lock of a domain. */
     @FunctionalInterface
@@ -67,15 +65,6 @@ public final class Heartbeats
 
     private Heartbeats()
     {
-    }
-
-    /**
-     * @return whether the heartbeat thread runs (some endpoint is enabled or task registered), and so
-     * {@link ProcessWatch} is kept up to date. Any thread.
-     */
-    static boolean running()
-    {
-        return running;
     }
 
     /** @return the time, epoch milliseconds, at most one tick old: one volatile load. Any thread. */
@@ -117,7 +106,6 @@ public final class Heartbeats
                 thread = new Thread(Heartbeats::run, "jfabric-heartbeat");
                 thread.setDaemon(true);
                 thread.start();
-                running = true;
             }
         }
         return r;
@@ -145,7 +133,6 @@ public final class Heartbeats
             registrations = Arrays.copyOf(kept, n);
             if (n == 0 && thread != null)
             {
-                running = false;
                 thread.interrupt();
                 thread = null;
             }

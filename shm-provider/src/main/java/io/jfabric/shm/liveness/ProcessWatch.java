@@ -22,17 +22,17 @@ import java.util.concurrent.atomic.AtomicLongArray;
 /**
  * Whether the processes that own peer slots still exist, answered for the data path without touching {@code /proc}
  * on the caller's thread: {@link ProcessIdentity#isGone} reads a file and allocates, which a send or a CQ read must
- * not do, however seldom. {@link #verdict} answers from what the heartbeat thread ({@link Heartbeats}) last found, with
- * loads and at most one compare-and-set, and allocates nothing.
+ * not do, however seldom. {@link #verdict} answers from what the heartbeat thread last found ({@link #onTick}, once a
+ * tick), with loads and at most one compare-and-set, and allocates nothing.
  * <p>
  * The watch is a table of {@link #CAPACITY} words, one per process asked about: the identity (pid and start time, 62
  * bits) and, in the top two bits, what was found (not looked at yet, alive, gone). A caller that does not find its
- * identity adds it and hears {@link #UNKNOWN}; the heartbeat thread looks at it within a tick
- * ({@link Heartbeats#TICK_MS}), and then again every {@link #CHECK_MS} while callers keep asking; an identity nobody
+ * identity adds it and hears {@link #UNKNOWN}; the heartbeat thread looks at it at its next tick, and then again
+ * every {@link #CHECK_MS} while callers keep asking; an identity nobody
  * asked about for {@link #FORGET_MS} is dropped. "Gone" is final: an identity names one process, and a pid taken again
- * comes with another start time. When the table is full, or the heartbeat thread is not running (no domain is open
- * in this process, as in a test of one class), the caller reads {@code /proc} itself, as {@link ProcessIdentity#isGone}
- * does.
+ * comes with another start time. When the table is full, or no tick came for {@link #STALE_MS} (the heartbeat thread
+ * is not running: no domain is open in this process, as in a test of one class), the caller reads {@code /proc}
+ * itself, as {@link ProcessIdentity#isGone} does.
  * <p>
  * Thread safe: any thread asks; {@link #onTick} runs on the heartbeat thread.
  */
@@ -51,16 +51,20 @@ public final class ProcessWatch
     static final long CHECK_MS = 50;
     /** How long a process nobody asks about stays in the table, in milliseconds. */
     static final long FORGET_MS = 2_000;
+    /** With no tick for this long, in milliseconds, callers read {@code /proc} themselves. */
+    static final long STALE_MS = 2_000;
 
     private static final int VERDICT_SHIFT = 62;
     private static final long IDENTITY_MASK = (1L << VERDICT_SHIFT) - 1;
 
     /** Per entry: identity | verdict << {@link #VERDICT_SHIFT}; 0 is a free entry. */
     private static final AtomicLongArray WORDS = new AtomicLongArray(CAPACITY);
-    /** Per entry: {@link Heartbeats#nowMs()} when a caller last asked (opaque: written by any asker). */
+    /** Per entry: the tick's time when a caller last asked (opaque: written by any asker). */
     private static final AtomicLongArray ASKED = new AtomicLongArray(CAPACITY);
     /** Per entry: when the heartbeat thread last looked (its own). */
     private static final long[] CHECKED = new long[CAPACITY];
+    /** The last tick's time, epoch milliseconds. */
+    private static volatile long tickMs = Long.MIN_VALUE / 2;
 
     private ProcessWatch()
     {
@@ -83,11 +87,11 @@ public final class ProcessWatch
         {
             return ALIVE;
         }
-        if (!Heartbeats.running())
+        final long now = tickMs;
+        if (System.currentTimeMillis() - now > STALE_MS)
         {
             return ProcessIdentity.isGone(identity) ? GONE : ALIVE;
         }
-        final long now = Heartbeats.nowMs();
         int free = -1;
         for (int i = 0; i < CAPACITY; i++)
         {
@@ -117,10 +121,11 @@ public final class ProcessWatch
      * Look at the processes due, and drop those nobody asks about. Heartbeat thread, once a tick; reads
      * {@code /proc} and allocates.
      *
-     * @param now {@link Heartbeats#nowMs()} of the tick.
+     * @param now the tick's time, epoch milliseconds.
      */
     static void onTick(final long now)
     {
+        tickMs = now;
         for (int i = 0; i < CAPACITY; i++)
         {
             final long word = WORDS.get(i);

@@ -24,7 +24,6 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 class ProcessWatchTest
 {
@@ -61,17 +60,6 @@ class ProcessWatchTest
     {
         assertEquals(ProcessWatch.ALIVE, ProcessWatch.verdict(ProcessIdentity.self()));
         assertEquals(ProcessWatch.GONE, ProcessWatch.verdict(0));
-    }
-
-    @Test
-    void shouldReadProcItselfWhileNoHeartbeatThreadRuns() throws Exception
-    {
-        final Process exited = new ProcessBuilder("sleep", "600").start();
-        final long identity = ProcessIdentity.ofLiveProcess(exited.pid());
-        exited.destroyForcibly();
-        assertTrue(exited.waitFor(VERDICT_WAIT_MS, TimeUnit.MILLISECONDS), "the child exits");
-        assumeFalse(Heartbeats.running(), "another test of this JVM keeps a domain open: the first test covers it");
-        assertEquals(ProcessWatch.GONE, ProcessWatch.verdict(identity), "asked without a heartbeat thread");
     }
 
     private static int awaitVerdict(final long identity, final int wanted) throws InterruptedException
