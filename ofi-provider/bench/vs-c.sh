@@ -10,6 +10,9 @@
 # higher over 10,000 than over 100,000, hence the default of 100,000 (docs/PERFORMANCE.md).
 # BW_WARMUP: unmeasured 1 MiB transfers before the measured ones, on both sides (C and jfabric alike); 50 left the
 # JVMs compiling through the measured pass (500 transfers are 0.1 s at 5 GB/s).
+# C_THREADS=1 (environment): the C programs run as multi-threaded processes, as a JVM is (bench/one-thread.c,
+# LD_PRELOADed: one idle thread), which makes glibc's mutexes and cancellable system calls dearer in every turn of
+# their busy-polling waits; see docs/PERFORMANCE.md, "Where a round trip's time goes".
 # Needs the built jars (mvn -B -DskipTests package), fi_pingpong (libfabric-bin), gcc and libfabric-dev.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -20,14 +23,21 @@ cycles="${1:-5}"; iters="${2:-100000}"; transfers="${3:-500}"; warmup="${4:-5000
 port=9800
 bin=/tmp/jfabric-ofi-bw.$$
 gcc -O2 -o "${bin}" ofi-provider/src/test/c/ofi_bw.c -lfabric
-trap 'rm -f "${bin}"' EXIT
+shim=/tmp/jfabric-one-thread.$$.so
+trap 'rm -f "${bin}" "${shim}"' EXIT
+cpre=""
+if [[ "${C_THREADS:-0}" == 1 ]]; then
+    gcc -O2 -shared -fPIC -pthread -o "${shim}" ofi-provider/bench/one-thread.c
+    cpre="${shim}"
+fi
+crun() { LD_PRELOAD="${cpre}" "$@"; }
 col() { awk -v c="$1" '/^[0-9]/ {print $c}' | tail -n 1; }
 
 pp_c() {
     port=$((port + 1))
-    fi_pingpong -p tcp -e rdm -d lo -B "${port}" -S "$1" -I "${iters}" >/dev/null 2>&1 &
+    crun fi_pingpong -p tcp -e rdm -d lo -B "${port}" -S "$1" -I "${iters}" >/dev/null 2>&1 &
     sleep 0.3
-    fi_pingpong -p tcp -e rdm -d lo -P "${port}" -S "$1" -I "${iters}" 127.0.0.1 | col 7
+    crun fi_pingpong -p tcp -e rdm -d lo -P "${port}" -S "$1" -I "${iters}" 127.0.0.1 | col 7
     wait
 }
 pp_j() {
@@ -39,9 +49,9 @@ pp_j() {
 }
 bw_c() {
     port=$((port + 1))
-    "${bin}" -p tcp -d lo -B "${port}" -S 1048576 -I "${transfers}" -w 16 -W "${bw_warmup}" >/dev/null 2>&1 &
+    crun "${bin}" -p tcp -d lo -B "${port}" -S 1048576 -I "${transfers}" -w 16 -W "${bw_warmup}" >/dev/null 2>&1 &
     sleep 0.3
-    "${bin}" -p tcp -d lo -P "${port}" -S 1048576 -I "${transfers}" -w 16 -W "${bw_warmup}" 127.0.0.1 | col 6
+    crun "${bin}" -p tcp -d lo -P "${port}" -S 1048576 -I "${transfers}" -w 16 -W "${bw_warmup}" 127.0.0.1 | col 6
     wait
 }
 bw_j() {
@@ -53,6 +63,7 @@ bw_j() {
 }
 median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2)}'; }
 
+echo "C programs: $([[ -n "${cpre}" ]] && echo "multi-threaded (one idle thread preloaded)" || echo "single-threaded")"
 echo "host: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(uname -r)"
 for what in "pp 64" "pp 4096" "bw 1m"; do
     set -- ${what}

@@ -300,6 +300,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "out of memory\n");
         return 1;
     }
+#ifndef UNTOUCHED
+    /* as fi_pingpong (pp_alloc_msgs) and as a Java direct buffer: written once, so the stream is sent from real pages;
+     * an untouched buffer is the kernel's one zero page, which the sender's copy reads from cache */
+    memset(txbuf, 0, size < ACK ? ACK : size);
+    memset(rxbuf, 0, (server ? ACK : size * (size_t)window) + ACK);
+#endif
     if (fi->domain_attr->mr_mode & FI_MR_LOCAL) {
         CHECK(fi_mr_reg(dom, txbuf, size < ACK ? ACK : size, FI_SEND, 0, 0xC0DE, 0, &txmr, NULL));
         CHECK(fi_mr_reg(dom, rxbuf, (server ? ACK : size * (size_t)window) + ACK, FI_RECV, 0, 0xC0DF, 0, &rxmr,
