@@ -74,7 +74,8 @@ public final class ProcessWatch
      * What is known of the process an identity names. Data path: no allocation while the heartbeat thread runs and
      * the table has room.
      *
-     * @param identity a slot owner's {@link ProcessIdentity}; 0 (no owner) is gone, this process is alive.
+     * @param identity a slot owner's {@link ProcessIdentity}; 0 (no owner) is gone, this process is alive; a word with
+     *                 bits no identity has (damaged) is judged by {@code /proc} at once and not kept.
      * @return {@link #ALIVE}, {@link #GONE}, or {@link #UNKNOWN} (added now; looked at within a tick).
      */
     public static int verdict(final long identity)
@@ -88,8 +89,9 @@ public final class ProcessWatch
             return ALIVE;
         }
         final long now = tickMs;
-        if (System.currentTimeMillis() - now > STALE_MS)
+        if ((identity & ~IDENTITY_MASK) != 0 || System.currentTimeMillis() - now > STALE_MS)
         {
+            // bits no identity has (an owner word another process damaged) would read as a verdict: not kept
             return ProcessIdentity.isGone(identity) ? GONE : ALIVE;
         }
         int free = -1;

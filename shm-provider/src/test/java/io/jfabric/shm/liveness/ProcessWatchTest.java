@@ -62,6 +62,25 @@ class ProcessWatchTest
         assertEquals(ProcessWatch.GONE, ProcessWatch.verdict(0));
     }
 
+    @Test
+    void shouldJudgeADamagedOwnerWordAtOnceWithoutKeepingIt() throws Exception
+    {
+        final Process child = new ProcessBuilder("sleep", "600").start();
+        final Heartbeats.Registration beat = Heartbeats.register(t -> { });
+        try
+        {
+            final long identity = ProcessIdentity.ofLiveProcess(child.pid());
+            final long damaged = identity | 1L << 63; // would read as the verdict "gone" if it were kept as a word
+            assertEquals(ProcessWatch.ALIVE, ProcessWatch.verdict(damaged), "a damaged word naming a live process");
+            assertEquals(ProcessWatch.ALIVE, ProcessWatch.verdict(damaged), "asked again: still judged, not kept");
+        }
+        finally
+        {
+            child.destroyForcibly();
+            Heartbeats.unregister(beat);
+        }
+    }
+
     private static int awaitVerdict(final long identity, final int wanted) throws InterruptedException
     {
         final long deadline = System.currentTimeMillis() + VERDICT_WAIT_MS;
