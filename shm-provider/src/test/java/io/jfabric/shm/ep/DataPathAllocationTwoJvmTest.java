@@ -114,7 +114,7 @@ class DataPathAllocationTwoJvmTest extends TwoJvmEndpointTestBase
     /**
      * Send 64 bytes with a completion from {@link #local} to {@code other}, which has a receive posted, and read both
      * CQs until the send and the receive completed, for {@code ms}: {@code outcome} gets the CQ reads, the messages
-     * and the last unexpected code.
+     * and the last unexpected code (-FI_ETIMEDOUT when a message did not complete within {@link EpSide#TIMEOUT_MS}).
      */
     private void exchange(
         final EpSide other, final long toOther, final ByteBuffer payload, final ByteBuffer in,
@@ -132,8 +132,14 @@ class DataPathAllocationTwoJvmTest extends TwoJvmEndpointTestBase
             unexpected = rc == 0 ? unexpected : rc;
             int sent = 0;
             int received = 0;
+            final long giveUp = System.nanoTime() + EpSide.TIMEOUT_MS * 1_000_000L;
             while (unexpected == 0 && (sent == 0 || received == 0))
             {
+                if (System.nanoTime() - giveUp > 0)
+                {
+                    unexpected = -Errno.FI_ETIMEDOUT;
+                    break;
+                }
                 final int a = local.cq.read(entries, entries.capacity());
                 sent += Math.max(a, 0);
                 final int b = other.cq.read(entries, entries.capacity());
@@ -141,7 +147,7 @@ class DataPathAllocationTwoJvmTest extends TwoJvmEndpointTestBase
                 unexpected = a < 0 && a != -Errno.FI_EAGAIN ? a : b < 0 && b != -Errno.FI_EAGAIN ? b : 0;
                 reads += 2;
             }
-            messages++;
+            messages += unexpected == 0 ? 1 : 0;
         }
         outcome[0] += reads;
         outcome[1] += messages;
